@@ -1,0 +1,73 @@
+# blockphys - development Makefile. `make` builds blockphys/core.so; see README.md.
+# Works standalone; LuaRocks builds with the rockspec (builtin) instead.
+
+LUA        ?= lua5.4
+LUA_INCDIR ?= $(firstword $(wildcard /usr/include/lua5.4 /usr/local/include/lua5.4 /usr/local/include))
+BUSTED     ?= $(LUA) /usr/bin/busted
+CC         ?= cc
+OPT        ?= -O2
+WARN        = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -pedantic
+CFLAGS     ?= $(OPT)
+ALL_CFLAGS  = -std=c11 $(WARN) -fPIC -ffp-contract=off -fvisibility=hidden $(CFLAGS) -I$(LUA_INCDIR) -Icsrc
+LIBFLAG    ?= -shared
+BUILD      ?= build
+SRC         = $(wildcard csrc/*.c)
+OBJ         = $(SRC:csrc/%.c=$(BUILD)/obj/%.o)
+MODULE      = $(BUILD)/blockphys/core.so
+DEBS        = lua5.4 liblua5.4-dev lua-busted lua-zlib lua-check luarocks zlib1g-dev valgrind
+INST_LIBDIR ?= /usr/local/lib/lua/5.4
+INST_LUADIR ?= /usr/local/share/lua/5.4
+
+.PHONY: all deps test demo bench check sanitize lint clean install
+
+all: $(MODULE)
+
+$(BUILD)/obj/%.o: csrc/%.c $(wildcard csrc/*.h) | $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(MODULE): $(OBJ) | $(BUILD)/blockphys
+	$(CC) $(LIBFLAG) $(ALL_CFLAGS) -o $@ $(OBJ) -lm
+
+$(BUILD)/obj $(BUILD)/blockphys:
+	mkdir -p $@
+
+# Install the Debian packages that are missing (as root), or say which ones.
+deps:
+	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing Debian packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+# The suite; prints "N passed, N failed" (see spec/helpers/summary.lua).
+test: deps all
+	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
+
+demo: deps all
+	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
+
+bench: deps
+	$(MAKE) all BUILD=build-bench OPT="-O3 -DNDEBUG"
+	BUILD=build-bench $(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/bench.lua
+
+# The suite under AddressSanitizer + UBSan: the module is built with the
+# sanitizers and the interpreter preloads the runtime, halting on any report.
+sanitize: deps
+	$(MAKE) all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" LIBFLAG="-shared -fsanitize=address,undefined"
+	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	$(BUSTED) --cpath='./build-asan/?.so' -o spec/helpers/summary.lua spec
+
+lint: deps
+	luacheck --std lua54 lua spec examples bench
+
+install: all
+	mkdir -p $(INST_LIBDIR)/blockphys $(INST_LUADIR)/blockphys
+	cp $(MODULE) $(INST_LIBDIR)/blockphys/core.so
+	cp lua/blockphys/*.lua $(INST_LUADIR)/blockphys/
+
+clean:
+	rm -rf build build-asan build-bench

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT
+ * blockphys.h - the C core of blockphys (no Lua here). Include this one header.
+ *
+ * Ownership: a bp_World owns block types, blocks, static colliders and entities.
+ * Callers keep handles (bp_EntityId) and look entities up for each call; a pointer
+ * from bp_world_entity is valid until the next spawn or remove.
+ */
+#ifndef BLOCKPHYS_H
+#define BLOCKPHYS_H
+
+#include "bp_aabb.h"
+#include "bp_entity.h"
+#include "bp_rules.h"
+#include "bp_world.h"
+
+/** Largest displacement per axis of one resolver call (blocks). Larger moves are
+ *  refused with BP_ELIMIT so that a move's work stays bounded (README "Limits"). */
+#define BP_MAX_MOVE 1024.0
+
+/** Largest |coordinate| of an entity position (blocks): inside the int32 block range
+ *  with room for the largest move. */
+#define BP_MAX_COORD 2147482000.0
+
+/** Most blocks filled by one bp_world_fill call, counted in chunks (16^3 blocks). */
+#define BP_MAX_FILL_CHUNKS 1048576.0
+
+/* --- internal helpers shared by the core's files --- */
+bp_Status bp_grow(bp_World *w, void **arr, uint32_t *cap, uint32_t need, size_t size);
+void bp_chunks_free(bp_World *w);
+void bp_entities_free(bp_World *w);
+
+/* --- entities (entity.c) --- */
+
+/** Defaults: at the origin, 0.6F x 1.8F, not solid, group 1, mask all, Beta rules. */
+bp_EntityDef bp_default_entity_def(void);
+
+/** Spawn an entity; its handle goes to *id. BP_EINVAL for a size or position outside
+ *  the documented limits, BP_ENOMEM on allocation failure (nothing changes). */
+bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id);
+
+/** The live entity named by id, or NULL (null, out of range, removed, or reused slot). */
+bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
+
+/** Remove a live entity; its handle and copies of it become invalid. BP_EINVAL for an
+ *  invalid handle, BP_ENOMEM if the free list cannot grow (nothing changes). */
+bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
+
+/** Handle of the live entity in slot `index` (0-based). */
+bp_EntityId bp_entity_id(const bp_World *w, uint32_t index);
+
+/** Position (feet: centre of the bottom face) from the box. */
+void bp_entity_position(const bp_Entity *e, double pos[3]);
+
+/** Put the entity's box at feet position pos (no collision). */
+void bp_entity_place(bp_Entity *e, const double pos[3]);
+
+/* --- what blocks a move (solid.c) --- */
+
+/** Clip d of box m along axis against blocks, static colliders and the solid entities
+ *  that block `self` (never self). `within`: see bp_world_clip_axis. */
+double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
+               const bp_AABB *within);
+/** True if any blocking box (blocks, colliders, solid entities but self) overlaps region. */
+int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region);
+/** Visit every blocking box overlapping region (blocks and colliders, then solids). */
+int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
+                      bp_BoxVisitor fn, void *ctx);
+/** Group/mask filter: a and b interact if each one's mask has the other's group. */
+int bp_entities_interact(const bp_Entity *a, const bp_Entity *b);
+
+/* --- resolvers --- */
+
+/** Per-axis move (Beta 1.7.3 moveEntity, reference/b173-movement.md section 3): sneak
+ *  edge guard, clip Y then X then Z, step-up, flags, fall distance, velocity zeroing.
+ *  d = requested displacement (blocks); the actual one goes to out. BP_ELIMIT when
+ *  |d| on an axis exceeds BP_MAX_MOVE (nothing moves). */
+bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
+
+/** Swept move (MC-CPP, sources/mccpp-entity-physics.txt): up to rules.passes passes of
+ *  earliest hit with back-off, velocity zeroing on the hit axis, step assist. */
+bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
+
+/* --- entity pushing (push.c) --- */
+
+/** Beta velocity push of entity `index` against its neighbours (section 6). */
+void bp_push_beta173(bp_World *w, uint32_t index);
+/** Positional separation of all "separate" entities after the moves (N64 article). */
+void bp_push_separate(bp_World *w, double dt);
+
+/* --- the step --- */
+
+/** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
+ *  abort the step (the caller then restores the snapshot it took). */
+typedef struct bp_Hooks {
+	void *ctx;
+	/* heading: input -> velocity change (dvx, dvz); k = acceleration factor */
+	int (*heading)(void *ctx, bp_World *w, uint32_t index, double strafe, double forward,
+	               double k, double dv[2]);
+	/* jump: called while the jump input is held, instead of the native jump */
+	int (*jump)(void *ctx, bp_World *w, uint32_t index);
+} bp_Hooks;
+
+/** One tick of the Beta 1.7.3 rules for one entity (section 0 and 2 of the reference). */
+int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
+
+/** One MC-CPP update of dt seconds for one entity. */
+int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks);
+
+/** Step every entity in creation order (rules -> resolver), then entity pushing.
+ *  dt is used by per-second models only (Beta rules are per tick). Returns nonzero
+ *  if a hook aborted; the world is then locked-free but partially stepped: callers
+ *  that need atomicity snapshot with bp_world_snapshot first. */
+int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
+
+/** Largest displacement any entity could attempt this step (for a pre-check). */
+double bp_world_max_displacement(const bp_World *w, double dt);
+
+#endif

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT
+ * bp_entity.h - entities and their pool: handles are (1-based index, generation).
+ * The generation is kept when a slot is freed and bumped when it is reused, so a
+ * stale handle never names a new entity (Box2D v3 id pool).
+ */
+#ifndef BP_ENTITY_H
+#define BP_ENTITY_H
+
+#include <stdint.h>
+
+#include "bp_aabb.h"
+#include "bp_rules.h"
+
+/** Largest entity width and height (blocks): bounds the work of one move. */
+#define BP_MAX_ENTITY_WIDTH 16.0
+#define BP_MAX_ENTITY_HEIGHT 32.0
+
+/** An entity. The box is the ground truth; the position is derived from it:
+ *  x, z = centre of the box, y = bottom of the box (DESIGN.md section 1). */
+typedef struct bp_Entity {
+	bp_AABB box;
+	double vel[3];      /* b/tick (Beta) or b/s (MC-CPP) */
+	double prev[3];     /* position at the start of the last step (for lerp) */
+	double width, height;
+	double fall_distance;
+	double y_size;      /* Beta camera lag after steps / while sneaking (ySize) */
+	double step_offset; /* MC-CPP camera smoothing after a step assist (<= 0) */
+	double forward, strafe, yaw; /* input: [-1, 1], [-1, 1] (left > 0), degrees */
+	double adj[3];      /* separation push accumulated this step */
+	uint32_t generation;
+	uint32_t serial;    /* creation order */
+	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
+	uint8_t alive;
+	uint8_t on_ground, coll_h, coll_v;
+	uint8_t in_water, in_lava;
+	uint8_t jumping, sneaking, flying;
+	uint8_t solid;      /* its box blocks other entities' moves (boats, minecarts) */
+	uint8_t stable;     /* separation push may change velocity (N64 article) */
+	uint8_t has_filter; /* a Lua filter function decides pairs */
+	uint8_t pushed;     /* separation touched it this step */
+	bp_Rules rules;
+} bp_Entity;
+
+typedef struct bp_EntityPool {
+	bp_Entity *items;
+	uint32_t count, cap;   /* slots ever used, capacity */
+	uint32_t *free_slots;
+	uint32_t nfree, free_cap;
+	uint32_t *order;       /* live slot indices (0-based) in creation order */
+	uint32_t norder, order_cap;
+	uint32_t next_serial;
+} bp_EntityPool;
+
+/** Handle of an entity: index1 = slot + 1 (0 is null), plus the slot's generation. */
+typedef struct bp_EntityId {
+	uint32_t index1;
+	uint32_t generation;
+} bp_EntityId;
+
+/** Definition for bp_world_spawn; fill from bp_default_entity_def(). */
+typedef struct bp_EntityDef {
+	double x, y, z;        /* feet: centre of the bottom face (blocks) */
+	double width, height;  /* blocks; defaults 0.6F x 1.8F (the Beta player) */
+	int solid;
+	uint32_t group, mask;  /* defaults: group 1, mask all */
+	bp_Rules rules;
+} bp_EntityDef;
+
+#endif

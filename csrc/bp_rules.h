@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT
+ * bp_rules.h - gameplay rules of one entity: every constant of the movement models,
+ * as named fields. Presets: Beta 1.7.3 (per tick, reference/b173-movement.md) and
+ * MC-CPP (per second, sources/mccpp-entity-physics.txt).
+ */
+#ifndef BP_RULES_H
+#define BP_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { BP_MODEL_BETA173 = 0, BP_MODEL_MCCPP = 1 } bp_Model;
+typedef enum { BP_RESOLVER_AXIS = 0, BP_RESOLVER_SWEPT = 1 } bp_Resolver;
+typedef enum { BP_PUSH_NONE = 0, BP_PUSH_BETA173 = 1, BP_PUSH_SEPARATE = 2 } bp_PushModel;
+
+/** The rules of one entity. Units: Beta model in blocks and blocks/tick, MC-CPP model
+ *  in blocks and blocks/second. Float-literal defaults are the game's Java float
+ *  constants widened to double (reference/b173-movement.md, "F" notation). */
+typedef struct bp_Rules {
+	int model;    /* bp_Model */
+	int resolver; /* bp_Resolver */
+	int push;     /* bp_PushModel */
+
+	/* --- Beta 1.7.3 (per tick) --- */
+	double sneak_factor;      /* input scale while sneaking: 0.3F */
+	double input_damping;     /* forward/strafe x 0.98F each tick */
+	double jump_impulse;      /* motionY on a ground jump: 0.42F */
+	double liquid_jump;       /* motionY += 0.04F per tick swimming up */
+	double ground_accel;      /* 0.1F: scaled by accel_factor / f^3 */
+	double accel_factor;      /* 0.16277136F */
+	double air_accel;         /* 0.02F */
+	double air_friction;      /* 0.91F: horizontal x in air; f = slipperiness x 0.91F */
+	double default_slipperiness; /* 0.6F: used when standing over air */
+	double gravity;           /* Beta 0.08 b/t^2; MC-CPP 32 b/s^2 */
+	double vertical_drag;     /* 0.98F */
+	double water_accel;       /* 0.02F */
+	double water_drag;        /* 0.8F */
+	double water_gravity;     /* 0.02 */
+	double lava_accel;        /* 0.02F */
+	double lava_drag;         /* 0.5 */
+	double lava_gravity;      /* 0.02 */
+	double breach_impulse;    /* 0.3F: motionY when leaving liquid at a wall */
+	double breach_height;     /* 0.6F */
+	double ladder_speed;      /* horizontal clamp 0.15F */
+	double ladder_descent;    /* fastest descent 0.15 */
+	double ladder_climb;      /* motionY 0.2 when pushing into a wall on a ladder */
+	double step_height;       /* Beta 0.5F; MC-CPP 0.6 (step assist) */
+	double guard_probe;       /* sneak edge guard probe depth 1.0 */
+	double guard_step;        /* sneak edge guard reduction 0.05 */
+	double sneak_camera;      /* ySize raised to 0.2F while sneaking */
+	double camera_decay;      /* ySize x 0.4F per move */
+	double step_cooldown;     /* no step while ySize >= 0.05F */
+	double water_inset_y;     /* water test box shrink on Y: 0.4F */
+	double lava_inset_xz;     /* lava test box shrink on X/Z: 0.1F */
+	int sneak_guard;          /* sneaking on the ground holds the entity at edges */
+	int step_sink_fix;        /* false: reproduce the step-up sink quirk (section 9.2) */
+
+	/* --- entity pushing (both models) --- */
+	double push_radius;       /* Beta: search box grown 0.2F on X/Z */
+	double push_strength;     /* Beta: 0.05F */
+	double push_threshold;    /* Beta: 0.01F */
+	double max_push_speed;    /* separate: velocity cap after a push (b/t or b/s) */
+
+	/* --- MC-CPP (per second) --- */
+	double jump_height;       /* 1.25 blocks: v = sqrt(2 h g) */
+	double walk_speed;        /* input acceleration magnitude, b/s^2 before friction */
+	double friction[3];       /* grounded: 20, 20, 20 */
+	double drag_fly[3];       /* flying: 5, 5, 5 */
+	double drag_jump[3];      /* rising: 1.8, 0, 1.8 */
+	double drag_fall[3];      /* falling: 1.8, 0.4, 1.8 */
+	double back_off;          /* swept resolver: 0.001 of the pass */
+	double camera_rise;       /* step_offset recovers 8 b/s */
+	int passes;               /* swept resolver passes: 3 */
+
+	/* --- Lua hooks present (the functions live on the Lua side) --- */
+	uint8_t hook_heading;
+	uint8_t hook_jump;
+} bp_Rules;
+
+/** The Beta 1.7.3 preset (reference/b173-movement.md). */
+bp_Rules bp_rules_beta173(void);
+
+/** The MC-CPP preset (sources/mccpp-entity-physics.txt). */
+bp_Rules bp_rules_mccpp(void);
+
+/** Field kinds of the rules table, for bindings and tools. */
+typedef enum { BP_FIELD_NUMBER, BP_FIELD_BOOL, BP_FIELD_INT, BP_FIELD_VEC3 } bp_FieldKind;
+
+/** Which models a field belongs to (a bit per bp_Model). */
+#define BP_FOR_BETA 1
+#define BP_FOR_MCCPP 2
+#define BP_FOR_BOTH 3
+
+/** One named numeric field of bp_Rules, with its valid range (inclusive). */
+typedef struct bp_RuleField {
+	const char *name;
+	size_t offset;
+	int kind;   /* bp_FieldKind */
+	int models; /* BP_FOR_* */
+	double min, max;
+} bp_RuleField;
+
+/** The table of numeric/boolean fields, terminated by a NULL name. */
+extern const bp_RuleField bp_rule_fields[];
+
+#endif

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT
+ * bp_world.h - the world: block type registry, chunked sparse block grid over the
+ * whole int32 range, free-standing static colliders, and region queries.
+ * The world owns everything (Box2D v3 model); callers hold indices and handles only.
+ */
+#ifndef BP_WORLD_H
+#define BP_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bp_aabb.h"
+#include "bp_entity.h"
+
+/** Result codes of core calls that can fail. */
+typedef enum bp_Status {
+	BP_OK = 0,
+	BP_ENOMEM,     /* an allocation failed; nothing was changed */
+	BP_ELIMIT,     /* a documented size limit was exceeded */
+	BP_EEXIST,     /* a block type with that name exists */
+	BP_EINVAL      /* an argument is out of its documented range */
+} bp_Status;
+
+/** Allocator with lua_Alloc's contract (nsize 0 frees; returns NULL on failure). */
+typedef void *(*bp_AllocFn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+enum { BP_LIQUID_NONE = 0, BP_LIQUID_WATER = 1, BP_LIQUID_LAVA = 2 };
+
+/** Most boxes one block type may have, and most block types per world (ids are uint16). */
+#define BP_MAX_TYPE_BOXES 64
+#define BP_MAX_TYPES 65535
+
+/** A block type. Boxes are in block-local coordinates: x and z in [0, 1], y in [0, 2]
+ *  (a shape may rise at most one block above its cell, like a 1.5-high fence). */
+typedef struct bp_BlockType {
+	char *name;
+	bp_AABB *boxes;
+	int nboxes;
+	double slipperiness; /* Beta Block.slipperiness: 0.6 default, ice 0.98 */
+	uint8_t liquid;      /* BP_LIQUID_* */
+	uint8_t climbable;   /* ladder / vine behaviour (reference section 8) */
+} bp_BlockType;
+
+/** Definition of a block type; fill from bp_default_block_def(). */
+typedef struct bp_BlockDef {
+	const char *name;
+	const bp_AABB *boxes; /* NULL with nboxes < 0 means "full cube" */
+	int nboxes;
+	double slipperiness;
+	int liquid;
+	int climbable;
+} bp_BlockDef;
+
+/** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
+ *  so solid ground and cleared air cost a few bytes. */
+#define BP_CHUNK_BITS 4
+#define BP_CHUNK_SIZE 16
+#define BP_CHUNK_VOLUME 4096
+typedef struct bp_Chunk {
+	int32_t cx, cy, cz;
+	uint16_t uniform;
+	uint16_t *ids; /* index (y << 8) | (z << 4) | x, or NULL */
+	uint32_t nonair;
+} bp_Chunk;
+
+/** A free-standing static collider (world space). */
+typedef struct bp_StaticCollider {
+	bp_AABB box;
+	uint32_t generation;
+	uint8_t alive;
+} bp_StaticCollider;
+
+typedef struct bp_World bp_World;
+
+/** Grown list of boxes for gathers (owned by the world, reused between calls). */
+typedef struct bp_BoxList {
+	bp_AABB *items;
+	size_t count, cap;
+} bp_BoxList;
+
+struct bp_World {
+	bp_AllocFn alloc;
+	void *alloc_ud;
+	size_t bytes; /* bytes currently held through alloc */
+
+	/* block types: index = id; id 0 is air */
+	bp_BlockType *types;
+	uint32_t ntypes, types_cap;
+	uint32_t *name_slots; /* open addressing: type id + 1, 0 = empty */
+	uint32_t name_cap;
+	int tall_shapes; /* some type rises above its cell: gathers scan one block lower */
+
+	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
+	bp_Chunk *chunks;
+	uint32_t nchunks, chunks_cap;
+	uint32_t *chunk_slots;
+	uint32_t chunk_slot_cap;
+	int32_t cache_key[3];
+	int64_t cache_index; /* -1 empty, -2 "no chunk there", else chunk index */
+	uint64_t stored_blocks; /* non-air blocks */
+
+	bp_StaticCollider *colliders;
+	uint32_t ncolliders, colliders_cap;
+	uint32_t live_colliders;
+
+	bp_EntityPool entities;
+	uint32_t nsolid; /* live solid entities: their boxes block moves */
+	bp_BoxList scratch;
+	int locked; /* inside a step: structural changes refused */
+};
+
+/** A fresh world with every block air. Returns NULL if allocation fails. */
+bp_World *bp_world_create(bp_AllocFn alloc, void *ud);
+
+/** Free the world and everything it owns. NULL is accepted. */
+void bp_world_destroy(bp_World *w);
+
+/** Allocation helpers that keep w->bytes. */
+void *bp_alloc(bp_World *w, size_t n);
+void *bp_realloc(bp_World *w, void *p, size_t oldn, size_t newn);
+void bp_free(bp_World *w, void *p, size_t n);
+
+/** Defaults for bp_BlockDef: full cube, slipperiness 0.6, not liquid, not climbable. */
+bp_BlockDef bp_default_block_def(void);
+
+/** Check a definition's ranges; returns NULL or a static message naming the problem. */
+const char *bp_block_def_error(const bp_BlockDef *def);
+
+/** Define a block type; its id (1..65535) goes to *id. Fails with BP_EEXIST on a
+ *  duplicate name, BP_ELIMIT past 65535 types, BP_ENOMEM. Nothing changes on failure. */
+bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id);
+
+/** Id of the type named `name`, or -1. */
+int32_t bp_world_find_type(const bp_World *w, const char *name);
+
+/** Block id at a block coordinate (0 = air). */
+uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
+
+/** Set one block. `id` must be a defined id. BP_ENOMEM leaves the block unchanged. */
+bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id);
+
+/** Set every block of the inclusive box [x1..x2]x[y1..y2]x[z1..z2] (x1 <= x2 etc.).
+ *  Whole chunks inside the box become uniform without per-block work. On BP_ENOMEM
+ *  the blocks already written stay written (callers pre-reserve with bp_world_reserve_fill). */
+bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id);
+
+/** Add a static collider; its handle goes to *index1 / *generation. */
+bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint32_t *index1,
+                                uint32_t *generation);
+/** True if the handle names a live collider. */
+int bp_world_collider_is_valid(const bp_World *w, uint32_t index1, uint32_t generation);
+/** Remove a live collider (handle checked by the caller). */
+void bp_world_remove_collider(bp_World *w, uint32_t index1);
+
+/** Visit every box (block shapes and static colliders, world space) that overlaps
+ *  `region` strictly. Cells are visited in y, then z, then x order, then static colliders (deterministic).
+ *  The visitor returns nonzero to stop early; bp_world_visit returns that value. */
+typedef int (*bp_BoxVisitor)(void *ctx, const bp_AABB *box);
+int bp_world_visit(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn, void *ctx);
+
+/** Number of block cells a region query would scan (for the bounded-work limit). */
+double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
+
+/** Gather every box overlapping `region` into w->scratch (cleared first). */
+bp_Status bp_world_gather(bp_World *w, const bp_AABB *region);
+
+/** Clip displacement d of box m along axis against every box in the region m extended
+ *  by d on that axis (one per-axis pass of the Beta resolver). With `within`, only
+ *  boxes that also overlap `within` count (Beta's single gather, see move_axis.c). */
+double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
+                          const bp_AABB *within);
+
+/** The box m extended by d along one axis. */
+bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d);
+
+/** True if any box overlaps `region` strictly. */
+int bp_world_any_box(bp_World *w, const bp_AABB *region);
+
+/** True if a block of the given liquid lies in the integer block range
+ *  floor(lo) .. floor(hi + 1) - 1 of `region` on each axis (Beta's isMaterialInBB);
+ *  with `low_quirk`, one extra block on the low side of each axis whose lo < 0
+ *  (Beta's getIsAnyLiquid). liquid = 0 matches either liquid. */
+int bp_world_liquid_in(bp_World *w, const bp_AABB *region, int liquid, int low_quirk);
+
+/** The type of the block at a world position's cell (floor of each coordinate). */
+const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z);
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT
+ * chunk.c - the sparse block grid: 16^3 chunks of uint16 ids in an open-addressing
+ * hash map keyed by chunk coordinates. Chunks filled with one id keep no array.
+ */
+#include "blockphys.h"
+
+#include <string.h>
+
+/* Chunk coordinate and local index of a block coordinate, without signed shifts. */
+static inline int32_t chunk_of(int32_t v)
+{
+	return (int32_t)(((int64_t)v - (int64_t)((uint32_t)v & 15u)) / 16);
+}
+
+static inline uint32_t local_of(int32_t v)
+{
+	return (uint32_t)v & 15u;
+}
+
+static inline uint32_t cell_index(int32_t x, int32_t y, int32_t z)
+{
+	return (local_of(y) << 8) | (local_of(z) << 4) | local_of(x);
+}
+
+static uint32_t chunk_hash(int32_t cx, int32_t cy, int32_t cz)
+{
+	uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull;
+	h ^= (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
+	h ^= (uint64_t)(uint32_t)cz * 0x165667B19E3779F9ull;
+	h ^= h >> 29;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Index of the chunk at (cx, cy, cz), or -1. Remembers the last answer. */
+static int64_t chunk_find(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
+{
+	if (w->cache_index != -1 && w->cache_key[0] == cx && w->cache_key[1] == cy &&
+	    w->cache_key[2] == cz)
+		return w->cache_index == -2 ? -1 : w->cache_index;
+	int64_t found = -1;
+	if (w->chunk_slot_cap) {
+		uint32_t mask = w->chunk_slot_cap - 1;
+		for (uint32_t i = chunk_hash(cx, cy, cz) & mask;; i = (i + 1) & mask) {
+			uint32_t v = w->chunk_slots[i];
+			if (!v)
+				break;
+			const bp_Chunk *c = &w->chunks[v - 1];
+			if (c->cx == cx && c->cy == cy && c->cz == cz) {
+				found = v - 1;
+				break;
+			}
+		}
+	}
+	w->cache_key[0] = cx;
+	w->cache_key[1] = cy;
+	w->cache_key[2] = cz;
+	w->cache_index = found < 0 ? -2 : found;
+	return found;
+}
+
+static void slot_insert(uint32_t *slots, uint32_t cap, const bp_Chunk *c, uint32_t index)
+{
+	uint32_t mask = cap - 1;
+	uint32_t i = chunk_hash(c->cx, c->cy, c->cz) & mask;
+	while (slots[i])
+		i = (i + 1) & mask;
+	slots[i] = index + 1;
+}
+
+/* Keep the slot table at most half full. */
+static bp_Status slots_reserve(bp_World *w, uint32_t n)
+{
+	if ((uint64_t)n * 2 <= w->chunk_slot_cap)
+		return BP_OK;
+	uint64_t cap = w->chunk_slot_cap ? (uint64_t)w->chunk_slot_cap * 2 : 256;
+	while (cap < (uint64_t)n * 2)
+		cap *= 2;
+	if (cap > (1u << 31))
+		return BP_ELIMIT;
+	uint32_t *slots = bp_alloc(w, (size_t)cap * sizeof *slots);
+	if (!slots)
+		return BP_ENOMEM;
+	memset(slots, 0, (size_t)cap * sizeof *slots);
+	for (uint32_t i = 0; i < w->nchunks; i++)
+		slot_insert(slots, (uint32_t)cap, &w->chunks[i], i);
+	bp_free(w, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
+	w->chunk_slots = slots;
+	w->chunk_slot_cap = (uint32_t)cap;
+	return BP_OK;
+}
+
+/* Find or create the chunk; its index goes to *index. */
+static bp_Status chunk_get(bp_World *w, int32_t cx, int32_t cy, int32_t cz, uint32_t *index)
+{
+	int64_t i = chunk_find(w, cx, cy, cz);
+	if (i >= 0) {
+		*index = (uint32_t)i;
+		return BP_OK;
+	}
+	bp_Status st = bp_grow(w, (void **)&w->chunks, &w->chunks_cap, w->nchunks + 1,
+	                       sizeof(bp_Chunk));
+	if (st == BP_OK)
+		st = slots_reserve(w, w->nchunks + 1);
+	if (st != BP_OK)
+		return st;
+	bp_Chunk *c = &w->chunks[w->nchunks];
+	memset(c, 0, sizeof *c);
+	c->cx = cx;
+	c->cy = cy;
+	c->cz = cz;
+	slot_insert(w->chunk_slots, w->chunk_slot_cap, c, w->nchunks);
+	*index = w->nchunks++;
+	w->cache_index = -1;
+	return BP_OK;
+}
+
+uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z)
+{
+	int64_t i = chunk_find(w, chunk_of(x), chunk_of(y), chunk_of(z));
+	if (i < 0)
+		return 0;
+	const bp_Chunk *c = &w->chunks[i];
+	return c->ids ? c->ids[cell_index(x, y, z)] : c->uniform;
+}
+
+/* Give a uniform chunk its own array, so one cell can differ. */
+static bp_Status chunk_expand(bp_World *w, bp_Chunk *c)
+{
+	uint16_t *ids = bp_alloc(w, BP_CHUNK_VOLUME * sizeof *ids);
+	if (!ids)
+		return BP_ENOMEM;
+	for (int i = 0; i < BP_CHUNK_VOLUME; i++)
+		ids[i] = c->uniform;
+	c->ids = ids;
+	return BP_OK;
+}
+
+/* Drop the array of a chunk whose cells all hold one id again. */
+static void chunk_compact(bp_World *w, bp_Chunk *c)
+{
+	uint16_t first = c->ids[0];
+	for (int i = 1; i < BP_CHUNK_VOLUME; i++) {
+		if (c->ids[i] != first)
+			return;
+	}
+	bp_free(w, c->ids, BP_CHUNK_VOLUME * sizeof(uint16_t));
+	c->ids = NULL;
+	c->uniform = first;
+}
+
+bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id)
+{
+	int64_t found = chunk_find(w, chunk_of(x), chunk_of(y), chunk_of(z));
+	if (found < 0 && id == 0)
+		return BP_OK; /* air where no chunk exists: nothing to store */
+	uint32_t ci;
+	bp_Status st = chunk_get(w, chunk_of(x), chunk_of(y), chunk_of(z), &ci);
+	if (st != BP_OK)
+		return st;
+	bp_Chunk *c = &w->chunks[ci];
+	uint16_t old = c->ids ? c->ids[cell_index(x, y, z)] : c->uniform;
+	if (old == id)
+		return BP_OK;
+	if (!c->ids && (st = chunk_expand(w, c)) != BP_OK)
+		return st;
+	c->ids[cell_index(x, y, z)] = id;
+	c->nonair += (id != 0) - (old != 0);
+	w->stored_blocks += (uint64_t)(id != 0) - (uint64_t)(old != 0);
+	/* A chunk that becomes uniform (all air, all one block) drops its array. */
+	if (c->nonair == 0 || c->nonair == BP_CHUNK_VOLUME)
+		chunk_compact(w, c);
+	return BP_OK;
+}
+
+/* Fill the part of one chunk that lies in [lo, hi] (block coordinates). */
+static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
+                            const int64_t hi[3], uint16_t id)
+{
+	bp_Chunk *c = &w->chunks[ci];
+	int64_t base[3] = {(int64_t)c->cx * 16, (int64_t)c->cy * 16, (int64_t)c->cz * 16};
+	int64_t a[3], b[3];
+	int whole = 1;
+	for (int k = 0; k < 3; k++) {
+		a[k] = lo[k] > base[k] ? lo[k] - base[k] : 0;
+		b[k] = hi[k] < base[k] + 15 ? hi[k] - base[k] : 15;
+		whole &= a[k] == 0 && b[k] == 15;
+	}
+	uint32_t before = c->nonair;
+	if (whole) {
+		bp_free(w, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		c->ids = NULL;
+		c->uniform = id;
+		c->nonair = id ? BP_CHUNK_VOLUME : 0;
+	} else {
+		uint16_t current = c->ids ? 0 : c->uniform;
+		if (!c->ids && current == id)
+			return BP_OK;
+		bp_Status st = c->ids ? BP_OK : chunk_expand(w, c);
+		if (st != BP_OK)
+			return st;
+		for (int64_t y = a[1]; y <= b[1]; y++)
+			for (int64_t z = a[2]; z <= b[2]; z++)
+				for (int64_t x = a[0]; x <= b[0]; x++) {
+					uint16_t *cell = &c->ids[(y << 8) | (z << 4) | x];
+					c->nonair += (id != 0) - (*cell != 0);
+					*cell = id;
+				}
+		if (c->nonair == 0 || c->nonair == BP_CHUNK_VOLUME)
+			chunk_compact(w, c);
+	}
+	w->stored_blocks += (uint64_t)c->nonair - before;
+	return BP_OK;
+}
+
+bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id)
+{
+	int64_t l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
+	for (int64_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)
+		for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
+			for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {
+				uint32_t ci;
+				if (id == 0 && chunk_find(w, (int32_t)cx, (int32_t)cy, (int32_t)cz) < 0)
+					continue; /* clearing where nothing is stored */
+				bp_Status st = chunk_get(w, (int32_t)cx, (int32_t)cy, (int32_t)cz, &ci);
+				if (st == BP_OK)
+					st = fill_chunk(w, ci, l, h, id);
+				if (st != BP_OK)
+					return st;
+			}
+	return BP_OK;
+}
+
+void bp_chunks_free(bp_World *w)
+{
+	for (uint32_t i = 0; i < w->nchunks; i++)
+		bp_free(w, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	bp_free(w, w->chunks, (size_t)w->chunks_cap * sizeof(bp_Chunk));
+	bp_free(w, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
+}

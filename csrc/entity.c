@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT
+ * entity.c - the entity pool: free-list slots, generations, creation order.
+ */
+#include "blockphys.h"
+
+#include <math.h>
+#include <string.h>
+
+bp_EntityDef bp_default_entity_def(void)
+{
+	bp_EntityDef d;
+	memset(&d, 0, sizeof d);
+	d.width = 0.6000000238418579;  /* 0.6F: EntityPlayer setSize */
+	d.height = 1.7999999523162842; /* 1.8F */
+	d.group = 1;
+	d.mask = UINT32_MAX;
+	d.rules = bp_rules_beta173();
+	return d;
+}
+
+static int def_ok(const bp_EntityDef *d)
+{
+	if (!(d->width > 0 && d->width <= BP_MAX_ENTITY_WIDTH))
+		return 0;
+	if (!(d->height > 0 && d->height <= BP_MAX_ENTITY_HEIGHT))
+		return 0;
+	return fabs(d->x) <= BP_MAX_COORD && fabs(d->y) <= BP_MAX_COORD &&
+	       fabs(d->z) <= BP_MAX_COORD;
+}
+
+void bp_entity_position(const bp_Entity *e, double pos[3])
+{
+	pos[0] = (e->box.lo[0] + e->box.hi[0]) / 2;
+	pos[1] = e->box.lo[1];
+	pos[2] = (e->box.lo[2] + e->box.hi[2]) / 2;
+}
+
+void bp_entity_place(bp_Entity *e, const double pos[3])
+{
+	double h = e->width / 2;
+	e->box = bp_aabb_make(pos[0] - h, pos[1], pos[2] - h, pos[0] + h, pos[1] + e->height,
+	                      pos[2] + h);
+}
+
+bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
+{
+	bp_EntityPool *p = &w->entities;
+	if (!def_ok(def))
+		return BP_EINVAL;
+	/* Reserve every array first so that a failure changes nothing. */
+	bp_Status st = bp_grow(w, (void **)&p->order, &p->order_cap, p->norder + 1,
+	                       sizeof(uint32_t));
+	if (st == BP_OK && !p->nfree)
+		st = bp_grow(w, (void **)&p->items, &p->cap, p->count + 1, sizeof(bp_Entity));
+	if (st != BP_OK)
+		return st;
+	uint32_t slot;
+	uint32_t generation = 0;
+	if (p->nfree) {
+		slot = p->free_slots[--p->nfree];
+		generation = p->items[slot].generation;
+	} else {
+		slot = p->count++;
+	}
+	bp_Entity *e = &p->items[slot];
+	memset(e, 0, sizeof *e);
+	e->generation = generation + 1;
+	e->serial = p->next_serial++;
+	e->width = def->width;
+	e->height = def->height;
+	e->solid = (uint8_t)(def->solid != 0);
+	e->group = def->group;
+	e->mask = def->mask;
+	e->rules = def->rules;
+	e->alive = 1;
+	e->stable = 0; /* unstable until the end of its first step (separation push) */
+	double pos[3] = {def->x, def->y, def->z};
+	bp_entity_place(e, pos);
+	memcpy(e->prev, pos, sizeof pos);
+	p->order[p->norder++] = slot;
+	id->index1 = slot + 1;
+	id->generation = e->generation;
+	return BP_OK;
+}
+
+bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id)
+{
+	bp_EntityPool *p = &w->entities;
+	if (id.index1 == 0 || id.index1 > p->count)
+		return NULL; /* null or out of range */
+	bp_Entity *e = &p->items[id.index1 - 1];
+	if (!e->alive)
+		return NULL; /* removed */
+	if (e->generation != id.generation)
+		return NULL; /* the slot was reused */
+	return e;
+}
+
+bp_EntityId bp_entity_id(const bp_World *w, uint32_t index)
+{
+	bp_EntityId id = {index + 1, w->entities.items[index].generation};
+	return id;
+}
+
+bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
+{
+	bp_EntityPool *p = &w->entities;
+	bp_Entity *e = bp_world_entity(w, id);
+	if (!e)
+		return BP_EINVAL;
+	uint32_t slot = id.index1 - 1;
+	/* The free list can hold every slot: grow it to the pool's size. */
+	if (bp_grow(w, (void **)&p->free_slots, &p->free_cap, p->count, sizeof(uint32_t)) != BP_OK)
+		return BP_ENOMEM; /* nothing changed */
+	e->alive = 0; /* the generation is kept; bumped when the slot is reused */
+	p->free_slots[p->nfree++] = slot;
+	for (uint32_t i = 0; i < p->norder; i++) {
+		if (p->order[i] == slot) {
+			memmove(&p->order[i], &p->order[i + 1], (p->norder - i - 1) * sizeof(uint32_t));
+			p->norder--;
+			break;
+		}
+	}
+	return BP_OK;
+}
+
+void bp_entities_free(bp_World *w)
+{
+	bp_EntityPool *p = &w->entities;
+	bp_free(w, p->items, (size_t)p->cap * sizeof(bp_Entity));
+	bp_free(w, p->free_slots, (size_t)p->free_cap * sizeof(uint32_t));
+	bp_free(w, p->order, (size_t)p->order_cap * sizeof(uint32_t));
+}

@@ -1,0 +1,1642 @@
+/* SPDX-License-Identifier: MIT
+ * lblockphys.c - the Lua 5.4 binding (module blockphys.core): userdata World,
+ * Entity, Collider and RulesView; argument checks; Lua hooks called from the step.
+ * The only file that includes Lua headers. Layout follows liolib/LPeg (STYLE.md).
+ *
+ * Lifetimes: a World userdata owns the core world; user value 1 caches one Entity
+ * userdata per live entity slot (so entities compare and index as table keys), user
+ * value 2 holds the Lua hook functions per slot. An Entity userdata holds only
+ * (index1, generation) and keeps its World alive through its user value.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "blockphys.h"
+
+#if LUA_VERSION_NUM < 504
+#error "blockphys needs Lua 5.4"
+#endif
+
+#define WORLD_MT "blockphys.World"
+#define ENTITY_MT "blockphys.Entity"
+#define COLLIDER_MT "blockphys.Collider"
+#define RULESVIEW_MT "blockphys.RulesView"
+#define RULES_MT "blockphys.Rules"
+
+/* Largest region a boxes_in / query call may scan, in cells. */
+#define MAX_QUERY_CELLS 16777216.0
+
+typedef struct LWorld {
+	bp_World *w; /* NULL once destroyed */
+} LWorld;
+
+typedef struct LEntity {
+	bp_EntityId id;
+} LEntity;
+
+/* ------------------------------------------------------------------ checks */
+
+static double check_finite(lua_State *L, int i)
+{
+	double v = luaL_checknumber(L, i);
+	if (!isfinite(v))
+		luaL_argerror(L, i, "number must be finite");
+	return v;
+}
+
+static double opt_finite(lua_State *L, int i, double def)
+{
+	return lua_isnoneornil(L, i) ? def : check_finite(L, i);
+}
+
+/* A block coordinate: an integral number in the int32 range. */
+static int32_t check_coord(lua_State *L, int i)
+{
+	double v = luaL_checknumber(L, i);
+	if (!(v == floor(v) && v >= (double)INT32_MIN && v <= (double)INT32_MAX))
+		luaL_argerror(L, i, "block coordinate must be an integer in the int32 range");
+	return (int32_t)v;
+}
+
+static bp_World *world_of(lua_State *L, int i)
+{
+	LWorld *lw = luaL_checkudata(L, i, WORLD_MT);
+	if (!lw->w)
+		luaL_argerror(L, i, "world has been destroyed");
+	return lw->w;
+}
+
+static void check_unlocked(lua_State *L, bp_World *w)
+{
+	if (w->locked)
+		luaL_error(L, "world is locked: blocks, entities and colliders cannot be added "
+		              "or removed inside world:step (from a rules hook)");
+}
+
+/* A block id or name that is defined in w. */
+static uint16_t check_block(lua_State *L, bp_World *w, int i)
+{
+	if (lua_type(L, i) == LUA_TSTRING) {
+		int32_t id = bp_world_find_type(w, lua_tostring(L, i));
+		if (id < 0)
+			luaL_argerror(L, i, lua_pushfstring(L, "unknown block '%s'", lua_tostring(L, i)));
+		return (uint16_t)id;
+	}
+	lua_Integer id;
+	if (lua_type(L, i) != LUA_TNUMBER)
+		luaL_typeerror(L, i, "block id or name");
+	id = luaL_checkinteger(L, i);
+	if (id < 0 || id >= (lua_Integer)w->ntypes)
+		luaL_argerror(L, i, lua_pushfstring(L, "unknown block id %I", id));
+	return (uint16_t)id;
+}
+
+static void raise_status(lua_State *L, bp_Status st)
+{
+	switch (st) {
+	case BP_ENOMEM:
+		luaL_error(L, "not enough memory");
+		break;
+	case BP_ELIMIT:
+		luaL_error(L, "size limit exceeded");
+		break;
+	default:
+		luaL_error(L, "internal error %d", (int)st);
+	}
+}
+
+/* ---------------------------------------------------------------- Collider */
+
+static bp_AABB *check_collider(lua_State *L, int i)
+{
+	return luaL_checkudata(L, i, COLLIDER_MT);
+}
+
+static bp_AABB *push_collider(lua_State *L, const bp_AABB *b)
+{
+	bp_AABB *c = lua_newuserdatauv(L, sizeof *c, 0);
+	*c = *b;
+	luaL_setmetatable(L, COLLIDER_MT);
+	return c;
+}
+
+/***
+ * Axis-aligned box from its min and max corners (blocks).
+ * @function Collider
+ * @tparam number x1 @tparam number y1 @tparam number z1 min corner
+ * @tparam number x2 @tparam number y2 @tparam number z2 max corner
+ * @raise if a number is not finite or a min exceeds its max. Source: mccpp-collider.txt.
+ */
+static int l_collider_new(lua_State *L)
+{
+	bp_AABB b;
+	for (int a = 0; a < 3; a++) {
+		b.lo[a] = check_finite(L, 1 + a);
+		b.hi[a] = check_finite(L, 4 + a);
+	}
+	for (int a = 0; a < 3; a++) {
+		if (b.lo[a] > b.hi[a])
+			luaL_argerror(L, 4 + a, "max corner must not be below the min corner");
+	}
+	push_collider(L, &b);
+	return 1;
+}
+
+static int l_collider_unpack(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, c->lo[a]);
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, c->hi[a]);
+	return 6;
+}
+
+static int l_collider_offset(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	bp_AABB r = bp_aabb_offset(c, check_finite(L, 2), check_finite(L, 3), check_finite(L, 4));
+	push_collider(L, &r);
+	return 1;
+}
+
+/* c + {dx, dy, dz} */
+static int l_collider_add(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	double d[3];
+	for (int a = 0; a < 3; a++) {
+		if (lua_geti(L, 2, a + 1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
+			luaL_argerror(L, 2, "offset must be a table of three finite numbers");
+		d[a] = lua_tonumber(L, -1);
+		lua_pop(L, 1);
+	}
+	bp_AABB r = bp_aabb_offset(c, d[0], d[1], d[2]);
+	push_collider(L, &r);
+	return 1;
+}
+
+static int l_collider_overlaps(lua_State *L)
+{
+	lua_pushboolean(L, bp_aabb_overlaps(check_collider(L, 1), check_collider(L, 2)));
+	return 1;
+}
+
+static int l_collider_extend(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	bp_AABB r = bp_aabb_extend(c, check_finite(L, 2), check_finite(L, 3), check_finite(L, 4));
+	push_collider(L, &r);
+	return 1;
+}
+
+static int l_collider_expand(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	bp_AABB r = bp_aabb_expand(c, check_finite(L, 2), check_finite(L, 3), check_finite(L, 4));
+	for (int a = 0; a < 3; a++) {
+		if (r.lo[a] > r.hi[a])
+			luaL_argerror(L, 2 + a, "shrinks the box below zero size");
+	}
+	push_collider(L, &r);
+	return 1;
+}
+
+static int clip(lua_State *L, int axis)
+{
+	bp_AABB *c = check_collider(L, 1);
+	bp_AABB *o = check_collider(L, 2);
+	lua_pushnumber(L, bp_aabb_clip(c, o, axis, check_finite(L, 3)));
+	return 1;
+}
+
+static int l_collider_clip_x(lua_State *L) { return clip(L, BP_X); }
+static int l_collider_clip_y(lua_State *L) { return clip(L, BP_Y); }
+static int l_collider_clip_z(lua_State *L) { return clip(L, BP_Z); }
+
+static int l_collider_sweep(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	bp_AABB *s = check_collider(L, 2);
+	double v[3] = {check_finite(L, 3), check_finite(L, 4), check_finite(L, 5)};
+	bp_Sweep h = bp_aabb_sweep(c, s, v);
+	lua_pushnumber(L, h.t);
+	for (int a = 0; a < 3; a++)
+		lua_pushinteger(L, h.normal[a]);
+	return 4;
+}
+
+static int l_collider_eq(lua_State *L)
+{
+	bp_AABB *a = check_collider(L, 1), *b = check_collider(L, 2);
+	int eq = 1;
+	for (int k = 0; k < 3; k++)
+		eq &= a->lo[k] == b->lo[k] && a->hi[k] == b->hi[k];
+	lua_pushboolean(L, eq);
+	return 1;
+}
+
+static int l_collider_tostring(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	lua_pushfstring(L, "blockphys.Collider(%f, %f, %f, %f, %f, %f)", c->lo[0], c->lo[1],
+	                c->lo[2], c->hi[0], c->hi[1], c->hi[2]);
+	return 1;
+}
+
+static int l_collider_index(lua_State *L)
+{
+	bp_AABB *c = check_collider(L, 1);
+	const char *k = lua_tostring(L, 2);
+	static const char *const names[] = {"x1", "y1", "z1", "x2", "y2", "z2"};
+	if (k) {
+		for (int i = 0; i < 6; i++) {
+			if (strcmp(k, names[i]) == 0) {
+				lua_pushnumber(L, i < 3 ? c->lo[i] : c->hi[i - 3]);
+				return 1;
+			}
+		}
+	}
+	luaL_getmetafield(L, 1, "methods");
+	lua_pushvalue(L, 2);
+	lua_rawget(L, -2);
+	return 1;
+}
+
+static const luaL_Reg collider_methods[] = {
+	{"unpack", l_collider_unpack}, {"offset", l_collider_offset},
+	{"extend", l_collider_extend}, {"expand", l_collider_expand},
+	{"overlaps", l_collider_overlaps}, {"clip_x", l_collider_clip_x},
+	{"clip_y", l_collider_clip_y}, {"clip_z", l_collider_clip_z},
+	{"sweep", l_collider_sweep}, {NULL, NULL}};
+
+static const luaL_Reg collider_meta[] = {
+	{"__add", l_collider_add}, {"__band", l_collider_overlaps},
+	{"__eq", l_collider_eq}, {"__tostring", l_collider_tostring},
+	{"__index", l_collider_index}, {NULL, NULL}};
+
+/* ------------------------------------------------------------------- World */
+
+static void *l_alloc_bridge(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	lua_State *L = ud;
+	void *aud;
+	lua_Alloc f = lua_getallocf(L, &aud);
+	return f(aud, ptr, osize, nsize);
+}
+
+/***
+ * A new empty world: every block is air.
+ * @function World
+ * @treturn World
+ */
+static int l_world_new(lua_State *L)
+{
+	LWorld *lw = lua_newuserdatauv(L, sizeof *lw, 2);
+	lw->w = NULL; /* closed until the core world exists (liolib newprefile) */
+	luaL_setmetatable(L, WORLD_MT);
+	lua_newtable(L);
+	lua_setiuservalue(L, -2, 1);
+	lua_newtable(L);
+	lua_setiuservalue(L, -2, 2);
+	/* The allocator bridge needs a state that lives as long as the world: the
+	 * main thread does. */
+	lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+	lua_State *main = lua_tothread(L, -1);
+	lua_pop(L, 1);
+	lw->w = bp_world_create(l_alloc_bridge, main);
+	if (!lw->w)
+		return luaL_error(L, "not enough memory");
+	return 1;
+}
+
+static int l_world_destroy(lua_State *L)
+{
+	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	if (lw->w && lw->w->locked)
+		return luaL_error(L, "world is locked: cannot destroy it inside world:step");
+	bp_world_destroy(lw->w);
+	lw->w = NULL;
+	return 0;
+}
+
+static int l_world_tostring(lua_State *L)
+{
+	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	if (!lw->w)
+		lua_pushliteral(L, "blockphys.World (destroyed)");
+	else
+		lua_pushfstring(L, "blockphys.World (%d entities, %I blocks)",
+		                (int)lw->w->entities.norder, (lua_Integer)lw->w->stored_blocks);
+	return 1;
+}
+
+/* Read the boxes list of a block definition at stack index i. */
+static int read_boxes(lua_State *L, int i, bp_AABB *boxes)
+{
+	int n = (int)luaL_len(L, i);
+	if (n > BP_MAX_TYPE_BOXES)
+		luaL_error(L, "define_block: too many boxes (at most %d)", BP_MAX_TYPE_BOXES);
+	for (int b = 0; b < n; b++) {
+		if (lua_geti(L, i, b + 1) != LUA_TTABLE)
+			luaL_error(L, "define_block: boxes[%d] must be a table {x1,y1,z1,x2,y2,z2}", b + 1);
+		double v[6];
+		for (int k = 0; k < 6; k++) {
+			if (lua_geti(L, -1, k + 1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
+				luaL_error(L, "define_block: boxes[%d][%d] must be a finite number", b + 1, k + 1);
+			v[k] = lua_tonumber(L, -1);
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+		boxes[b] = bp_aabb_make(v[0], v[1], v[2], v[3], v[4], v[5]);
+	}
+	return n;
+}
+
+static int is_key(lua_State *L, const char *const *keys)
+{
+	const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+	for (; k && *keys; keys++) {
+		if (strcmp(k, *keys) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Raise for a key of table `t` that is not in `keys`. */
+static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char *const *keys)
+{
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		if (!is_key(L, keys)) {
+			lua_pop(L, 1);
+			luaL_error(L, "%s: unknown field '%s'", fn, luaL_tolstring(L, -1, NULL));
+		}
+		lua_pop(L, 1);
+	}
+}
+
+/***
+ * Define a block type.
+ * @function World:define_block
+ * @tparam table def `{name = string, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local;
+ *   default a full cube; `{}` none), slipperiness = number (default 0.6), liquid =
+ *   "water"|"lava", climbable = boolean}`
+ * @treturn integer the new id (1..65535)
+ * @raise on a duplicate or missing name, malformed boxes (min > max, outside the cell
+ *   on X/Z, more than one block above it), unknown fields, or inside world:step.
+ */
+static int l_world_define_block(lua_State *L)
+{
+	static const char *const keys[] = {"name", "boxes", "slipperiness", "liquid",
+	                                   "climbable", NULL};
+	bp_World *w = world_of(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_unlocked(L, w);
+	reject_unknown_keys(L, 2, "define_block", keys);
+	bp_BlockDef def = bp_default_block_def();
+	bp_AABB boxes[BP_MAX_TYPE_BOXES];
+	if (lua_getfield(L, 2, "name") != LUA_TSTRING)
+		return luaL_error(L, "define_block: field 'name' must be a string");
+	def.name = lua_tostring(L, -1);
+	if (lua_getfield(L, 2, "boxes") == LUA_TTABLE) {
+		def.boxes = boxes;
+		def.nboxes = read_boxes(L, lua_gettop(L), boxes);
+	} else if (!lua_isnil(L, -1)) {
+		return luaL_error(L, "define_block: field 'boxes' must be a table of boxes");
+	}
+	if (lua_getfield(L, 2, "slipperiness") != LUA_TNIL) {
+		if (!lua_isnumber(L, -1))
+			return luaL_error(L, "define_block: field 'slipperiness' must be a number");
+		def.slipperiness = lua_tonumber(L, -1);
+	}
+	lua_getfield(L, 2, "liquid");
+	if (lua_type(L, -1) == LUA_TSTRING) {
+		const char *l = lua_tostring(L, -1);
+		def.liquid = strcmp(l, "water") == 0 ? BP_LIQUID_WATER
+		             : strcmp(l, "lava") == 0 ? BP_LIQUID_LAVA : -1;
+	} else if (lua_toboolean(L, -1)) {
+		def.liquid = -1;
+	}
+	if (def.liquid < 0)
+		return luaL_error(L, "define_block: field 'liquid' must be \"water\" or \"lava\"");
+	lua_getfield(L, 2, "climbable");
+	def.climbable = lua_toboolean(L, -1);
+	const char *err = bp_block_def_error(&def);
+	if (err)
+		return luaL_error(L, "define_block: %s", err);
+	uint16_t id;
+	bp_Status st = bp_world_define_block(w, &def, &id);
+	if (st == BP_EEXIST)
+		return luaL_error(L, "define_block: block '%s' is already defined", def.name);
+	if (st == BP_ELIMIT)
+		return luaL_error(L, "define_block: too many block types (at most 65535)");
+	if (st != BP_OK)
+		raise_status(L, st);
+	lua_pushinteger(L, id);
+	return 1;
+}
+
+static int l_world_block_id(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	int32_t id = bp_world_find_type(w, luaL_checkstring(L, 2));
+	if (id < 0)
+		luaL_pushfail(L);
+	else
+		lua_pushinteger(L, id);
+	return 1;
+}
+
+/* A table describing block type `id`. */
+static void push_block_info(lua_State *L, const bp_BlockType *t, uint16_t id)
+{
+	lua_createtable(L, 0, 6);
+	lua_pushinteger(L, id);
+	lua_setfield(L, -2, "id");
+	lua_pushstring(L, t->name);
+	lua_setfield(L, -2, "name");
+	lua_createtable(L, t->nboxes, 0);
+	for (int i = 0; i < t->nboxes; i++) {
+		lua_createtable(L, 6, 0);
+		for (int k = 0; k < 6; k++) {
+			lua_pushnumber(L, k < 3 ? t->boxes[i].lo[k] : t->boxes[i].hi[k - 3]);
+			lua_rawseti(L, -2, k + 1);
+		}
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "boxes");
+	lua_pushnumber(L, t->slipperiness);
+	lua_setfield(L, -2, "slipperiness");
+	if (t->liquid) {
+		lua_pushstring(L, t->liquid == BP_LIQUID_WATER ? "water" : "lava");
+		lua_setfield(L, -2, "liquid");
+	}
+	lua_pushboolean(L, t->climbable);
+	lua_setfield(L, -2, "climbable");
+}
+
+static int l_world_block_info(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	uint16_t id = check_block(L, w, 2);
+	push_block_info(L, &w->types[id], id);
+	return 1;
+}
+
+static int l_world_set_block(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	int32_t x = check_coord(L, 2), y = check_coord(L, 3), z = check_coord(L, 4);
+	uint16_t id = check_block(L, w, 5);
+	check_unlocked(L, w);
+	bp_Status st = bp_world_set_block(w, x, y, z, id);
+	if (st != BP_OK)
+		raise_status(L, st);
+	return 0;
+}
+
+static int l_world_get_block(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	int32_t x = check_coord(L, 2), y = check_coord(L, 3), z = check_coord(L, 4);
+	lua_pushinteger(L, bp_world_get_block(w, x, y, z));
+	return 1;
+}
+
+static double chunk_span(int32_t a, int32_t b)
+{
+	return floor((double)b / 16) - floor((double)a / 16) + 1;
+}
+
+static int l_world_fill(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	int32_t lo[3], hi[3];
+	for (int a = 0; a < 3; a++) {
+		int32_t p = check_coord(L, 2 + a), q = check_coord(L, 5 + a);
+		lo[a] = p < q ? p : q; /* corners in any order */
+		hi[a] = p < q ? q : p;
+	}
+	uint16_t id = check_block(L, w, 8);
+	check_unlocked(L, w);
+	double chunks = chunk_span(lo[0], hi[0]) * chunk_span(lo[1], hi[1]) * chunk_span(lo[2], hi[2]);
+	if (chunks > BP_MAX_FILL_CHUNKS)
+		return luaL_error(L, "fill: region too large (%f chunks of 16^3 blocks; at most %f)",
+		                  chunks, BP_MAX_FILL_CHUNKS);
+	bp_Status st = bp_world_fill(w, lo, hi, id);
+	if (st != BP_OK)
+		raise_status(L, st);
+	return 0;
+}
+
+static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, const char *fn)
+{
+	if (bp_world_region_cells(w, r) > MAX_QUERY_CELLS)
+		luaL_error(L, "%s: region too large (more than %f cells)", fn, MAX_QUERY_CELLS);
+}
+
+static int l_world_boxes_in(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	bp_AABB r = *check_collider(L, 2);
+	check_query_region(L, w, &r, "boxes_in");
+	bp_Status st = bp_world_gather(w, &r);
+	if (st != BP_OK)
+		raise_status(L, st);
+	lua_createtable(L, (int)w->scratch.count, 0);
+	for (size_t i = 0; i < w->scratch.count; i++) {
+		push_collider(L, &w->scratch.items[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+static int l_world_add_collider(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	bp_AABB *c = check_collider(L, 2);
+	check_unlocked(L, w);
+	uint32_t index1, gen;
+	bp_Status st = bp_world_add_collider(w, c, &index1, &gen);
+	if (st != BP_OK)
+		raise_status(L, st);
+	/* A collider handle is one integer: generation in the high bits. */
+	lua_pushinteger(L, (lua_Integer)(((uint64_t)gen << 32) | index1));
+	return 1;
+}
+
+static int l_world_remove_collider(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	lua_Integer h = luaL_checkinteger(L, 2);
+	check_unlocked(L, w);
+	uint32_t index1 = (uint32_t)((uint64_t)h & 0xFFFFFFFFu);
+	uint32_t gen = (uint32_t)((uint64_t)h >> 32);
+	if (!bp_world_collider_is_valid(w, index1, gen))
+		return luaL_argerror(L, 2, "no such collider (removed or never added)");
+	bp_world_remove_collider(w, index1);
+	return 0;
+}
+
+static int l_world_stats(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	lua_createtable(L, 0, 6);
+	lua_pushinteger(L, (lua_Integer)w->stored_blocks);
+	lua_setfield(L, -2, "blocks");
+	lua_pushinteger(L, w->nchunks);
+	lua_setfield(L, -2, "chunks");
+	lua_pushinteger(L, (lua_Integer)w->bytes);
+	lua_setfield(L, -2, "bytes");
+	lua_pushinteger(L, w->ntypes);
+	lua_setfield(L, -2, "block_types");
+	lua_pushinteger(L, w->entities.norder);
+	lua_setfield(L, -2, "entities");
+	lua_pushinteger(L, w->live_colliders);
+	lua_setfield(L, -2, "colliders");
+	return 1;
+}
+
+/* ------------------------------------------------------------------- rules */
+
+static const char *const MODEL_NAMES[] = {"beta173", "mccpp", NULL};
+static const char *const RESOLVER_NAMES[] = {"axis", "swept", NULL};
+
+static void push_push_model(lua_State *L, int p)
+{
+	if (p == BP_PUSH_NONE)
+		lua_pushboolean(L, 0);
+	else
+		lua_pushstring(L, p == BP_PUSH_BETA173 ? "beta173" : "separate");
+}
+
+static const bp_RuleField *find_field(const char *name)
+{
+	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
+		if (strcmp(f->name, name) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+static void push_field(lua_State *L, const bp_Rules *r, const bp_RuleField *f)
+{
+	const char *p = (const char *)r + f->offset;
+	switch (f->kind) {
+	case BP_FIELD_BOOL:
+		lua_pushboolean(L, *(const int *)p);
+		break;
+	case BP_FIELD_INT:
+		lua_pushinteger(L, *(const int *)p);
+		break;
+	case BP_FIELD_VEC3: {
+		const double *v = (const double *)p;
+		lua_createtable(L, 3, 0);
+		for (int k = 0; k < 3; k++) {
+			lua_pushnumber(L, v[k]);
+			lua_rawseti(L, -2, k + 1);
+		}
+		break;
+	}
+	default:
+		lua_pushnumber(L, *(const double *)p);
+	}
+}
+
+static double range_checked(lua_State *L, const bp_RuleField *f, double v, const char *fn)
+{
+	if (!(v >= f->min && v <= f->max))
+		luaL_error(L, "%s: rule '%s' must be a number in [%f, %f]", fn, f->name, f->min, f->max);
+	return v;
+}
+
+/* Store the value on top of the stack into field f of r (validated). */
+static void set_field(lua_State *L, bp_Rules *r, const bp_RuleField *f, const char *fn)
+{
+	char *p = (char *)r + f->offset;
+	int t = lua_type(L, -1);
+	if (f->kind == BP_FIELD_BOOL) {
+		if (t != LUA_TBOOLEAN)
+			luaL_error(L, "%s: rule '%s' must be a boolean", fn, f->name);
+		*(int *)p = lua_toboolean(L, -1);
+	} else if (f->kind == BP_FIELD_VEC3) {
+		double v[3];
+		if (t != LUA_TTABLE)
+			luaL_error(L, "%s: rule '%s' must be a table of 3 numbers", fn, f->name);
+		for (int k = 0; k < 3; k++) {
+			if (lua_geti(L, -1, k + 1) != LUA_TNUMBER)
+				luaL_error(L, "%s: rule '%s' must be a table of 3 numbers", fn, f->name);
+			v[k] = range_checked(L, f, lua_tonumber(L, -1), fn);
+			lua_pop(L, 1);
+		}
+		memcpy(p, v, sizeof v);
+	} else {
+		if (t != LUA_TNUMBER)
+			luaL_error(L, "%s: rule '%s' must be a number", fn, f->name);
+		double v = range_checked(L, f, lua_tonumber(L, -1), fn);
+		if (f->kind == BP_FIELD_INT) {
+			if (v != floor(v))
+				luaL_error(L, "%s: rule '%s' must be an integer", fn, f->name);
+			*(int *)p = (int)v;
+		} else {
+			*(double *)p = v;
+		}
+	}
+}
+
+static int option_index(lua_State *L, const char *const *names, const char *fn,
+                        const char *what)
+{
+	const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+	for (int i = 0; s && names[i]; i++) {
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	}
+	return luaL_error(L, "%s: rule '%s' must be one of %s", fn, what,
+	                  names == MODEL_NAMES ? "\"beta173\", \"mccpp\"" : "\"axis\", \"swept\"");
+}
+
+static int read_push(lua_State *L, const char *fn)
+{
+	if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+		return BP_PUSH_NONE;
+	const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+	if (strcmp(s, "beta173") == 0)
+		return BP_PUSH_BETA173;
+	if (strcmp(s, "separate") == 0)
+		return BP_PUSH_SEPARATE;
+	return luaL_error(L, "%s: rule 'push' must be \"beta173\", \"separate\" or false", fn);
+}
+
+/* Set one named rule from the value on top of the stack. Hooks are handled by the
+ * callers (they live on the Lua side). Returns 0 if the name is unknown. */
+static int set_rule(lua_State *L, bp_Rules *r, const char *name, const char *fn)
+{
+	if (strcmp(name, "resolver") == 0) {
+		r->resolver = option_index(L, RESOLVER_NAMES, fn, "resolver");
+	} else if (strcmp(name, "push") == 0) {
+		r->push = read_push(L, fn);
+	} else if (strcmp(name, "model") == 0) {
+		if (option_index(L, MODEL_NAMES, fn, "model") != r->model)
+			luaL_error(L, "%s: rule 'model' cannot change (make new rules with bp.rules.%s)",
+			           fn, lua_tostring(L, -1));
+	} else {
+		const bp_RuleField *f = find_field(name);
+		if (!f || !(f->models & (1 << r->model)))
+			return 0;
+		set_field(L, r, f, fn);
+	}
+	return 1;
+}
+
+static int is_hook_name(const char *k)
+{
+	return strcmp(k, "heading") == 0 || strcmp(k, "jump") == 0;
+}
+
+/* Parse the rules table at index t into *r: start from the preset its 'model' names,
+ * then every key must be a known rule or hook. The hook presence flags are set. */
+static void read_rules(lua_State *L, int t, bp_Rules *r, const char *fn)
+{
+	t = lua_absindex(L, t);
+	if (!lua_istable(L, t))
+		luaL_error(L, "%s: rules must be a table (from bp.rules.beta173 or bp.rules.mccpp)", fn);
+	int model = BP_MODEL_BETA173;
+	if (lua_getfield(L, t, "model") != LUA_TNIL)
+		model = option_index(L, MODEL_NAMES, fn, "model");
+	lua_pop(L, 1);
+	*r = model == BP_MODEL_MCCPP ? bp_rules_mccpp() : bp_rules_beta173();
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		if (lua_type(L, -2) != LUA_TSTRING)
+			luaL_error(L, "%s: rule names must be strings", fn);
+		const char *k = lua_tostring(L, -2);
+		if (is_hook_name(k)) {
+			if (!lua_isnil(L, -1) && !lua_isfunction(L, -1) &&
+			    !(lua_isboolean(L, -1) && !lua_toboolean(L, -1)))
+				luaL_error(L, "%s: hook '%s' must be a function or nil", fn, k);
+			if (strcmp(k, "heading") == 0)
+				r->hook_heading = lua_isfunction(L, -1);
+			else
+				r->hook_jump = lua_isfunction(L, -1);
+		} else if (!set_rule(L, r, k, fn)) {
+			luaL_error(L, "%s: unknown rule '%s' for model %s", fn, k, MODEL_NAMES[r->model]);
+		}
+		lua_pop(L, 1);
+	}
+}
+
+/* Push a full rules table for r (hooks from the hook table entry at index h, or none). */
+static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
+{
+	lua_newtable(L);
+	lua_pushstring(L, MODEL_NAMES[r->model]);
+	lua_setfield(L, -2, "model");
+	lua_pushstring(L, RESOLVER_NAMES[r->resolver]);
+	lua_setfield(L, -2, "resolver");
+	push_push_model(L, r->push);
+	lua_setfield(L, -2, "push");
+	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
+		if (!(f->models & (1 << r->model)))
+			continue;
+		push_field(L, r, f);
+		lua_setfield(L, -2, f->name);
+	}
+	if (h) {
+		lua_getfield(L, h, "heading");
+		lua_setfield(L, -2, "heading");
+		lua_getfield(L, h, "jump");
+		lua_setfield(L, -2, "jump");
+	}
+	luaL_setmetatable(L, RULES_MT);
+}
+
+/***
+ * A complete rules table of a preset with overrides.
+ * @function make_rules
+ * @tparam string model "beta173" or "mccpp"
+ * @tparam[opt] table overrides named rules and hooks
+ * @treturn table rules (unknown keys raise on assignment)
+ */
+static int l_make_rules(lua_State *L)
+{
+	const char *model = luaL_checkstring(L, 1);
+	const char *fn = lua_pushfstring(L, "bp.rules.%s", model);
+	int fn_idx = lua_gettop(L);
+	lua_newtable(L); /* the table read_rules will parse: model + overrides */
+	lua_pushvalue(L, 1);
+	lua_setfield(L, -2, "model");
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		lua_pushnil(L);
+		while (lua_next(L, 2)) {
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2);
+			lua_settable(L, -4);
+		}
+	}
+	bp_Rules r;
+	read_rules(L, -1, &r, fn);
+	int src = lua_gettop(L);
+	push_rules_table(L, &r, src);
+	(void)fn_idx;
+	return 1;
+}
+
+/* Rules tables reject keys that are not rules (typos fail early). */
+static int l_rules_newindex(lua_State *L)
+{
+	return luaL_error(L, "unknown rule '%s'", luaL_tolstring(L, 2, NULL));
+}
+
+/* -------------------------------------------------------------- Entity */
+
+/* The live entity at stack index i (its world is pushed nowhere). */
+static bp_Entity *check_entity_w(lua_State *L, int i, bp_World **wout)
+{
+	LEntity *le = luaL_checkudata(L, i, ENTITY_MT);
+	lua_getiuservalue(L, i, 1);
+	LWorld *lw = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	if (!lw || !lw->w)
+		luaL_argerror(L, i, "entity belongs to a destroyed world");
+	bp_Entity *e = bp_world_entity(lw->w, le->id);
+	if (!e)
+		luaL_argerror(L, i, "entity has been removed");
+	if (wout)
+		*wout = lw->w;
+	return e;
+}
+
+static bp_Entity *check_entity(lua_State *L, int i)
+{
+	return check_entity_w(L, i, NULL);
+}
+
+/* Push the cached Entity userdata of slot `index` of the world at stack index wi. */
+static void push_entity(lua_State *L, int wi, uint32_t index)
+{
+	lua_getiuservalue(L, wi, 1);
+	lua_rawgeti(L, -1, (lua_Integer)index + 1);
+	lua_remove(L, -2);
+}
+
+static int l_entity_position(lua_State *L)
+{
+	double p[3];
+	bp_entity_position(check_entity(L, 1), p);
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, p[a]);
+	return 3;
+}
+
+static int l_entity_velocity(lua_State *L)
+{
+	bp_Entity *e = check_entity(L, 1);
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, e->vel[a]);
+	return 3;
+}
+
+static int l_entity_box(lua_State *L)
+{
+	push_collider(L, &check_entity(L, 1)->box);
+	return 1;
+}
+
+static int do_move(lua_State *L, int swept)
+{
+	bp_World *w;
+	bp_Entity *e = check_entity_w(L, 1, &w);
+	double d[3], out[3];
+	for (int a = 0; a < 3; a++) {
+		d[a] = check_finite(L, 2 + a);
+		if (fabs(d[a]) > BP_MAX_MOVE)
+			luaL_argerror(L, 2 + a, "displacement too large (at most 1024 blocks per axis)");
+	}
+	bp_Status st = swept ? bp_move_swept(w, e, d, out) : bp_move_axis(w, e, d, out);
+	if (st != BP_OK)
+		raise_status(L, st);
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, out[a]);
+	return 3;
+}
+
+static int l_entity_move(lua_State *L) { return do_move(L, 0); }
+static int l_entity_move_swept(lua_State *L) { return do_move(L, 1); }
+
+static void check_position(lua_State *L, int i, double p[3])
+{
+	for (int a = 0; a < 3; a++) {
+		p[a] = check_finite(L, i + a);
+		if (fabs(p[a]) > BP_MAX_COORD)
+			luaL_argerror(L, i + a, "position outside the world (|coordinate| > 2147482000)");
+	}
+}
+
+static int l_entity_teleport(lua_State *L)
+{
+	bp_Entity *e = check_entity(L, 1);
+	double p[3];
+	check_position(L, 2, p);
+	bp_entity_place(e, p);
+	memcpy(e->prev, p, sizeof p);
+	e->on_ground = 0;
+	e->fall_distance = 0;
+	return 0;
+}
+
+static int l_entity_lerp(lua_State *L)
+{
+	bp_Entity *e = check_entity(L, 1);
+	double t = check_finite(L, 2), p[3];
+	bp_entity_position(e, p);
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, e->prev[a] + (p[a] - e->prev[a]) * t);
+	return 3;
+}
+
+static int l_entity_valid(lua_State *L)
+{
+	LEntity *le = luaL_checkudata(L, 1, ENTITY_MT);
+	lua_getiuservalue(L, 1, 1);
+	LWorld *lw = lua_touserdata(L, -1);
+	lua_pushboolean(L, lw && lw->w && bp_world_entity(lw->w, le->id) != NULL);
+	return 1;
+}
+
+static int l_entity_tostring(lua_State *L)
+{
+	LEntity *le = luaL_checkudata(L, 1, ENTITY_MT);
+	lua_getiuservalue(L, 1, 1);
+	LWorld *lw = lua_touserdata(L, -1);
+	bp_Entity *e = lw && lw->w ? bp_world_entity(lw->w, le->id) : NULL;
+	if (!e) {
+		lua_pushliteral(L, "blockphys.Entity (removed)");
+		return 1;
+	}
+	double p[3];
+	bp_entity_position(e, p);
+	lua_pushfstring(L, "blockphys.Entity %d:%d (%f, %f, %f)", (int)le->id.index1,
+	                (int)le->id.generation, p[0], p[1], p[2]);
+	return 1;
+}
+
+static int l_entity_eq(lua_State *L)
+{
+	LEntity *a = luaL_testudata(L, 1, ENTITY_MT), *b = luaL_testudata(L, 2, ENTITY_MT);
+	int eq = a && b && a->id.index1 == b->id.index1 && a->id.generation == b->id.generation;
+	if (eq) {
+		lua_getiuservalue(L, 1, 1);
+		lua_getiuservalue(L, 2, 1);
+		eq = lua_rawequal(L, -1, -2);
+	}
+	lua_pushboolean(L, eq);
+	return 1;
+}
+
+/* Hook table entry (user value 2 of the world) for slot index: pushes it or nil. */
+static void push_hooks(lua_State *L, int wi, uint32_t index)
+{
+	lua_getiuservalue(L, wi, 2);
+	lua_rawgeti(L, -1, (lua_Integer)index + 1);
+	lua_remove(L, -2);
+}
+
+/* Store the hook functions of rules table t for slot index of the world at wi. */
+static void store_hooks(lua_State *L, int wi, int t, uint32_t index)
+{
+	t = lua_absindex(L, t);
+	lua_getiuservalue(L, wi, 2);
+	lua_createtable(L, 0, 2);
+	lua_getfield(L, t, "heading");
+	lua_setfield(L, -2, "heading");
+	lua_getfield(L, t, "jump");
+	lua_setfield(L, -2, "jump");
+	lua_rawseti(L, -2, (lua_Integer)index + 1);
+	lua_pop(L, 1);
+}
+
+/* Boolean field names and their offsets in bp_Entity. */
+typedef struct FlagField {
+	const char *name;
+	size_t offset;
+	int writable;
+} FlagField;
+
+static const FlagField flag_fields[] = {
+	{"on_ground", offsetof(bp_Entity, on_ground), 0},
+	{"collided_horizontally", offsetof(bp_Entity, coll_h), 0},
+	{"collided_vertically", offsetof(bp_Entity, coll_v), 0},
+	{"in_water", offsetof(bp_Entity, in_water), 0},
+	{"in_lava", offsetof(bp_Entity, in_lava), 0},
+	{"jumping", offsetof(bp_Entity, jumping), 1},
+	{"sneaking", offsetof(bp_Entity, sneaking), 1},
+	{"flying", offsetof(bp_Entity, flying), 1},
+	{"solid", offsetof(bp_Entity, solid), 1},
+	{"stable", offsetof(bp_Entity, stable), 0},
+	{NULL, 0, 0}};
+
+typedef struct NumField {
+	const char *name;
+	size_t offset;
+	int writable; /* 0 read-only, 1 any finite, 2 input in [-1, 1] */
+} NumField;
+
+static const NumField num_fields[] = {
+	{"vx", offsetof(bp_Entity, vel[0]), 1},
+	{"vy", offsetof(bp_Entity, vel[1]), 1},
+	{"vz", offsetof(bp_Entity, vel[2]), 1},
+	{"forward", offsetof(bp_Entity, forward), 2},
+	{"strafe", offsetof(bp_Entity, strafe), 2},
+	{"yaw", offsetof(bp_Entity, yaw), 1},
+	{"fall_distance", offsetof(bp_Entity, fall_distance), 1},
+	{"width", offsetof(bp_Entity, width), 0},
+	{"height", offsetof(bp_Entity, height), 0},
+	{"y_size", offsetof(bp_Entity, y_size), 0},
+	{"step_offset", offsetof(bp_Entity, step_offset), 0},
+	{NULL, 0, 0}};
+
+static const FlagField *find_flag(const char *k)
+{
+	for (const FlagField *f = flag_fields; f->name; f++) {
+		if (strcmp(f->name, k) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+static const NumField *find_num(const char *k)
+{
+	for (const NumField *f = num_fields; f->name; f++) {
+		if (strcmp(f->name, k) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+static void push_rules_view(lua_State *L, int ei)
+{
+	lua_newuserdatauv(L, 1, 1);
+	lua_pushvalue(L, ei);
+	lua_setiuservalue(L, -2, 1);
+	luaL_setmetatable(L, RULESVIEW_MT);
+}
+
+static int l_entity_index(lua_State *L)
+{
+	bp_Entity *e = check_entity(L, 1);
+	const char *k = lua_tostring(L, 2);
+	if (!k)
+		return 0;
+	double p[3];
+	if (k[0] && !k[1] && (k[0] == 'x' || k[0] == 'y' || k[0] == 'z')) {
+		bp_entity_position(e, p);
+		lua_pushnumber(L, p[k[0] == 'x' ? 0 : k[0] == 'y' ? 1 : 2]);
+		return 1;
+	}
+	const NumField *nf = find_num(k);
+	if (nf) {
+		lua_pushnumber(L, *(const double *)((const char *)e + nf->offset));
+		return 1;
+	}
+	const FlagField *ff = find_flag(k);
+	if (ff) {
+		lua_pushboolean(L, *((const uint8_t *)e + ff->offset));
+		return 1;
+	}
+	if (strcmp(k, "rules") == 0) {
+		push_rules_view(L, 1);
+		return 1;
+	}
+	if (strcmp(k, "group") == 0 || strcmp(k, "mask") == 0) {
+		lua_pushinteger(L, k[0] == 'g' ? e->group : e->mask);
+		return 1;
+	}
+	if (strcmp(k, "world") == 0) {
+		lua_getiuservalue(L, 1, 1);
+		return 1;
+	}
+	luaL_getmetafield(L, 1, "methods");
+	lua_getfield(L, -1, k);
+	return 1;
+}
+
+/* Apply the rules table at index t to the entity at index 1 (validated first). */
+static void assign_rules(lua_State *L, int t, const char *fn)
+{
+	bp_Rules r;
+	read_rules(L, t, &r, fn);
+	LEntity *le = lua_touserdata(L, 1);
+	bp_Entity *e = check_entity(L, 1);
+	lua_getiuservalue(L, 1, 1);
+	store_hooks(L, lua_gettop(L), t, le->id.index1 - 1);
+	lua_pop(L, 1);
+	e->rules = r;
+}
+
+static int l_entity_newindex(lua_State *L)
+{
+	bp_World *w;
+	bp_Entity *e = check_entity_w(L, 1, &w);
+	const char *k = luaL_checkstring(L, 2);
+	const NumField *nf = find_num(k);
+	if (nf) {
+		if (!nf->writable)
+			return luaL_error(L, "entity field '%s' is read-only", k);
+		double v = check_finite(L, 3);
+		if (nf->writable == 2 && !(v >= -1 && v <= 1))
+			return luaL_error(L, "entity field '%s' must be in [-1, 1]", k);
+		*(double *)((char *)e + nf->offset) = v;
+		return 0;
+	}
+	const FlagField *ff = find_flag(k);
+	if (ff) {
+		if (!ff->writable)
+			return luaL_error(L, "entity field '%s' is read-only", k);
+		if (!lua_isboolean(L, 3))
+			return luaL_error(L, "entity field '%s' must be a boolean", k);
+		uint8_t v = (uint8_t)lua_toboolean(L, 3);
+		if (strcmp(k, "solid") == 0 && v != e->solid)
+			w->nsolid += v ? 1 : (uint32_t)-1;
+		*((uint8_t *)e + ff->offset) = v;
+		return 0;
+	}
+	if (strcmp(k, "rules") == 0) {
+		if (luaL_testudata(L, 3, RULESVIEW_MT)) {
+			lua_getiuservalue(L, 3, 1);
+			lua_getfield(L, -1, "rules");
+			lua_remove(L, -2);
+			lua_replace(L, 3);
+		}
+		lua_getmetatable(L, 3);
+		assign_rules(L, 3, "entity.rules");
+		return 0;
+	}
+	if (strcmp(k, "group") == 0 || strcmp(k, "mask") == 0) {
+		lua_Integer v = luaL_checkinteger(L, 3);
+		if (v < 0 || v > (lua_Integer)UINT32_MAX)
+			return luaL_error(L, "entity field '%s' must be an integer in [0, 2^32)", k);
+		*(k[0] == 'g' ? &e->group : &e->mask) = (uint32_t)v;
+		return 0;
+	}
+	if (k[0] && !k[1] && (k[0] == 'x' || k[0] == 'y' || k[0] == 'z'))
+		return luaL_error(L, "entity field '%s' is read-only (use e:teleport(x, y, z))", k);
+	return luaL_error(L, "entity has no field '%s'", k);
+}
+
+static const luaL_Reg entity_methods[] = {
+	{"position", l_entity_position}, {"velocity", l_entity_velocity},
+	{"box", l_entity_box}, {"move", l_entity_move}, {"move_swept", l_entity_move_swept},
+	{"teleport", l_entity_teleport}, {"lerp", l_entity_lerp}, {"valid", l_entity_valid},
+	{NULL, NULL}};
+
+static const luaL_Reg entity_meta[] = {
+	{"__index", l_entity_index}, {"__newindex", l_entity_newindex},
+	{"__eq", l_entity_eq}, {"__tostring", l_entity_tostring}, {NULL, NULL}};
+
+/* ------------------------------------------------------------- RulesView */
+
+/* A live view of one entity's rules: reads and writes go to the entity. */
+static int l_view_index(lua_State *L)
+{
+	lua_getiuservalue(L, 1, 1);
+	int ei = lua_gettop(L);
+	bp_Entity *e = check_entity(L, ei);
+	const char *k = luaL_checkstring(L, 2);
+	if (strcmp(k, "model") == 0) {
+		lua_pushstring(L, MODEL_NAMES[e->rules.model]);
+	} else if (strcmp(k, "resolver") == 0) {
+		lua_pushstring(L, RESOLVER_NAMES[e->rules.resolver]);
+	} else if (strcmp(k, "push") == 0) {
+		push_push_model(L, e->rules.push);
+	} else if (is_hook_name(k)) {
+		lua_getiuservalue(L, ei, 1);
+		push_hooks(L, lua_gettop(L), ((LEntity *)lua_touserdata(L, ei))->id.index1 - 1);
+		if (lua_istable(L, -1))
+			lua_getfield(L, -1, k);
+		else
+			lua_pushnil(L);
+	} else {
+		const bp_RuleField *f = find_field(k);
+		if (!f || !(f->models & (1 << e->rules.model)))
+			return luaL_error(L, "unknown rule '%s' for model %s", k,
+			                  MODEL_NAMES[e->rules.model]);
+		push_field(L, &e->rules, f);
+	}
+	return 1;
+}
+
+static int l_view_newindex(lua_State *L)
+{
+	lua_getiuservalue(L, 1, 1);
+	int ei = lua_gettop(L);
+	bp_Entity *e = check_entity(L, ei);
+	const char *k = luaL_checkstring(L, 2);
+	if (is_hook_name(k)) {
+		if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
+			return luaL_error(L, "entity.rules: hook '%s' must be a function or nil", k);
+		LEntity *le = lua_touserdata(L, ei);
+		lua_getiuservalue(L, ei, 1);
+		push_hooks(L, lua_gettop(L), le->id.index1 - 1);
+		if (!lua_istable(L, -1))
+			return luaL_error(L, "internal error: missing hook table");
+		lua_pushvalue(L, 3);
+		lua_setfield(L, -2, k);
+		if (k[0] == 'h')
+			e->rules.hook_heading = lua_isfunction(L, 3);
+		else
+			e->rules.hook_jump = lua_isfunction(L, 3);
+		return 0;
+	}
+	bp_Rules r = e->rules; /* validate on a copy: nothing half-written */
+	lua_pushvalue(L, 3);
+	if (!set_rule(L, &r, k, "entity.rules"))
+		return luaL_error(L, "entity.rules: unknown rule '%s' for model %s", k,
+		                  MODEL_NAMES[r.model]);
+	e->rules = r;
+	return 0;
+}
+
+/* view:copy() / rules table snapshot */
+static int l_view_copy(lua_State *L)
+{
+	luaL_checkudata(L, 1, RULESVIEW_MT);
+	lua_getiuservalue(L, 1, 1);
+	int ei = lua_gettop(L);
+	bp_Entity *e = check_entity(L, ei);
+	LEntity *le = lua_touserdata(L, ei);
+	lua_getiuservalue(L, ei, 1);
+	push_hooks(L, lua_gettop(L), le->id.index1 - 1);
+	int h = lua_istable(L, -1) ? lua_gettop(L) : 0;
+	push_rules_table(L, &e->rules, h);
+	return 1;
+}
+
+static int l_view_pairs(lua_State *L)
+{
+	l_view_copy(L);
+	lua_getglobal(L, "next");
+	lua_insert(L, -2);
+	lua_pushnil(L);
+	return 3;
+}
+
+static int l_view_tostring(lua_State *L)
+{
+	lua_pushliteral(L, "blockphys.RulesView");
+	return 1;
+}
+
+/* ------------------------------------------------------ World: entities */
+
+static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
+{
+	static const char *const keys[] = {"x", "y", "z", "width", "height", "rules", "solid",
+	                                   "group", "mask", "yaw", "vx", "vy", "vz", NULL};
+	reject_unknown_keys(L, t, "spawn", keys);
+	static const char *const xyz[] = {"x", "y", "z"};
+	double *pos[3] = {&d->x, &d->y, &d->z};
+	for (int a = 0; a < 3; a++) {
+		if (lua_getfield(L, t, xyz[a]) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
+			luaL_error(L, "spawn: field '%s' must be a finite number", xyz[a]);
+		*pos[a] = lua_tonumber(L, -1);
+		if (fabs(*pos[a]) > BP_MAX_COORD)
+			luaL_error(L, "spawn: field '%s' is outside the world (|coordinate| > 2147482000)",
+			           xyz[a]);
+		lua_pop(L, 1);
+	}
+	if (lua_getfield(L, t, "width") != LUA_TNIL) {
+		d->width = lua_tonumber(L, -1);
+		if (!lua_isnumber(L, -1) || !(d->width > 0 && d->width <= BP_MAX_ENTITY_WIDTH))
+			luaL_error(L, "spawn: field 'width' must be a number in (0, 16]");
+	}
+	if (lua_getfield(L, t, "height") != LUA_TNIL) {
+		d->height = lua_tonumber(L, -1);
+		if (!lua_isnumber(L, -1) || !(d->height > 0 && d->height <= BP_MAX_ENTITY_HEIGHT))
+			luaL_error(L, "spawn: field 'height' must be a number in (0, 32]");
+	}
+	lua_getfield(L, t, "solid");
+	d->solid = lua_toboolean(L, -1);
+	static const char *const gm[] = {"group", "mask"};
+	uint32_t *gmv[2] = {&d->group, &d->mask};
+	for (int i = 0; i < 2; i++) {
+		if (lua_getfield(L, t, gm[i]) == LUA_TNIL)
+			continue;
+		lua_Integer v = lua_tointeger(L, -1);
+		if (!lua_isinteger(L, -1) || v < 0 || v > (lua_Integer)UINT32_MAX)
+			luaL_error(L, "spawn: field '%s' must be an integer in [0, 2^32)", gm[i]);
+		*gmv[i] = (uint32_t)v;
+	}
+	lua_settop(L, t);
+}
+
+/* yaw and initial velocity of a spawn table (after the entity exists). */
+static void read_entity_motion(lua_State *L, int t, bp_Entity *e)
+{
+	static const char *const keys[] = {"yaw", "vx", "vy", "vz"};
+	double *dst[4] = {&e->yaw, &e->vel[0], &e->vel[1], &e->vel[2]};
+	for (int i = 0; i < 4; i++) {
+		lua_getfield(L, t, keys[i]);
+		if (!lua_isnil(L, -1))
+			*dst[i] = lua_tonumber(L, -1);
+		lua_pop(L, 1);
+	}
+}
+
+static void check_entity_motion(lua_State *L, int t)
+{
+	static const char *const keys[] = {"yaw", "vx", "vy", "vz"};
+	for (int i = 0; i < 4; i++) {
+		lua_getfield(L, t, keys[i]);
+		if (!lua_isnil(L, -1) && (!lua_isnumber(L, -1) || !isfinite(lua_tonumber(L, -1))))
+			luaL_error(L, "spawn: field '%s' must be a finite number", keys[i]);
+		lua_pop(L, 1);
+	}
+}
+
+/***
+ * Spawn an entity.
+ * @function World:spawn
+ * @tparam table def `{x, y, z}` feet position (blocks, required); optional `width`
+ *   (0.6F), `height` (1.8F), `rules` (bp.rules.beta173()), `solid`, `group`, `mask`,
+ *   `yaw` (degrees), `vx, vy, vz`.
+ * @treturn Entity
+ * @raise on unknown fields, bad numbers, or inside world:step.
+ */
+static int l_world_spawn(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_unlocked(L, w);
+	bp_EntityDef def = bp_default_entity_def();
+	read_entity_def(L, 2, &def);
+	check_entity_motion(L, 2);
+	int has_rules = lua_getfield(L, 2, "rules") != LUA_TNIL;
+	if (has_rules) {
+		if (luaL_testudata(L, 3, RULESVIEW_MT)) {
+			lua_getiuservalue(L, 3, 1);
+			lua_getfield(L, -1, "rules");
+			lua_replace(L, 3);
+			lua_settop(L, 3);
+		}
+		read_rules(L, 3, &def.rules, "spawn");
+	}
+	/* Reserve the Lua-side slots before the core entity exists. */
+	lua_getiuservalue(L, 1, 1);
+	lua_getiuservalue(L, 1, 2);
+	LEntity *le = lua_newuserdatauv(L, sizeof *le, 1);
+	le->id.index1 = 0;
+	luaL_setmetatable(L, ENTITY_MT);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+	int ud = lua_gettop(L);
+	bp_Status st = bp_world_spawn(w, &def, &le->id);
+	if (st != BP_OK)
+		raise_status(L, st);
+	uint32_t index = le->id.index1 - 1;
+	bp_Entity *e = bp_world_entity(w, le->id);
+	read_entity_motion(L, 2, e);
+	w->nsolid += e->solid;
+	lua_pushvalue(L, ud);
+	lua_rawseti(L, ud - 2, (lua_Integer)index + 1);
+	if (has_rules) {
+		store_hooks(L, 1, 3, index);
+	} else {
+		lua_newtable(L);
+		lua_rawseti(L, ud - 1, (lua_Integer)index + 1);
+	}
+	lua_pushvalue(L, ud);
+	return 1;
+}
+
+static int l_world_remove(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	LEntity *le = luaL_checkudata(L, 2, ENTITY_MT);
+	lua_getiuservalue(L, 2, 1);
+	if (!lua_rawequal(L, -1, 1))
+		return luaL_argerror(L, 2, "entity belongs to another world");
+	bp_Entity *e = check_entity(L, 2);
+	check_unlocked(L, w);
+	uint8_t solid = e->solid;
+	bp_Status st = bp_world_remove(w, le->id);
+	if (st != BP_OK)
+		raise_status(L, st);
+	w->nsolid -= solid;
+	for (int uv = 1; uv <= 2; uv++) {
+		lua_getiuservalue(L, 1, uv);
+		lua_pushnil(L);
+		lua_rawseti(L, -2, (lua_Integer)le->id.index1);
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
+static int l_world_entities(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	const bp_EntityPool *p = &w->entities;
+	lua_getiuservalue(L, 1, 1);
+	lua_createtable(L, (int)p->norder, 0);
+	for (uint32_t i = 0; i < p->norder; i++) {
+		lua_rawgeti(L, -2, (lua_Integer)p->order[i] + 1);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+/* ------------------------------------------------------------ World:step */
+
+typedef struct StepCtx {
+	lua_State *L;
+	int wi;      /* stack index of the World userdata */
+	int failed;  /* a hook raised: its message is on the stack top */
+} StepCtx;
+
+/* Call hook `name` of slot index with nargs arguments already pushed above the
+ * function slot. Leaves nres results on success; on error leaves the message. */
+static int call_hook(StepCtx *c, uint32_t index, const char *name, int nargs, int nres)
+{
+	lua_State *L = c->L;
+	if (lua_pcall(L, nargs + 1, nres, 0) != LUA_OK) {
+		lua_pushfstring(L, "world:step: rules hook '%s' of entity %d failed: %s", name,
+		                (int)index + 1, luaL_tolstring(L, -1, NULL));
+		c->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Push hook function `name` of slot index and its entity argument. */
+static void push_hook_call(StepCtx *c, uint32_t index, const char *name)
+{
+	lua_State *L = c->L;
+	push_hooks(L, c->wi, index);
+	lua_getfield(L, -1, name);
+	lua_remove(L, -2);
+	push_entity(L, c->wi, index);
+}
+
+static int hook_heading(void *ctx, bp_World *w, uint32_t index, double strafe,
+                        double forward, double k, double dv[2])
+{
+	(void)w;
+	StepCtx *c = ctx;
+	lua_State *L = c->L;
+	push_hook_call(c, index, "heading");
+	lua_pushnumber(L, strafe);
+	lua_pushnumber(L, forward);
+	lua_pushnumber(L, k);
+	if (call_hook(c, index, "heading", 3, 2))
+		return 1;
+	for (int i = 0; i < 2; i++) {
+		int ok;
+		dv[i] = lua_tonumberx(L, -2 + i, &ok);
+		if (!ok || !isfinite(dv[i])) {
+			lua_pop(L, 2);
+			lua_pushfstring(L, "world:step: rules hook 'heading' of entity %d must return two "
+			                   "finite numbers (dvx, dvz)", (int)index + 1);
+			c->failed = 1;
+			return 1;
+		}
+	}
+	lua_pop(L, 2);
+	return 0;
+}
+
+static int hook_jump(void *ctx, bp_World *w, uint32_t index)
+{
+	(void)w;
+	StepCtx *c = ctx;
+	push_hook_call(c, index, "jump");
+	return call_hook(c, index, "jump", 0, 0);
+}
+
+/* Entities whose rules carry hooks need a snapshot so that a failing hook leaves
+ * the world as it was before the step. */
+static int any_hooks(const bp_World *w)
+{
+	const bp_EntityPool *p = &w->entities;
+	for (uint32_t i = 0; i < p->norder; i++) {
+		const bp_Rules *r = &p->items[p->order[i]].rules;
+		if (r->hook_heading || r->hook_jump)
+			return 1;
+	}
+	return 0;
+}
+
+/***
+ * Advance every entity by one tick (Beta rules) or dt seconds (MC-CPP rules).
+ * @function World:step
+ * @tparam[opt=0.05] number dt seconds, > 0 and finite (per-second models only)
+ * @raise on a bad dt, a velocity above 1024 blocks per step, or a failing hook (the
+ *   world is then restored to its state before the step).
+ */
+static int l_world_step(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	double dt = opt_finite(L, 2, 0.05);
+	if (!(dt > 0))
+		return luaL_argerror(L, 2, "dt must be positive");
+	if (w->locked)
+		return luaL_error(L, "world:step: already stepping (called from a rules hook)");
+	double m = bp_world_max_displacement(w, dt);
+	if (m > BP_MAX_MOVE)
+		return luaL_error(L, "world:step: an entity would move %f blocks in one step "
+		                     "(at most 1024 per axis)", m);
+	lua_settop(L, 1);
+	StepCtx c = {L, 1, 0};
+	bp_Hooks hooks = {&c, hook_heading, hook_jump};
+	bp_Entity *snap = NULL;
+	size_t snap_bytes = 0;
+	if (any_hooks(w)) {
+		snap_bytes = (size_t)w->entities.count * sizeof(bp_Entity);
+		snap = lua_newuserdatauv(L, snap_bytes ? snap_bytes : 1, 0);
+		memcpy(snap, w->entities.items, snap_bytes);
+	}
+	if (bp_world_step(w, dt, &hooks)) {
+		if (snap)
+			memcpy(w->entities.items, snap, snap_bytes);
+		return lua_error(L);
+	}
+	return 0;
+}
+
+static const luaL_Reg world_methods[] = {
+	{"define_block", l_world_define_block}, {"block_id", l_world_block_id},
+	{"block_info", l_world_block_info}, {"set_block", l_world_set_block},
+	{"get_block", l_world_get_block}, {"fill", l_world_fill},
+	{"boxes_in", l_world_boxes_in}, {"add_collider", l_world_add_collider},
+	{"remove_collider", l_world_remove_collider}, {"stats", l_world_stats},
+	{"spawn", l_world_spawn}, {"remove", l_world_remove},
+	{"entities", l_world_entities}, {"step", l_world_step},
+	{"destroy", l_world_destroy}, {NULL, NULL}};
+
+static const luaL_Reg world_meta[] = {
+	{"__gc", l_world_destroy}, {"__close", l_world_destroy},
+	{"__tostring", l_world_tostring}, {"__index", NULL}, {NULL, NULL}};
+
+/* ------------------------------------------------------------------ module */
+
+/* Build a metatable with a separate methods table (liolib createmeta). The methods
+ * table is both __index (when the slot is NULL) and the "methods" field. */
+static void create_meta(lua_State *L, const char *name, const luaL_Reg *meta,
+                        const luaL_Reg *methods)
+{
+	luaL_newmetatable(L, name);
+	luaL_setfuncs(L, meta, 0);
+	if (methods) {
+		lua_newtable(L);
+		luaL_setfuncs(L, methods, 0);
+		lua_pushvalue(L, -1);
+		lua_setfield(L, -3, "methods");
+		lua_getfield(L, -2, "__index");
+		if (!lua_toboolean(L, -1)) { /* absent, or the NULL placeholder (false) */
+			lua_pop(L, 1);
+			lua_setfield(L, -2, "__index");
+		} else {
+			lua_pop(L, 2);
+		}
+	}
+	lua_pop(L, 1);
+}
+
+static int l_rules_defaults(lua_State *L)
+{
+	int model = luaL_checkoption(L, 1, NULL, MODEL_NAMES);
+	bp_Rules r = model == BP_MODEL_MCCPP ? bp_rules_mccpp() : bp_rules_beta173();
+	push_rules_table(L, &r, 0);
+	return 1;
+}
+
+static const luaL_Reg rulesview_meta[] = {
+	{"__index", l_view_index}, {"__newindex", l_view_newindex},
+	{"__pairs", l_view_pairs}, {"__tostring", l_view_tostring}, {NULL, NULL}};
+
+static const luaL_Reg rules_meta[] = {{"__newindex", l_rules_newindex}, {NULL, NULL}};
+
+static const luaL_Reg module_funcs[] = {
+	{"World", l_world_new}, {"Collider", l_collider_new},
+	{"make_rules", l_make_rules}, {"rules_defaults", l_rules_defaults},
+	{"rules_copy", l_view_copy}, {NULL, NULL}};
+
+#if defined(__GNUC__)
+#define BP_EXPORT __attribute__((visibility("default")))
+#else
+#define BP_EXPORT
+#endif
+
+BP_EXPORT int luaopen_blockphys_core(lua_State *L);
+
+BP_EXPORT int luaopen_blockphys_core(lua_State *L)
+{
+	create_meta(L, COLLIDER_MT, collider_meta, collider_methods);
+	create_meta(L, WORLD_MT, world_meta, world_methods);
+	create_meta(L, ENTITY_MT, entity_meta, entity_methods);
+	create_meta(L, RULESVIEW_MT, rulesview_meta, NULL);
+	create_meta(L, RULES_MT, rules_meta, NULL);
+	luaL_newlib(L, module_funcs);
+	lua_pushliteral(L, "blockphys 0.1.0");
+	lua_setfield(L, -2, "_VERSION");
+	lua_createtable(L, 0, 6);
+	lua_pushnumber(L, BP_MAX_MOVE);
+	lua_setfield(L, -2, "max_move");
+	lua_pushnumber(L, BP_MAX_COORD);
+	lua_setfield(L, -2, "max_coord");
+	lua_pushnumber(L, BP_MAX_ENTITY_WIDTH);
+	lua_setfield(L, -2, "max_width");
+	lua_pushnumber(L, BP_MAX_ENTITY_HEIGHT);
+	lua_setfield(L, -2, "max_height");
+	lua_pushnumber(L, BP_MAX_FILL_CHUNKS);
+	lua_setfield(L, -2, "max_fill_chunks");
+	lua_pushnumber(L, MAX_QUERY_CELLS);
+	lua_setfield(L, -2, "max_query_cells");
+	lua_setfield(L, -2, "limits");
+	return 1;
+}

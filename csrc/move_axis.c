@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT
+ * move_axis.c - the per-axis resolver: Beta 1.7.3 Entity.moveEntity restated in
+ * reference/b173-movement.md section 3. Boxes are gathered per axis pass (the slab
+ * swept along that axis) instead of once for the whole swept region: a box outside
+ * a pass's slab cannot change that pass's clip, so the results are the same while
+ * the work grows with the distance, not with the region's volume (DESIGN.md).
+ */
+#include "blockphys.h"
+
+#include <math.h>
+
+/* Sneak edge guard on one axis (section 3a): shorten d in guard_step steps until
+ * the box moved by d and pushed down guard_probe still overlaps some box. */
+static double guard_axis(bp_World *w, const bp_Entity *e, int axis, double d)
+{
+	const double step = e->rules.guard_step;
+	while (d != 0) {
+		double off[3] = {0, -e->rules.guard_probe, 0};
+		off[axis] = d;
+		bp_AABB probe = bp_aabb_offset(&e->box, off[0], off[1], off[2]);
+		if (bp_blocked(w, e, &probe))
+			break;
+		if (d < step && d >= -step)
+			d = 0;
+		else if (d > 0)
+			d -= step;
+		else
+			d += step;
+	}
+	return d;
+}
+
+typedef struct StepResult {
+	bp_AABB box;
+	double d[3];
+} StepResult;
+
+/* The step attempt (section 3d): from the original box, up by step_height, then X,
+ * then Z with the requested displacement, then down by step_height. Beta gathers
+ * one list over start extended by (ox, step, oz); the down-probe may only see boxes
+ * of that region (the sink quirk, section 9.2) unless step_sink_fix is set. */
+static StepResult step_attempt(bp_World *w, const bp_Entity *e, const bp_AABB *start,
+                               double ox, double oz)
+{
+	const double h = e->rules.step_height;
+	StepResult s;
+	s.box = *start;
+	s.d[1] = bp_clip(w, e, &s.box, BP_Y, h, NULL);
+	s.box = bp_aabb_offset(&s.box, 0, s.d[1], 0);
+	s.d[0] = bp_clip(w, e, &s.box, BP_X, ox, NULL);
+	s.box = bp_aabb_offset(&s.box, s.d[0], 0, 0);
+	s.d[2] = bp_clip(w, e, &s.box, BP_Z, oz, NULL);
+	s.box = bp_aabb_offset(&s.box, 0, 0, s.d[2]);
+	bp_AABB region = bp_aabb_extend(start, ox, h, oz);
+	s.d[1] = bp_clip(w, e, &s.box, BP_Y, -h, e->rules.step_sink_fix ? NULL : &region);
+	s.box = bp_aabb_offset(&s.box, 0, s.d[1], 0);
+	return s;
+}
+
+/* Flags, fall distance and velocity zeroing from requested (o) and clipped (d)
+ * displacements (section 3e). */
+static void write_back(bp_Entity *e, const double o[3], const double d[3])
+{
+	e->coll_h = o[0] != d[0] || o[2] != d[2];
+	e->coll_v = o[1] != d[1];
+	e->on_ground = o[1] != d[1] && o[1] < 0;
+	if (e->on_ground)
+		e->fall_distance = 0;
+	else if (d[1] < 0)
+		e->fall_distance -= d[1];
+	for (int a = 0; a < 3; a++) {
+		if (o[a] != d[a])
+			e->vel[a] = 0;
+	}
+}
+
+bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double out[3])
+{
+	for (int a = 0; a < 3; a++) {
+		if (!(fabs(din[a]) <= BP_MAX_MOVE))
+			return BP_ELIMIT;
+	}
+	const bp_Rules *r = &e->rules;
+	e->y_size = (double)(float)(e->y_size * r->camera_decay); /* a float field in Beta */
+	double d[3] = {din[0], din[1], din[2]};
+	const int guard = e->on_ground && e->sneaking && r->sneak_guard;
+	if (guard) {
+		/* The guard rewrites the requested X/Z: a guarded stop is no collision. */
+		d[0] = guard_axis(w, e, BP_X, d[0]);
+		d[2] = guard_axis(w, e, BP_Z, d[2]);
+	}
+	const double o[3] = {d[0], d[1], d[2]};
+	const bp_AABB start = e->box;
+	bp_AABB b = e->box;
+	d[1] = bp_clip(w, e, &b, BP_Y, d[1], NULL);
+	b = bp_aabb_offset(&b, 0, d[1], 0);
+	const int can_step = e->on_ground || (o[1] != d[1] && o[1] < 0);
+	d[0] = bp_clip(w, e, &b, BP_X, d[0], NULL);
+	b = bp_aabb_offset(&b, d[0], 0, 0);
+	d[2] = bp_clip(w, e, &b, BP_Z, d[2], NULL);
+	b = bp_aabb_offset(&b, 0, 0, d[2]);
+
+	if (r->step_height > 0 && can_step && (guard || e->y_size < r->step_cooldown) &&
+	    (o[0] != d[0] || o[2] != d[2])) {
+		StepResult s = step_attempt(w, e, &start, o[0], o[2]);
+		/* Kept only if strictly farther horizontally; ties keep the plain move. */
+		if (d[0] * d[0] + d[2] * d[2] < s.d[0] * s.d[0] + s.d[2] * s.d[2]) {
+			b = s.box;
+			d[0] = s.d[0];
+			d[1] = s.d[1]; /* only the down-probe result, as in Beta */
+			d[2] = s.d[2];
+			double frac = b.lo[1] - trunc(b.lo[1]); /* Java (int) truncates */
+			if (frac > 0)
+				e->y_size = (double)(float)(e->y_size + frac + 0.01);
+		}
+	}
+	for (int a = 0; a < 3; a++)
+		out[a] = b.lo[a] - start.lo[a];
+	e->box = b;
+	write_back(e, o, d);
+	return BP_OK;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT
+ * rules.c - rule presets and the table of named rule fields.
+ * Beta values: reference/b173-movement.md (float literals widened to double).
+ * MC-CPP values: sources/mccpp-entity-physics.txt.
+ */
+#include "blockphys.h"
+
+#include <float.h>
+#include <string.h>
+
+bp_Rules bp_rules_beta173(void)
+{
+	bp_Rules r;
+	memset(&r, 0, sizeof r);
+	r.model = BP_MODEL_BETA173;
+	r.resolver = BP_RESOLVER_AXIS;
+	r.push = BP_PUSH_BETA173;
+	r.sneak_factor = 0.3;                  /* 0.3D, the product cast to float */
+	r.input_damping = 0.9800000190734863;  /* 0.98F */
+	r.jump_impulse = 0.41999998688697815;  /* 0.42F */
+	r.liquid_jump = 0.03999999910593033;   /* 0.04F */
+	r.ground_accel = 0.10000000149011612;  /* 0.1F */
+	r.accel_factor = 0.16277135908603668;  /* 0.16277136F */
+	r.air_accel = 0.019999999552965164;    /* 0.02F */
+	r.air_friction = 0.9100000262260437;   /* 0.91F */
+	r.default_slipperiness = 0.6000000238418579; /* 0.6F */
+	r.gravity = 0.08;
+	r.vertical_drag = 0.9800000190734863;  /* 0.98F */
+	r.water_accel = 0.019999999552965164;  /* 0.02F */
+	r.water_drag = 0.800000011920929;      /* 0.8F */
+	r.water_gravity = 0.02;
+	r.lava_accel = 0.019999999552965164;   /* 0.02F */
+	r.lava_drag = 0.5;
+	r.lava_gravity = 0.02;
+	r.breach_impulse = 0.30000001192092896; /* 0.3F */
+	r.breach_height = 0.6000000238418579;  /* 0.6F */
+	r.ladder_speed = 0.15000000596046448;  /* 0.15F */
+	r.ladder_descent = 0.15;
+	r.ladder_climb = 0.2;
+	r.step_height = 0.5;                   /* 0.5F */
+	r.guard_probe = 1.0;
+	r.guard_step = 0.05;
+	r.sneak_camera = 0.20000000298023224;  /* 0.2F */
+	r.camera_decay = 0.4000000059604645;   /* 0.4F */
+	r.step_cooldown = 0.05000000074505806; /* 0.05F */
+	r.water_inset_y = 0.4000000059604645;  /* 0.4F */
+	r.lava_inset_xz = 0.10000000149011612; /* 0.1F */
+	r.sneak_guard = 1;
+	r.step_sink_fix = 0;
+	r.push_radius = 0.20000000298023224;   /* 0.2F */
+	r.push_strength = 0.05000000074505806; /* 0.05F */
+	r.push_threshold = 0.009999999776482582; /* 0.01F */
+	r.max_push_speed = 0.5;                /* our own: b/t cap for "separate" */
+	/* Swept-resolver and MC-CPP fields keep MC-CPP values so that resolver = "swept"
+	 * works for a Beta entity too. */
+	r.back_off = 0.001;
+	r.passes = 3;
+	r.camera_rise = 8.0 / 20.0;            /* per tick */
+	r.jump_height = 1.25;
+	r.walk_speed = 4.317;
+	return r;
+}
+
+bp_Rules bp_rules_mccpp(void)
+{
+	bp_Rules r = bp_rules_beta173();
+	r.model = BP_MODEL_MCCPP;
+	r.resolver = BP_RESOLVER_SWEPT;
+	r.push = BP_PUSH_SEPARATE;
+	r.gravity = 32.0;
+	r.jump_height = 1.25;
+	r.walk_speed = 4.317; /* b/s: the grounded terminal speed (accel x friction / friction) */
+	r.step_height = 0.6;
+	const double fr[3] = {20, 20, 20}, fly[3] = {5, 5, 5};
+	const double jump[3] = {1.8, 0, 1.8}, fall[3] = {1.8, 0.4, 1.8};
+	memcpy(r.friction, fr, sizeof fr);
+	memcpy(r.drag_fly, fly, sizeof fly);
+	memcpy(r.drag_jump, jump, sizeof jump);
+	memcpy(r.drag_fall, fall, sizeof fall);
+	r.back_off = 0.001;
+	r.camera_rise = 8.0;
+	r.passes = 3;
+	r.max_push_speed = 10.0; /* b/s */
+	r.sneak_guard = 0;
+	return r;
+}
+
+#define F(name, kind, models, lo, hi) {#name, offsetof(bp_Rules, name), kind, models, lo, hi}
+#define N BP_FIELD_NUMBER
+#define B BP_FIELD_BOOL
+#define BIG 1e6
+
+const bp_RuleField bp_rule_fields[] = {
+	F(sneak_factor, N, BP_FOR_BETA, 0, 10),
+	F(input_damping, N, BP_FOR_BETA, 0, 10),
+	F(jump_impulse, N, BP_FOR_BETA, -BIG, BIG),
+	F(liquid_jump, N, BP_FOR_BETA, -BIG, BIG),
+	F(ground_accel, N, BP_FOR_BETA, -BIG, BIG),
+	F(accel_factor, N, BP_FOR_BETA, -BIG, BIG),
+	F(air_accel, N, BP_FOR_BETA, -BIG, BIG),
+	F(air_friction, N, BP_FOR_BETA, 0, 10),
+	F(default_slipperiness, N, BP_FOR_BETA, 0.01, 10),
+	F(gravity, N, BP_FOR_BOTH, -BIG, BIG),
+	F(vertical_drag, N, BP_FOR_BETA, 0, 10),
+	F(water_accel, N, BP_FOR_BETA, -BIG, BIG),
+	F(water_drag, N, BP_FOR_BETA, 0, 10),
+	F(water_gravity, N, BP_FOR_BETA, -BIG, BIG),
+	F(lava_accel, N, BP_FOR_BETA, -BIG, BIG),
+	F(lava_drag, N, BP_FOR_BETA, 0, 10),
+	F(lava_gravity, N, BP_FOR_BETA, -BIG, BIG),
+	F(breach_impulse, N, BP_FOR_BETA, -BIG, BIG),
+	F(breach_height, N, BP_FOR_BETA, -BIG, BIG),
+	F(ladder_speed, N, BP_FOR_BETA, 0, BIG),
+	F(ladder_descent, N, BP_FOR_BETA, 0, BIG),
+	F(ladder_climb, N, BP_FOR_BETA, -BIG, BIG),
+	F(step_height, N, BP_FOR_BOTH, 0, 16),
+	F(guard_probe, N, BP_FOR_BETA, 0, 16),
+	F(guard_step, N, BP_FOR_BETA, 0.001, 16),
+	F(sneak_camera, N, BP_FOR_BETA, 0, 16),
+	F(camera_decay, N, BP_FOR_BETA, 0, 1),
+	F(step_cooldown, N, BP_FOR_BETA, 0, 16),
+	F(water_inset_y, N, BP_FOR_BETA, -16, 16),
+	F(lava_inset_xz, N, BP_FOR_BETA, -16, 16),
+	F(sneak_guard, B, BP_FOR_BOTH, 0, 1),
+	F(step_sink_fix, B, BP_FOR_BETA, 0, 1),
+	F(push_radius, N, BP_FOR_BOTH, 0, 16),
+	F(push_strength, N, BP_FOR_BOTH, 0, BIG),
+	F(push_threshold, N, BP_FOR_BOTH, 0, 16),
+	F(max_push_speed, N, BP_FOR_BOTH, 0, BIG),
+	F(jump_height, N, BP_FOR_MCCPP, 0, BIG),
+	F(walk_speed, N, BP_FOR_MCCPP, -BIG, BIG),
+	F(friction, BP_FIELD_VEC3, BP_FOR_MCCPP, 0, BIG),
+	F(drag_fly, BP_FIELD_VEC3, BP_FOR_MCCPP, 0, BIG),
+	F(drag_jump, BP_FIELD_VEC3, BP_FOR_MCCPP, 0, BIG),
+	F(drag_fall, BP_FIELD_VEC3, BP_FOR_MCCPP, 0, BIG),
+	F(back_off, N, BP_FOR_BOTH, 0, 0.5),
+	F(camera_rise, N, BP_FOR_MCCPP, 0, BIG),
+	F(passes, BP_FIELD_INT, BP_FOR_BOTH, 1, 16),
+	{NULL, 0, 0, 0, 0, 0},
+};

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT
+ * tick_beta.c - one tick of the Beta 1.7.3 rules for one entity: input, jump,
+ * heading, water / lava / ground-or-air branches, ladders, gravity, drag, friction
+ * (reference/b173-movement.md sections 0, 1, 2, 5, 8). Where the game computes in
+ * Java float (friction factor, acceleration, moveFlying) we compute in float too,
+ * so that velocities match the game's; everything else is double.
+ */
+#include "blockphys.h"
+
+#include <math.h>
+
+#define TWO_PI 6.283185307179586
+
+/* MathHelper's 65,536-entry float sine table, indexed as the game does. */
+static float table_sin(double yaw, float phase)
+{
+	float rad = (float)yaw * 3.1415927f / 180.0f;
+	float t = rad * 10430.378f + phase;
+	int32_t i;
+	if (!(t > -2147483648.0f)) /* Java saturates; C would be undefined */
+		i = INT32_MIN;
+	else if (t >= 2147483648.0f)
+		i = INT32_MAX;
+	else
+		i = (int32_t)t;
+	uint32_t idx = (uint32_t)i & 0xFFFFu;
+	return (float)sin((double)idx * TWO_PI / 65536.0);
+}
+
+/* moveFlying (section 1): input to a velocity change, in float. */
+static void heading_native(const bp_Entity *e, float strafe, float forward, float k,
+                           double dv[2])
+{
+	float len = sqrtf(strafe * strafe + forward * forward);
+	dv[0] = dv[1] = 0;
+	if (len < 0.01f)
+		return;
+	if (len < 1.0f)
+		len = 1.0f;
+	len = k / len;
+	strafe *= len;
+	forward *= len;
+	float s = table_sin(e->yaw, 0.0f), c = table_sin(e->yaw, 16384.0f);
+	dv[0] = (double)(strafe * c - forward * s);
+	dv[1] = (double)(forward * c + strafe * s);
+}
+
+/* Run the heading stage (native or the Lua hook) and add it to the velocity. */
+static int apply_heading(bp_World *w, uint32_t index, float strafe, float forward, float k,
+                         const bp_Hooks *hooks)
+{
+	bp_Entity *e = &w->entities.items[index];
+	double dv[2];
+	if (e->rules.hook_heading && hooks && hooks->heading) {
+		if (hooks->heading(hooks->ctx, w, index, strafe, forward, k, dv))
+			return 1;
+		e = &w->entities.items[index];
+	} else {
+		heading_native(e, strafe, forward, k, dv);
+	}
+	e->vel[0] += dv[0];
+	e->vel[2] += dv[1];
+	return 0;
+}
+
+/* Beta's handleWaterMovement test box: shrunk 0.4F on Y and 0.001 on every side. */
+static int water_test(bp_World *w, const bp_Entity *e)
+{
+	bp_AABB t = bp_aabb_expand(&e->box, -0.001, -e->rules.water_inset_y - 0.001, -0.001);
+	return bp_world_liquid_in(w, &t, BP_LIQUID_WATER, 0);
+}
+
+/* handleLavaMovement: shrunk 0.1F on X/Z and 0.4F on Y, no 0.001 contraction. */
+static int lava_test(bp_World *w, const bp_Entity *e)
+{
+	const bp_Rules *r = &e->rules;
+	bp_AABB t = bp_aabb_expand(&e->box, -r->lava_inset_xz, -r->water_inset_y,
+	                           -r->lava_inset_xz);
+	return bp_world_liquid_in(w, &t, BP_LIQUID_LAVA, 0);
+}
+
+/* Friction factor f: slipperiness of the block under floor(minY) - 1 times 0.91F
+ * on the ground, 0.91F in the air (float products, as in the game). */
+static float friction_factor(bp_World *w, const bp_Entity *e)
+{
+	const bp_Rules *r = &e->rules;
+	if (!e->on_ground)
+		return (float)r->air_friction;
+	double pos[3];
+	bp_entity_position(e, pos);
+	const bp_BlockType *t = bp_world_type_at(w, pos[0], floor(e->box.lo[1]) - 1, pos[2]);
+	float slip = (float)(t == &w->types[0] ? r->default_slipperiness : t->slipperiness);
+	return slip * (float)r->air_friction;
+}
+
+static int on_ladder(bp_World *w, const bp_Entity *e)
+{
+	double pos[3];
+	bp_entity_position(e, pos);
+	return bp_world_type_at(w, pos[0], e->box.lo[1], pos[2])->climbable;
+}
+
+/* The resolver chosen by the rules, with the displacement clamped to the limit. */
+static void resolve(bp_World *w, bp_Entity *e, const double v[3])
+{
+	double d[3], out[3];
+	for (int a = 0; a < 3; a++)
+		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, v[a]));
+	if (e->rules.resolver == BP_RESOLVER_SWEPT)
+		bp_move_swept(w, e, d, out);
+	else
+		bp_move_axis(w, e, d, out);
+}
+
+/* isOffsetPositionInLiquid: the offset box touches no blocking box and no liquid. */
+static int offset_free(bp_World *w, const bp_Entity *e, double dx, double dy, double dz)
+{
+	bp_AABB b = bp_aabb_offset(&e->box, dx, dy, dz);
+	return !bp_blocked(w, e, &b) && !bp_world_liquid_in(w, &b, 0, 1);
+}
+
+/* Water and lava branch (section 2): accelerate, move, drag, gravity, breach. */
+static int liquid_move(bp_World *w, uint32_t index, float strafe, float forward,
+                       const bp_Hooks *hooks, int lava)
+{
+	bp_Entity *e = &w->entities.items[index];
+	const double y0 = e->box.lo[1];
+	const double accel = lava ? e->rules.lava_accel : e->rules.water_accel;
+	if (apply_heading(w, index, strafe, forward, (float)accel, hooks))
+		return 1;
+	e = &w->entities.items[index];
+	const bp_Rules *r = &e->rules;
+	resolve(w, e, e->vel);
+	const double drag = lava ? r->lava_drag : r->water_drag;
+	for (int a = 0; a < 3; a++)
+		e->vel[a] *= drag;
+	e->vel[1] -= lava ? r->lava_gravity : r->water_gravity;
+	double rise = e->vel[1] + r->breach_height - (e->box.lo[1] - y0);
+	if (e->coll_h && offset_free(w, e, e->vel[0], rise, e->vel[2]))
+		e->vel[1] = r->breach_impulse;
+	return 0;
+}
+
+/* Ground or air branch with ladders (section 2 and 8). */
+static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
+                     const bp_Hooks *hooks)
+{
+	bp_Entity *e = &w->entities.items[index];
+	const bp_Rules *r = &e->rules;
+	float f = friction_factor(w, e);
+	float k = (float)r->accel_factor / (f * f * f);
+	float accel = e->on_ground ? (float)r->ground_accel * k : (float)r->air_accel;
+	/* f2: computed before the move too, so the jump tick uses ground friction. */
+	const float f2 = f;
+	if (apply_heading(w, index, strafe, forward, accel, hooks))
+		return 1;
+	e = &w->entities.items[index];
+	r = &e->rules;
+	if (on_ladder(w, e)) {
+		for (int a = 0; a < 3; a += 2)
+			e->vel[a] = fmax(-r->ladder_speed, fmin(r->ladder_speed, e->vel[a]));
+		e->fall_distance = 0;
+		if (e->vel[1] < -r->ladder_descent)
+			e->vel[1] = -r->ladder_descent;
+		if (e->sneaking && e->vel[1] < 0)
+			e->vel[1] = 0;
+	}
+	resolve(w, e, e->vel);
+	if (e->coll_h && on_ladder(w, e))
+		e->vel[1] = r->ladder_climb;
+	e->vel[1] -= r->gravity;
+	e->vel[1] *= r->vertical_drag;
+	e->vel[0] *= (double)f2;
+	e->vel[2] *= (double)f2;
+	return 0;
+}
+
+int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
+{
+	bp_Entity *e = &w->entities.items[index];
+	const bp_Rules *r = &e->rules;
+	bp_entity_position(e, e->prev);
+	/* onEntityUpdate: water flag (and fall reset) before any input. */
+	e->in_water = (uint8_t)water_test(w, e);
+	if (e->in_water)
+		e->fall_distance = 0;
+	float strafe = (float)e->strafe, forward = (float)e->forward;
+	if (e->sneaking) {
+		strafe = (float)(strafe * r->sneak_factor);
+		forward = (float)(forward * r->sneak_factor);
+		if (e->y_size < r->sneak_camera)
+			e->y_size = r->sneak_camera;
+	}
+	e->in_lava = (uint8_t)lava_test(w, e);
+	if (e->jumping) {
+		if (r->hook_jump && hooks && hooks->jump) {
+			if (hooks->jump(hooks->ctx, w, index))
+				return 1;
+			e = &w->entities.items[index];
+			r = &e->rules;
+		} else if (e->in_water || e->in_lava) {
+			e->vel[1] += r->liquid_jump;
+		} else if (e->on_ground) {
+			e->vel[1] = r->jump_impulse;
+		}
+	}
+	strafe *= (float)r->input_damping;
+	forward *= (float)r->input_damping;
+	int rc;
+	if (e->in_water)
+		rc = liquid_move(w, index, strafe, forward, hooks, 0);
+	else if (lava_test(w, e))
+		rc = liquid_move(w, index, strafe, forward, hooks, 1);
+	else
+		rc = land_move(w, index, strafe, forward, hooks);
+	if (rc)
+		return rc;
+	e = &w->entities.items[index];
+	if (e->rules.push == BP_PUSH_BETA173)
+		bp_push_beta173(w, index);
+	return 0;
+}

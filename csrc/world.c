@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT
+ * world.c - world lifetime, allocation accounting, block type registry.
+ * Blocks live in chunk.c, region queries in query.c, entities in entity.c.
+ */
+#include "blockphys.h"
+
+#include <string.h>
+
+void *bp_alloc(bp_World *w, size_t n)
+{
+	void *p = w->alloc(w->alloc_ud, NULL, 0, n);
+	if (p)
+		w->bytes += n;
+	return p;
+}
+
+void *bp_realloc(bp_World *w, void *p, size_t oldn, size_t newn)
+{
+	void *q = w->alloc(w->alloc_ud, p, p ? oldn : 0, newn);
+	if (q) {
+		w->bytes -= p ? oldn : 0;
+		w->bytes += newn;
+	}
+	return q;
+}
+
+void bp_free(bp_World *w, void *p, size_t n)
+{
+	if (!p)
+		return;
+	w->alloc(w->alloc_ud, p, n, 0);
+	w->bytes -= n;
+}
+
+/* Grow an array to hold at least `need` items of `size` bytes (doubling). */
+bp_Status bp_grow(bp_World *w, void **arr, uint32_t *cap, uint32_t need, size_t size)
+{
+	if (need <= *cap)
+		return BP_OK;
+	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX / 2 || ncap * size > (uint64_t)SIZE_MAX / 2)
+		return BP_ELIMIT;
+	void *p = bp_realloc(w, *arr, (size_t)*cap * size, (size_t)ncap * size);
+	if (!p)
+		return BP_ENOMEM;
+	*arr = p;
+	*cap = (uint32_t)ncap;
+	return BP_OK;
+}
+
+static const bp_AABB FULL_CUBE = {{0, 0, 0}, {1, 1, 1}};
+
+bp_World *bp_world_create(bp_AllocFn alloc, void *ud)
+{
+	bp_World *w = alloc(ud, NULL, 0, sizeof *w);
+	if (!w)
+		return NULL;
+	memset(w, 0, sizeof *w);
+	w->alloc = alloc;
+	w->alloc_ud = ud;
+	w->bytes = sizeof *w;
+	w->cache_index = -1;
+	/* Type 0 is air: no boxes. */
+	bp_BlockDef air = bp_default_block_def();
+	air.name = "air";
+	air.nboxes = 0;
+	uint16_t id;
+	if (bp_world_define_block(w, &air, &id) != BP_OK) {
+		bp_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+void bp_world_destroy(bp_World *w)
+{
+	if (!w)
+		return;
+	for (uint32_t i = 0; i < w->ntypes; i++) {
+		bp_BlockType *t = &w->types[i];
+		bp_free(w, t->name, strlen(t->name) + 1);
+		bp_free(w, t->boxes, (size_t)t->nboxes * sizeof(bp_AABB));
+	}
+	bp_free(w, w->types, (size_t)w->types_cap * sizeof(bp_BlockType));
+	bp_free(w, w->name_slots, (size_t)w->name_cap * sizeof(uint32_t));
+	bp_chunks_free(w);
+	bp_free(w, w->colliders, (size_t)w->colliders_cap * sizeof(bp_StaticCollider));
+	bp_entities_free(w);
+	bp_free(w, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
+	w->alloc(w->alloc_ud, w, sizeof *w, 0);
+}
+
+bp_BlockDef bp_default_block_def(void)
+{
+	bp_BlockDef d;
+	memset(&d, 0, sizeof d);
+	d.nboxes = -1; /* full cube */
+	d.slipperiness = 0.6000000238418579; /* 0.6F, Block.slipperiness */
+	d.liquid = BP_LIQUID_NONE;
+	return d;
+}
+
+const char *bp_block_def_error(const bp_BlockDef *def)
+{
+	if (!def->name || !def->name[0])
+		return "name must be a non-empty string";
+	if (def->nboxes > BP_MAX_TYPE_BOXES)
+		return "too many boxes (at most 64)";
+	for (int i = 0; i < def->nboxes; i++) {
+		const bp_AABB *b = &def->boxes[i];
+		for (int a = 0; a < 3; a++) {
+			if (!(b->lo[a] <= b->hi[a]))
+				return "box has min > max (or NaN)";
+		}
+		if (b->lo[0] < 0 || b->hi[0] > 1 || b->lo[2] < 0 || b->hi[2] > 1)
+			return "box leaves its cell on X or Z (coordinates must be in [0, 1])";
+		if (b->lo[1] < 0 || b->hi[1] > 2)
+			return "box Y must be in [0, 2] (at most one block above the cell)";
+	}
+	if (!(def->slipperiness >= 0 && def->slipperiness <= 1.5))
+		return "slipperiness must be in [0, 1.5]";
+	if (def->liquid < BP_LIQUID_NONE || def->liquid > BP_LIQUID_LAVA)
+		return "liquid must be none, water or lava";
+	return NULL;
+}
+
+/* FNV-1a: names are short; determinism does not depend on it (lookups only). */
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+int32_t bp_world_find_type(const bp_World *w, const char *name)
+{
+	if (!w->name_cap)
+		return -1;
+	uint32_t mask = w->name_cap - 1;
+	for (uint32_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
+		uint32_t v = w->name_slots[i];
+		if (!v)
+			return -1;
+		if (strcmp(w->types[v - 1].name, name) == 0)
+			return (int32_t)(v - 1);
+	}
+}
+
+static void name_insert(uint32_t *slots, uint32_t cap, const char *name, uint32_t id)
+{
+	uint32_t mask = cap - 1;
+	uint32_t i = name_hash(name) & mask;
+	while (slots[i])
+		i = (i + 1) & mask;
+	slots[i] = id + 1;
+}
+
+/* Keep the name table under half full; rebuilt whole when grown. */
+static bp_Status name_reserve(bp_World *w, uint32_t n)
+{
+	if (n * 2 <= w->name_cap)
+		return BP_OK;
+	uint32_t cap = w->name_cap ? w->name_cap * 2 : 64;
+	while (cap < n * 2)
+		cap *= 2;
+	uint32_t *slots = bp_alloc(w, (size_t)cap * sizeof *slots);
+	if (!slots)
+		return BP_ENOMEM;
+	memset(slots, 0, (size_t)cap * sizeof *slots);
+	for (uint32_t t = 0; t < w->ntypes; t++)
+		name_insert(slots, cap, w->types[t].name, t);
+	bp_free(w, w->name_slots, (size_t)w->name_cap * sizeof(uint32_t));
+	w->name_slots = slots;
+	w->name_cap = cap;
+	return BP_OK;
+}
+
+bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id)
+{
+	if (bp_block_def_error(def))
+		return BP_EINVAL;
+	if (bp_world_find_type(w, def->name) >= 0)
+		return BP_EEXIST;
+	if (w->ntypes > BP_MAX_TYPES)
+		return BP_ELIMIT;
+	const bp_AABB *src = def->nboxes < 0 ? &FULL_CUBE : def->boxes;
+	int nboxes = def->nboxes < 0 ? 1 : def->nboxes;
+	size_t namelen = strlen(def->name) + 1;
+	/* Reserve everything first so that a failure changes nothing. */
+	bp_Status st = bp_grow(w, (void **)&w->types, &w->types_cap, w->ntypes + 1,
+	                       sizeof(bp_BlockType));
+	if (st == BP_OK)
+		st = name_reserve(w, w->ntypes + 1);
+	if (st != BP_OK)
+		return st;
+	char *name = bp_alloc(w, namelen);
+	bp_AABB *boxes = nboxes ? bp_alloc(w, (size_t)nboxes * sizeof *boxes) : NULL;
+	if (!name || (nboxes && !boxes)) {
+		bp_free(w, name, namelen);
+		bp_free(w, boxes, (size_t)nboxes * sizeof *boxes);
+		return BP_ENOMEM;
+	}
+	memcpy(name, def->name, namelen);
+	if (nboxes)
+		memcpy(boxes, src, (size_t)nboxes * sizeof *boxes);
+	bp_BlockType *t = &w->types[w->ntypes];
+	t->name = name;
+	t->boxes = boxes;
+	t->nboxes = nboxes;
+	t->slipperiness = def->slipperiness;
+	t->liquid = (uint8_t)def->liquid;
+	t->climbable = (uint8_t)(def->climbable != 0);
+	for (int i = 0; i < nboxes; i++) {
+		if (boxes[i].hi[1] > 1)
+			w->tall_shapes = 1;
+	}
+	name_insert(w->name_slots, w->name_cap, name, w->ntypes);
+	*id = (uint16_t)w->ntypes;
+	w->ntypes++;
+	return BP_OK;
+}
+
+bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint32_t *index1,
+                                uint32_t *generation)
+{
+	uint32_t slot = w->ncolliders;
+	for (uint32_t i = 0; i < w->ncolliders; i++) {
+		if (!w->colliders[i].alive) {
+			slot = i;
+			break;
+		}
+	}
+	if (slot == w->ncolliders) {
+		bp_Status st = bp_grow(w, (void **)&w->colliders, &w->colliders_cap,
+		                       w->ncolliders + 1, sizeof(bp_StaticCollider));
+		if (st != BP_OK)
+			return st;
+		w->colliders[slot].generation = 0;
+		w->ncolliders++;
+	}
+	bp_StaticCollider *c = &w->colliders[slot];
+	c->box = *box;
+	c->alive = 1;
+	c->generation++;
+	w->live_colliders++;
+	*index1 = slot + 1;
+	*generation = c->generation;
+	return BP_OK;
+}
+
+int bp_world_collider_is_valid(const bp_World *w, uint32_t index1, uint32_t generation)
+{
+	if (index1 == 0 || index1 > w->ncolliders)
+		return 0; /* out of range */
+	const bp_StaticCollider *c = &w->colliders[index1 - 1];
+	if (!c->alive)
+		return 0; /* removed */
+	return c->generation == generation; /* else: slot reused */
+}
+
+void bp_world_remove_collider(bp_World *w, uint32_t index1)
+{
+	w->colliders[index1 - 1].alive = 0;
+	w->live_colliders--;
+}

@@ -1,0 +1,81 @@
+--- blockphys: entity movement and collision for block worlds.
+--
+-- The Lua face of the C core `blockphys.core`: constructors, rule presets and the
+-- optional modules (schematic import, vanilla shapes). See README.md for the full
+-- API with units and errors, and `../shared/DESIGN.md` for the architecture.
+--
+-- @module blockphys
+-- @usage
+-- local bp = require "blockphys"
+-- local world = bp.World()
+-- world:define_block{ name = "stone" }
+-- world:fill(-8, 0, -8, 8, 0, 8, "stone")
+-- local e = world:spawn{ x = 0.5, y = 1, z = 0.5 }
+-- e.forward = 1
+-- for _ = 1, 20 do world:step() end
+local core = require "blockphys.core"
+
+local bp = {
+  _VERSION = core._VERSION,
+  --- Limits of one call (blocks): `max_move`, `max_coord`, `max_width`, `max_height`,
+  -- `max_fill_chunks`, `max_query_cells`.
+  limits = core.limits,
+  core = core,
+}
+
+--- A new empty world (every block is air).
+-- @function World
+-- @treturn World
+bp.World = core.World
+
+--- An axis-aligned box from its min and max corners (blocks).
+-- @function Collider
+-- @tparam number x1 min x  @tparam number y1 min y  @tparam number z1 min z
+-- @tparam number x2 max x  @tparam number y2 max y  @tparam number z2 max z
+-- @treturn Collider
+-- @raise "bad argument #n to 'Collider' (number must be finite)", or
+--   "(max corner must not be below the min corner)".
+bp.Collider = core.Collider
+
+--- Rule presets. Each returns a complete rules table: every constant of the model
+-- as a named field, overridden by the fields of `overrides`. Unknown names raise.
+-- @section rules
+bp.rules = {}
+
+--- Beta 1.7.3 rules (per tick: blocks, blocks/tick). Source:
+-- `../shared/reference/b173-movement.md`. Defaults are the game's float constants
+-- widened to double; the README lists every field.
+-- @tparam[opt] table overrides e.g. `{ jump_impulse = 0.6, heading = fn, jump = fn }`
+-- @treturn table rules
+-- @raise "bp.rules.beta173: unknown rule 'x' for model beta173", or a type/range error.
+function bp.rules.beta173(overrides)
+  return core.make_rules("beta173", overrides)
+end
+
+--- MC-CPP rules (per second: blocks, blocks/s, `world:step(dt)`). Source:
+-- `../shared/sources/mccpp-entity-physics.txt`.
+-- @tparam[opt] table overrides
+-- @treturn table rules
+function bp.rules.mccpp(overrides)
+  return core.make_rules("mccpp", overrides)
+end
+
+--- A plain rules table copied from an entity's live `e.rules` view.
+-- @param view `e.rules`
+-- @treturn table rules
+bp.rules.copy = core.rules_copy
+
+-- Optional modules, loaded on first use so that `require "blockphys"` needs only
+-- the C core.
+setmetatable(bp, {
+  __index = function(t, k)
+    if k == "schematic" or k == "minecraft" or k == "nbt" then
+      local m = require("blockphys." .. k)
+      rawset(t, k, m)
+      return m
+    end
+    return nil
+  end,
+})
+
+return bp
