@@ -1,0 +1,272 @@
+--- Reader for Minecraft's Named Binary Tag (NBT) format, Java edition.
+--
+-- Pure Lua 5.4. The input is the raw (already decompressed) byte string of
+-- one NBT document: a single named root tag, big-endian numbers.
+--
+-- The decoded tree uses plain Lua values:
+--
+-- | tag | Lua value |
+-- |---|---|
+-- | Byte, Short, Int, Long | integer (signed; Long uses the full 64 bits) |
+-- | Float, Double | float |
+-- | String | string (the modified UTF-8 bytes, not re-encoded) |
+-- | Byte_Array | string (one byte per element; use `string.byte` / `string.unpack("b")` for signed values) |
+-- | Int_Array, Long_Array | array of integers, metatable `nbt.IntArray` / `nbt.LongArray` |
+-- | List | array, metatable `nbt.List` carrying the element type (see `list_type`) |
+-- | Compound | table keyed by tag name (no metatable) |
+--
+-- The reader is written for hostile input: every length is checked against
+-- the bytes that remain *before* anything proportional to it is allocated,
+-- negative lengths are rejected, nesting is limited, and no Lua error
+-- escapes `decode`.
+--
+-- @module blockphys.nbt
+
+local nbt = {}
+
+local unpack = string.unpack
+local sub = string.sub
+local format = string.format
+local setmetatable = setmetatable
+local getmetatable = getmetatable
+
+--- Default nesting limit: the same as vanilla's reader, deep enough for any
+-- real document and shallow enough that recursion cannot exhaust the C stack.
+nbt.MAX_DEPTH = 512
+
+--- Tag type names, indexed by tag id.
+-- @table TAG_NAMES
+local TAG_NAMES = {
+  [0] = "end", "byte", "short", "int", "long", "float", "double",
+  "byte_array", "string", "list", "compound", "int_array", "long_array",
+}
+nbt.TAG_NAMES = TAG_NAMES
+
+-- Tag ids by name, for readability below and for callers.
+local TAG = {}
+for id = 0, #TAG_NAMES do TAG[TAG_NAMES[id]] = id end
+nbt.TAG = TAG
+
+-- The smallest number of payload bytes a tag of each type can occupy. A list
+-- claiming n elements needs at least n * MIN_SIZE[type] bytes, which lets us
+-- reject a hostile count before looping over it.
+local MIN_SIZE = {
+  [0] = 0, 1, 2, 4, 8, 4, 8,
+  4, -- byte_array: its length prefix
+  2, -- string: its length prefix
+  5, -- list: element type + count
+  1, -- compound: its End tag
+  4, 4, -- int/long arrays: length prefix
+}
+
+-- One shared metatable per list element type, so a list costs no extra
+-- table and `list_type` is a single lookup.
+local LIST_MT = {}
+for id = 0, #TAG_NAMES do
+  LIST_MT[id] = { __name = "nbt.List", element = TAG_NAMES[id] }
+end
+local INT_ARRAY_MT = { __name = "nbt.IntArray" }
+local LONG_ARRAY_MT = { __name = "nbt.LongArray" }
+
+-- A decoding failure travels as this table through `error` so that `decode`
+-- can tell our own messages from unexpected Lua errors.
+local Failure = {}
+
+local function fail(msg, ...)
+  error(setmetatable({ msg = format(msg, ...) }, Failure), 0)
+end
+
+-- Reader state: the byte string, the next position (1-based) and the
+-- nesting limit. Kept in a table so the helpers stay small.
+local function need(r, n, what)
+  local left = r.len - r.pos + 1
+  if n > left then
+    fail("truncated %s at byte %d: need %d bytes, %d left", what, r.pos - 1, n, left)
+  end
+end
+
+local function read_fixed(r, fmt, size, what)
+  need(r, size, what)
+  local v = unpack(fmt, r.data, r.pos)
+  r.pos = r.pos + size
+  return v
+end
+
+-- Reads a signed 32-bit length prefix and checks that `count` elements of
+-- `elem_size` bytes each fit in what remains.
+local function read_length(r, elem_size, what)
+  local n = read_fixed(r, ">i4", 4, what .. " length")
+  if n < 0 then
+    fail("negative %s length %d at byte %d", what, n, r.pos - 5)
+  end
+  local left = r.len - r.pos + 1
+  if n * elem_size > left then
+    fail("%s length %d at byte %d exceeds the %d bytes left", what, n, r.pos - 5, left)
+  end
+  return n
+end
+
+local function read_string(r)
+  local n = read_fixed(r, ">I2", 2, "string length")
+  need(r, n, "string")
+  local s = sub(r.data, r.pos, r.pos + n - 1)
+  r.pos = r.pos + n
+  return s
+end
+
+-- string.unpack returns every value on the Lua stack, so large arrays are
+-- read in slices of this many elements to stay far below the stack limit.
+local SLICE = 256
+
+local function read_number_array(r, code, size, what, mt)
+  local n = read_length(r, size, what)
+  local out = setmetatable({}, mt)
+  local data, pos = r.data, r.pos
+  local full_fmt = ">" .. string.rep(code, SLICE)
+  local i = 0
+  while i < n do
+    local k = n - i
+    if k > SLICE then k = SLICE end
+    local fmt = k == SLICE and full_fmt or ">" .. string.rep(code, k)
+    local vals = { unpack(fmt, data, pos) }
+    for j = 1, k do out[i + j] = vals[j] end
+    pos = pos + k * size
+    i = i + k
+  end
+  r.pos = pos
+  return out
+end
+
+local read_payload -- forward declaration: lists and compounds recurse
+
+local function read_list(r, depth)
+  local elem = read_fixed(r, ">i1", 1, "list element type")
+  if elem < 0 or elem > #TAG_NAMES then
+    fail("unknown list element type %d at byte %d", elem, r.pos - 2)
+  end
+  local n = read_length(r, MIN_SIZE[elem], "list")
+  -- A list of End tags has no payload per element; only the empty one is
+  -- meaningful, and a large count would otherwise loop for free.
+  if elem == TAG["end"] and n > 0 then
+    fail("list of type end with %d elements at byte %d", n, r.pos - 6)
+  end
+  local out = setmetatable({}, LIST_MT[elem])
+  for i = 1, n do
+    out[i] = read_payload(r, elem, depth)
+  end
+  return out
+end
+
+local function read_compound(r, depth)
+  local out = {}
+  while true do
+    local id = read_fixed(r, ">i1", 1, "tag type")
+    if id == TAG["end"] then return out end
+    if id < 0 or id > #TAG_NAMES then
+      fail("unknown tag type %d at byte %d", id, r.pos - 2)
+    end
+    local name = read_string(r)
+    -- Duplicate names are malformed but harmless: the last one wins, as in
+    -- vanilla's map-backed compound.
+    out[name] = read_payload(r, id, depth)
+  end
+end
+
+local SCALARS = {
+  [1] = { ">i1", 1 }, [2] = { ">i2", 2 }, [3] = { ">i4", 4 },
+  [4] = { ">i8", 8 }, [5] = { ">f", 4 }, [6] = { ">d", 8 },
+}
+
+function read_payload(r, id, depth)
+  local scalar = SCALARS[id]
+  if scalar then
+    return read_fixed(r, scalar[1], scalar[2], TAG_NAMES[id])
+  elseif id == TAG.byte_array then
+    local n = read_length(r, 1, "byte array")
+    local s = sub(r.data, r.pos, r.pos + n - 1)
+    r.pos = r.pos + n
+    return s
+  elseif id == TAG.string then
+    return read_string(r)
+  elseif id == TAG.int_array then
+    return read_number_array(r, "i4", 4, "int array", INT_ARRAY_MT)
+  elseif id == TAG.long_array then
+    return read_number_array(r, "i8", 8, "long array", LONG_ARRAY_MT)
+  end
+  -- Only containers are left; they are where depth grows.
+  if depth >= r.max_depth then
+    fail("nesting deeper than %d at byte %d", r.max_depth, r.pos - 1)
+  end
+  if id == TAG.list then
+    return read_list(r, depth + 1)
+  elseif id == TAG.compound then
+    return read_compound(r, depth + 1)
+  end
+  fail("unexpected tag type %d at byte %d", id, r.pos - 1)
+end
+
+local function decode_root(r)
+  local id = read_fixed(r, ">i1", 1, "root tag type")
+  if id == TAG["end"] then fail("document has no root tag") end
+  if id < 0 or id > #TAG_NAMES then
+    fail("unknown root tag type %d", id)
+  end
+  local name = read_string(r)
+  local value = read_payload(r, id, 0)
+  return name, value, id
+end
+
+--- Decodes one NBT document.
+--
+-- Bytes after the root tag are ignored (some tools pad files); compare the
+-- fourth result with `#bytes` to detect them.
+-- @tparam string bytes the uncompressed document
+-- @tparam[opt] table opts `max_depth` (integer, default `nbt.MAX_DEPTH`):
+--   deepest allowed nesting of lists and compounds
+-- @treturn[1] string the root tag's name (usually "" or "Schematic")
+-- @treturn[1] any the root value (a table for a compound root)
+-- @treturn[1] string the root tag type name ("compound" for real files)
+-- @treturn[1] integer number of bytes the document used
+-- @return[2] nil
+-- @treturn[2] string message naming the problem and its byte offset
+-- @usage local name, root = nbt.decode(data)
+-- if not name then error(root) end
+function nbt.decode(bytes, opts)
+  if type(bytes) ~= "string" then
+    return nil, "nbt: expected a string, got " .. type(bytes)
+  end
+  local max_depth = opts and opts.max_depth or nbt.MAX_DEPTH
+  local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth }
+  local ok, name, value, id = pcall(decode_root, r)
+  if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
+  if getmetatable(name) == Failure then
+    return nil, "nbt: " .. name.msg
+  end
+  -- Not one of ours (for example "C stack overflow" if a caller raised
+  -- max_depth too far): still report it as a failed decode.
+  return nil, "nbt: " .. tostring(name)
+end
+
+--- The element type name of a decoded list ("compound", "end", ...), or nil
+-- when `t` is not a decoded list.
+-- @tparam table t a value returned by `decode`
+-- @treturn string|nil
+function nbt.list_type(t)
+  local mt = type(t) == "table" and getmetatable(t)
+  return mt and LIST_MT[TAG[mt.element]] == mt and mt.element or nil
+end
+
+--- The NBT kind of a decoded table value: "list", "int_array",
+-- "long_array" or "compound"; nil for non-tables.
+-- @param v a value returned by `decode`
+-- @treturn string|nil
+function nbt.kind(v)
+  if type(v) ~= "table" then return nil end
+  local mt = getmetatable(v)
+  if mt == INT_ARRAY_MT then return "int_array" end
+  if mt == LONG_ARRAY_MT then return "long_array" end
+  if nbt.list_type(v) then return "list" end
+  return "compound"
+end
+
+return nbt

@@ -1,0 +1,434 @@
+-- luacheck: std +busted
+-- Specs for blockphys.minecraft: exact collision boxes for each block family.
+-- Expected values are written out by hand in sixteenths, independently of
+-- the module's rotation helpers.
+
+local minecraft = require "blockphys.minecraft"
+
+local function px(x1, y1, z1, x2, y2, z2)
+  return { x1 / 16, y1 / 16, z1 / 16, x2 / 16, y2 / 16, z2 / 16 }
+end
+
+local function boxes(state)
+  local def, known = minecraft.block_def(state)
+  assert.is_true(known, state .. " should be known")
+  return def.boxes
+end
+
+local FULL = { 0, 0, 0, 1, 1, 1 }
+
+describe("blockphys.minecraft", function()
+  describe("parse_state()", function()
+    it("splits a name and its properties", function()
+      local name, props = minecraft.parse_state("minecraft:oak_stairs[facing=east,half=bottom]")
+      assert.equal("minecraft:oak_stairs", name)
+      assert.same({ facing = "east", half = "bottom" }, props)
+    end)
+
+    it("accepts names without properties, empty brackets and no namespace", function()
+      assert.same({ "minecraft:stone", {} }, { minecraft.parse_state("minecraft:stone") })
+      assert.same({ "minecraft:stone", {} }, { minecraft.parse_state("minecraft:stone[]") })
+      assert.same({ "snow", { layers = "3" } }, { minecraft.parse_state("snow[layers=3]") })
+    end)
+
+    it("returns nil and a message for malformed states", function()
+      assert.same({ nil, 'bad block state "": missing or invalid name' },
+        { minecraft.parse_state("") })
+      assert.same({ nil, 'bad block state "a[b=c": expected [key=value,...] after the name' },
+        { minecraft.parse_state("a[b=c") })
+      assert.same({ nil, 'bad block state "a[b]": malformed property list' },
+        { minecraft.parse_state("a[b]") })
+      assert.same({ nil, 'bad block state "a[b=c,,d=e]": malformed property list' },
+        { minecraft.parse_state("a[b=c,,d=e]") })
+      assert.same({ nil, 'bad block state "a[b=c,b=d]": property "b" repeated' },
+        { minecraft.parse_state("a[b=c,b=d]") })
+      assert.same({ nil, "block state must be a string, got number" },
+        { minecraft.parse_state(5) })
+    end)
+  end)
+
+  describe("block_def()", function()
+    it("makes unknown blocks full cubes and says they were guessed", function()
+      local def, known = minecraft.block_def("minecraft:frobnicator[level=3]")
+      assert.is_false(known)
+      assert.same({ name = "minecraft:frobnicator", boxes = { FULL }, slipperiness = 0.6 }, def)
+      local mod, mknown = minecraft.block_def("mymod:crate")
+      assert.is_false(mknown)
+      assert.same({ FULL }, mod.boxes)
+      assert.equal("mymod:crate", mod.name)
+    end)
+
+    it("treats a malformed state as an unknown full cube named by its text", function()
+      local def, known = minecraft.block_def("oops[")
+      assert.is_false(known)
+      assert.equal("oops[", def.name)
+      assert.same({ FULL }, def.boxes)
+    end)
+
+    it("falls back to defaults for invalid property values and reports a guess", function()
+      local def, known = minecraft.block_def("minecraft:oak_stairs[facing=up]")
+      assert.is_false(known)
+      assert.equal("minecraft:oak_stairs[facing=north,half=bottom,shape=straight]", def.name)
+    end)
+
+    it("raises on a non-string state", function()
+      assert.has_error(function() minecraft.block_def(nil) end,
+        "bad argument #1 to 'block_def' (string expected, got nil)")
+    end)
+
+    it("knows common full cubes", function()
+      for _, s in ipairs({ "minecraft:stone", "minecraft:end_stone", "minecraft:oak_planks",
+        "minecraft:jungle_leaves[distance=7,persistent=true]", "minecraft:blue_terracotta",
+        "minecraft:purpur_pillar[axis=y]", "minecraft:sea_lantern", "minecraft:bookshelf",
+        "minecraft:yellow_stained_glass", "stone" }) do
+        local def, known = minecraft.block_def(s)
+        assert.is_true(known, s)
+        assert.same({ FULL }, def.boxes, s)
+      end
+    end)
+
+    it("adds the namespace and keeps only collision properties in the name", function()
+      assert.equal("minecraft:stone", minecraft.block_def("stone").name)
+      assert.equal("minecraft:oak_slab[type=top]",
+        minecraft.block_def("minecraft:oak_slab[waterlogged=true,type=top]").name)
+      assert.equal("minecraft:purpur_pillar", minecraft.block_def("minecraft:purpur_pillar[axis=x]").name)
+    end)
+
+    it("returns fresh box tables on every call", function()
+      local a = minecraft.block_def("minecraft:oak_slab").boxes
+      a[1][5] = 99
+      assert.equal(0.5, minecraft.block_def("minecraft:oak_slab").boxes[1][5])
+    end)
+
+    it("keeps every box within the world's limits", function()
+      local states = {
+        "minecraft:oak_fence[north=true,east=true,south=true,west=true]",
+        "minecraft:stone_brick_wall[north=tall,east=low,south=tall,west=low,up=true]",
+        "minecraft:hopper[facing=east]", "minecraft:cauldron", "minecraft:anvil[facing=west]",
+        "minecraft:lantern[hanging=true]", "minecraft:chest[facing=west,type=right]",
+      }
+      for _, s in ipairs(states) do
+        for _, b in ipairs(minecraft.block_def(s).boxes) do
+          assert.is_true(b[1] >= 0 and b[4] <= 1 and b[3] >= 0 and b[6] <= 1, s)
+          assert.is_true(b[2] >= 0 and b[5] <= 2, s)
+          assert.is_true(b[1] <= b[4] and b[2] <= b[5] and b[3] <= b[6], s)
+        end
+      end
+    end)
+  end)
+
+  describe("slabs", function()
+    it("bottom, top, double and the default", function()
+      assert.same({ { 0, 0, 0, 1, 0.5, 1 } }, boxes("minecraft:stone_slab[type=bottom]"))
+      assert.same({ { 0, 0.5, 0, 1, 1, 1 } }, boxes("minecraft:oak_slab[type=top,waterlogged=true]"))
+      assert.same({ FULL }, boxes("minecraft:purpur_slab[type=double]"))
+      assert.same({ { 0, 0, 0, 1, 0.5, 1 } }, boxes("minecraft:birch_slab"))
+    end)
+  end)
+
+  describe("stairs", function()
+    -- Upper halves and quarters of a bottom-half stair (y 0.5..1).
+    local N, S = { 0, .5, 0, 1, 1, .5 }, { 0, .5, .5, 1, 1, 1 }
+    local W, E = { 0, .5, 0, .5, 1, 1 }, { .5, .5, 0, 1, 1, 1 }
+    local NW, NE = { 0, .5, 0, .5, 1, .5 }, { .5, .5, 0, 1, 1, .5 }
+    local SW, SE = { 0, .5, .5, .5, 1, 1 }, { .5, .5, .5, 1, 1, 1 }
+    local BOTTOM_SLAB = { 0, 0, 0, 1, 0.5, 1 }
+
+    -- Which upper parts each facing and shape has; "left" is the left hand
+    -- of someone facing the way the stairs face.
+    local expected = {
+      north = { straight = { N }, inner_left = { N, SW }, inner_right = { N, SE },
+        outer_left = { NW }, outer_right = { NE } },
+      east = { straight = { E }, inner_left = { E, NW }, inner_right = { E, SW },
+        outer_left = { NE }, outer_right = { SE } },
+      south = { straight = { S }, inner_left = { S, NE }, inner_right = { S, NW },
+        outer_left = { SE }, outer_right = { SW } },
+      west = { straight = { W }, inner_left = { W, SE }, inner_right = { W, NE },
+        outer_left = { SW }, outer_right = { NW } },
+    }
+
+    for facing, shapes in pairs(expected) do
+      for shape, parts in pairs(shapes) do
+        it(("facing=%s shape=%s, bottom and top half"):format(facing, shape), function()
+          local state = ("minecraft:oak_stairs[facing=%s,half=bottom,shape=%s,waterlogged=false]")
+            :format(facing, shape)
+          local want = { BOTTOM_SLAB }
+          for i, p in ipairs(parts) do want[i + 1] = p end
+          assert.same(want, boxes(state))
+
+          -- Upside down: the slab moves up and the parts move to y 0..0.5.
+          local top = boxes(state:gsub("half=bottom", "half=top"))
+          local want_top = { { 0, 0.5, 0, 1, 1, 1 } }
+          for i, p in ipairs(parts) do want_top[i + 1] = { p[1], 0, p[3], p[4], 0.5, p[6] } end
+          assert.same(want_top, top)
+        end)
+      end
+    end
+
+    it("defaults to facing north, bottom, straight", function()
+      local def = minecraft.block_def("minecraft:stone_stairs")
+      assert.equal("minecraft:stone_stairs[facing=north,half=bottom,shape=straight]", def.name)
+      assert.same({ BOTTOM_SLAB, N }, def.boxes)
+    end)
+  end)
+
+  describe("fences", function()
+    local POST = px(6, 0, 6, 10, 24, 10)
+
+    it("are a 1.5 high post when unconnected", function()
+      assert.same({ POST }, boxes("minecraft:oak_fence[north=false,east=false,south=false,west=false]"))
+    end)
+
+    it("add an arm toward each connected side", function()
+      assert.same({ POST, px(6, 0, 0, 10, 24, 8), px(8, 0, 6, 16, 24, 10) },
+        boxes("minecraft:oak_fence[north=true,east=true,south=false,west=false,waterlogged=false]"))
+      assert.same({ POST, px(6, 0, 8, 10, 24, 16), px(0, 0, 6, 8, 24, 10) },
+        boxes("minecraft:nether_brick_fence[south=true,west=true]"))
+    end)
+
+    it("fence gates: a 1.5 high bar across the facing when closed, nothing when open", function()
+      assert.same({ px(0, 0, 6, 16, 24, 10) }, boxes("minecraft:oak_fence_gate[facing=north,open=false]"))
+      assert.same({ px(0, 0, 6, 16, 24, 10) }, boxes("minecraft:oak_fence_gate[facing=south,in_wall=true]"))
+      assert.same({ px(6, 0, 0, 10, 24, 16) }, boxes("minecraft:spruce_fence_gate[facing=east]"))
+      assert.same({}, boxes("minecraft:oak_fence_gate[facing=west,open=true]"))
+    end)
+  end)
+
+  describe("glass panes and iron bars", function()
+    local CORE = px(7, 0, 7, 9, 16, 9)
+
+    it("are a thin core when unconnected", function()
+      assert.same({ CORE }, boxes("minecraft:glass_pane"))
+    end)
+
+    it("add one-block-high arms", function()
+      assert.same({ CORE, px(7, 0, 0, 9, 16, 8), px(8, 0, 7, 16, 16, 9), px(7, 0, 8, 9, 16, 16),
+        px(0, 0, 7, 8, 16, 9) },
+        boxes("minecraft:iron_bars[north=true,east=true,south=true,west=true,waterlogged=false]"))
+      assert.same({ CORE, px(8, 0, 7, 16, 16, 9), px(0, 0, 7, 8, 16, 9) },
+        boxes("minecraft:red_stained_glass_pane[east=true,west=true]"))
+    end)
+  end)
+
+  describe("walls", function()
+    it("have a post when up=true and 1.5 high arms for low and tall sides", function()
+      assert.same({ px(4, 0, 4, 12, 24, 12), px(5, 0, 0, 11, 24, 8), px(5, 0, 8, 11, 24, 16) },
+        boxes("minecraft:cobblestone_wall[north=low,south=tall,east=none,west=none,up=true]"))
+    end)
+
+    it("have only arms when up=false", function()
+      assert.same({ px(8, 0, 5, 16, 24, 11), px(0, 0, 5, 8, 24, 11) },
+        boxes("minecraft:stone_brick_wall[east=tall,west=low,north=none,south=none,up=false]"))
+    end)
+
+    it("accept the pre-1.16 true/false connections", function()
+      assert.same({ px(4, 0, 4, 12, 24, 12), px(5, 0, 0, 11, 24, 8) },
+        boxes("minecraft:cobblestone_wall[north=true,east=false,up=true]"))
+    end)
+  end)
+
+  describe("snow layers", function()
+    it("collide one layer lower than they look", function()
+      assert.same({}, boxes("minecraft:snow[layers=1]"))
+      assert.same({}, boxes("minecraft:snow"))
+      for layers = 2, 8 do
+        assert.same({ { 0, 0, 0, 1, (layers - 1) / 8, 1 } }, boxes("minecraft:snow[layers=" .. layers .. "]"))
+      end
+      assert.same({ { 0, 0, 0, 1, 0.875, 1 } }, boxes("minecraft:snow[layers=8]"))
+    end)
+  end)
+
+  describe("carpets", function()
+    it("are 1/16 high", function()
+      for _, s in ipairs({ "minecraft:purple_carpet", "minecraft:white_carpet", "minecraft:moss_carpet" }) do
+        assert.same({ { 0, 0, 0, 1, 0.0625, 1 } }, boxes(s))
+      end
+    end)
+  end)
+
+  describe("doors", function()
+    it("closed: 3/16 thick on the edge opposite the facing", function()
+      assert.same({ px(0, 0, 13, 16, 16, 16) }, boxes("minecraft:oak_door[facing=north,open=false,hinge=left]"))
+      assert.same({ px(0, 0, 0, 3, 16, 16) }, boxes("minecraft:oak_door[facing=east,half=upper]"))
+      assert.same({ px(0, 0, 0, 16, 16, 3) }, boxes("minecraft:iron_door[facing=south]"))
+      assert.same({ px(13, 0, 0, 16, 16, 16) }, boxes("minecraft:birch_door[facing=west,hinge=right]"))
+    end)
+
+    it("open: against the side of the hinge", function()
+      assert.same({ px(13, 0, 0, 16, 16, 16) }, boxes("minecraft:oak_door[facing=north,open=true,hinge=right]"))
+      assert.same({ px(0, 0, 0, 3, 16, 16) }, boxes("minecraft:oak_door[facing=north,open=true,hinge=left]"))
+      assert.same({ px(0, 0, 13, 16, 16, 16) }, boxes("minecraft:oak_door[facing=east,open=true,hinge=right]"))
+      assert.same({ px(0, 0, 0, 16, 16, 3) }, boxes("minecraft:oak_door[facing=east,open=true,hinge=left]"))
+      assert.same({ px(0, 0, 0, 3, 16, 16) }, boxes("minecraft:oak_door[facing=south,open=true,hinge=right]"))
+      assert.same({ px(0, 0, 0, 16, 16, 3) }, boxes("minecraft:oak_door[facing=west,open=true,hinge=right]"))
+    end)
+  end)
+
+  describe("trapdoors", function()
+    it("closed: a 3/16 plate at the bottom or top", function()
+      assert.same({ px(0, 0, 0, 16, 3, 16) }, boxes("minecraft:oak_trapdoor[facing=east,half=bottom,open=false]"))
+      assert.same({ px(0, 13, 0, 16, 16, 16) }, boxes("minecraft:iron_trapdoor[half=top]"))
+    end)
+
+    it("open: standing on the edge opposite the facing, whatever the half", function()
+      assert.same({ px(0, 0, 13, 16, 16, 16) }, boxes("minecraft:oak_trapdoor[facing=north,open=true]"))
+      assert.same({ px(0, 0, 0, 16, 16, 3) }, boxes("minecraft:oak_trapdoor[facing=south,open=true,half=top]"))
+      assert.same({ px(0, 0, 0, 3, 16, 16) }, boxes("minecraft:oak_trapdoor[facing=east,open=true]"))
+      assert.same({ px(13, 0, 0, 16, 16, 16) }, boxes("minecraft:oak_trapdoor[facing=west,open=true]"))
+    end)
+  end)
+
+  describe("ladders", function()
+    it("are 3/16 thick against the wall behind them and climbable", function()
+      local cases = {
+        north = px(0, 0, 13, 16, 16, 16), south = px(0, 0, 0, 16, 16, 3),
+        east = px(0, 0, 0, 3, 16, 16), west = px(13, 0, 0, 16, 16, 16),
+      }
+      for facing, box in pairs(cases) do
+        local def, known = minecraft.block_def("minecraft:ladder[facing=" .. facing .. ",waterlogged=false]")
+        assert.is_true(known)
+        assert.same({ box }, def.boxes)
+        assert.is_true(def.climbable)
+        assert.equal("minecraft:ladder[facing=" .. facing .. "]", def.name)
+      end
+    end)
+  end)
+
+  describe("heads", function()
+    it("on the floor: 8/16 wide, 8/16 high, any rotation", function()
+      assert.same({ { 0.25, 0, 0.25, 0.75, 0.5, 0.75 } }, boxes("minecraft:player_head[powered=false,rotation=6]"))
+      assert.same({ { 0.25, 0, 0.25, 0.75, 0.5, 0.75 } }, boxes("minecraft:skeleton_skull[rotation=0]"))
+      assert.same({ px(3, 0, 3, 13, 8, 13) }, boxes("minecraft:piglin_head"))
+    end)
+
+    it("on a wall: against the wall behind them", function()
+      assert.same({ px(4, 4, 8, 12, 12, 16) }, boxes("minecraft:player_wall_head[facing=north]"))
+      assert.same({ px(4, 4, 0, 12, 12, 8) }, boxes("minecraft:zombie_wall_head[facing=south]"))
+      assert.same({ px(0, 4, 4, 8, 12, 12) }, boxes("minecraft:creeper_wall_head[facing=east]"))
+      assert.same({ px(8, 4, 4, 16, 12, 12) }, boxes("minecraft:wither_skeleton_wall_skull[facing=west]"))
+      assert.same({ px(3, 4, 8, 13, 12, 16) }, boxes("minecraft:piglin_wall_head[facing=north]"))
+    end)
+
+    it("do not take piston heads for mob heads", function()
+      local _, known = minecraft.block_def("minecraft:piston_head[facing=up]")
+      assert.is_false(known)
+    end)
+  end)
+
+  describe("end rods, lightning rods and chains", function()
+    it("are thin along their axis", function()
+      assert.same({ px(6, 0, 6, 10, 16, 10) }, boxes("minecraft:end_rod[facing=down]"))
+      assert.same({ px(6, 0, 6, 10, 16, 10) }, boxes("minecraft:end_rod[facing=up]"))
+      assert.same({ px(6, 6, 0, 10, 10, 16) }, boxes("minecraft:end_rod[facing=north]"))
+      assert.same({ px(0, 6, 6, 16, 10, 10) }, boxes("minecraft:lightning_rod[facing=east,powered=false]"))
+      assert.same({ px(6.5, 0, 6.5, 9.5, 16, 9.5) }, boxes("minecraft:chain[axis=y]"))
+      assert.same({ px(0, 6.5, 6.5, 16, 9.5, 9.5) }, boxes("minecraft:iron_chain[axis=x]"))
+    end)
+  end)
+
+  describe("other partial blocks", function()
+    it("have their vanilla heights", function()
+      local cases = {
+        ["minecraft:soul_sand"] = { px(0, 0, 0, 16, 14, 16) },
+        ["minecraft:farmland[moisture=7]"] = { px(0, 0, 0, 16, 15, 16) },
+        ["minecraft:dirt_path"] = { px(0, 0, 0, 16, 15, 16) },
+        ["minecraft:enchanting_table"] = { px(0, 0, 0, 16, 12, 16) },
+        ["minecraft:daylight_detector[inverted=false,power=0]"] = { px(0, 0, 0, 16, 6, 16) },
+        ["minecraft:cactus[age=3]"] = { px(1, 0, 1, 15, 15, 15) },
+        ["minecraft:chest[facing=north,type=single]"] = { px(1, 0, 1, 15, 14, 15) },
+        ["minecraft:ender_chest[facing=west]"] = { px(1, 0, 1, 15, 14, 15) },
+        ["minecraft:red_bed[part=head,facing=east]"] = { px(0, 0, 0, 16, 9, 16) },
+        ["minecraft:lily_pad"] = { px(1, 0, 1, 15, 1.5, 15) },
+        ["minecraft:cake[bites=3]"] = { px(7, 0, 1, 15, 8, 15) },
+        ["minecraft:lantern[hanging=false]"] = { px(5, 0, 5, 11, 7, 11), px(6, 7, 6, 10, 9, 10) },
+        ["minecraft:soul_lantern[hanging=true]"] = { px(5, 1, 5, 11, 8, 11), px(6, 8, 6, 10, 10, 10) },
+        ["minecraft:brewing_stand"] = { px(1, 0, 1, 15, 2, 15), px(7, 2, 7, 9, 14, 9) },
+      }
+      for state, want in pairs(cases) do assert.same(want, boxes(state), state) end
+    end)
+
+    it("double chests reach the edge they share with their other half", function()
+      assert.same({ px(1, 0, 1, 16, 14, 15) }, boxes("minecraft:chest[facing=north,type=left]"))
+      assert.same({ px(0, 0, 1, 15, 14, 15) }, boxes("minecraft:chest[facing=north,type=right]"))
+      assert.same({ px(1, 0, 1, 15, 14, 16) }, boxes("minecraft:trapped_chest[facing=east,type=left]"))
+    end)
+
+    it("anvils turn their top across the facing", function()
+      assert.same({ px(2, 0, 2, 14, 4, 14), px(4, 4, 3, 12, 5, 13), px(6, 5, 4, 10, 10, 12),
+        px(3, 10, 0, 13, 16, 16) }, boxes("minecraft:anvil[facing=north]"))
+      assert.same({ px(2, 0, 2, 14, 4, 14), px(3, 4, 4, 13, 5, 12), px(4, 5, 6, 12, 10, 10),
+        px(0, 10, 3, 16, 16, 13) }, boxes("minecraft:damaged_anvil[facing=west]"))
+    end)
+  end)
+
+  describe("blocks without collision", function()
+    it("have no boxes", function()
+      for _, s in ipairs({
+        "minecraft:air", "minecraft:cave_air", "minecraft:oak_sign[rotation=4]",
+        "minecraft:oak_wall_sign[facing=east,waterlogged=false]", "minecraft:oak_hanging_sign",
+        "minecraft:poppy", "minecraft:short_grass", "minecraft:tall_grass[half=upper]",
+        "minecraft:oak_sapling[stage=0]", "minecraft:torch", "minecraft:soul_wall_torch[facing=north]",
+        "minecraft:redstone_wire", "minecraft:rail[shape=north_south]", "minecraft:powered_rail",
+        "minecraft:stone_button[face=wall]", "minecraft:lever", "minecraft:oak_pressure_plate",
+        "minecraft:wheat[age=7]", "minecraft:sugar_cane", "minecraft:red_mushroom",
+        "minecraft:cobweb", "minecraft:fire", "minecraft:white_banner", "minecraft:red_wall_banner",
+        "minecraft:structure_void", "minecraft:light[level=15]", "minecraft:red_tulip",
+        "minecraft:tube_coral_fan", "minecraft:dead_bush",
+      }) do
+        local def, known = minecraft.block_def(s)
+        assert.is_true(known, s)
+        assert.same({}, def.boxes, s)
+        assert.is_nil(def.liquid, s)
+        assert.is_nil(def.climbable, s)
+      end
+    end)
+
+    it("vines and scaffolding are climbable without boxes", function()
+      for _, s in ipairs({ "minecraft:vine[north=true]", "minecraft:twisting_vines", "minecraft:scaffolding" }) do
+        local def = minecraft.block_def(s)
+        assert.same({}, def.boxes, s)
+        assert.is_true(def.climbable, s)
+      end
+    end)
+  end)
+
+  describe("liquids", function()
+    it("water, lava and bubble columns are liquids without boxes", function()
+      local water = minecraft.block_def("minecraft:water[level=0]")
+      assert.same({ name = "minecraft:water", boxes = {}, slipperiness = 0.6, liquid = "water" }, water)
+      assert.equal("lava", minecraft.block_def("minecraft:lava[level=3]").liquid)
+      assert.equal("water", minecraft.block_def("minecraft:bubble_column[drag=true]").liquid)
+      assert.equal("water", minecraft.block_def("minecraft:kelp_plant").liquid)
+    end)
+
+    it("waterlogged blocks are not liquids", function()
+      local def = minecraft.block_def("minecraft:oak_slab[type=bottom,waterlogged=true]")
+      assert.is_nil(def.liquid)
+      assert.same({ { 0, 0, 0, 1, 0.5, 1 } }, def.boxes)
+    end)
+  end)
+
+  describe("slipperiness", function()
+    it("is 0.6 by default and higher on ice and slime", function()
+      assert.equal(0.6, minecraft.block_def("minecraft:stone").slipperiness)
+      assert.equal(0.98, minecraft.block_def("minecraft:ice").slipperiness)
+      assert.equal(0.98, minecraft.block_def("minecraft:packed_ice").slipperiness)
+      assert.equal(0.98, minecraft.block_def("minecraft:frosted_ice[age=1]").slipperiness)
+      assert.equal(0.989, minecraft.block_def("minecraft:blue_ice").slipperiness)
+      assert.equal(0.8, minecraft.block_def("minecraft:slime_block").slipperiness)
+      assert.equal(0.6, minecraft.block_def("minecraft:honey_block").slipperiness)
+    end)
+  end)
+
+  describe("known() and is_air()", function()
+    it("tell known names and air", function()
+      assert.is_true(minecraft.known("minecraft:oak_fence"))
+      assert.is_true(minecraft.known("stone"))
+      assert.is_false(minecraft.known("minecraft:unknown_300"))
+      assert.is_false(minecraft.known(nil))
+      assert.is_true(minecraft.is_air("minecraft:cave_air"))
+      assert.is_true(minecraft.is_air("void_air"))
+      assert.is_false(minecraft.is_air("minecraft:stone"))
+    end)
+  end)
+end)

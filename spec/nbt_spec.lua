@@ -1,0 +1,285 @@
+-- luacheck: std +busted
+-- Specs for blockphys.nbt: every tag type, byte order, nesting and hostile
+-- input. Documents are built by hand with string.pack so each byte is known.
+
+local nbt = require "blockphys.nbt"
+
+local pack = string.pack
+
+-- Named tag: type id, name (u16 length + bytes), payload.
+local function named(id, name, payload) return pack(">i1s2", id, name) .. payload end
+local function compound(...) return table.concat({ ... }) .. "\0" end
+local function root(payload, name) return named(10, name or "", payload) end
+local function list(elem, n, payload) return pack(">i1i4", elem, n) .. (payload or "") end
+
+-- One document holding every tag type, reused by the truncation specs.
+local function every_tag_document()
+  return root(compound(
+    named(1, "b", pack(">i1", -128)),
+    named(2, "s", pack(">i2", -32768)),
+    named(3, "i", pack(">i4", -2147483648)),
+    named(4, "l", pack(">i8", math.mininteger)),
+    named(5, "f", pack(">f", 1.5)),
+    named(6, "d", pack(">d", -0.25)),
+    named(7, "ba", pack(">i4", 3) .. "\0\1\255"),
+    named(8, "str", pack(">s2", "h\xC0\x80i")),
+    named(9, "li", list(3, 2, pack(">i4i4", 7, -7))),
+    named(9, "empty", list(0, 0)),
+    named(9, "lc", list(10, 2, compound(named(1, "x", "\1")) .. compound())),
+    named(10, "c", compound(named(8, "name", pack(">s2", "inner")))),
+    named(11, "ia", pack(">i4i4i4i4", 3, 1, -1, 2147483647)),
+    named(12, "la", pack(">i4i8i8", 2, math.maxinteger, -2))
+  ), "Root")
+end
+
+describe("blockphys.nbt", function()
+  describe("decode()", function()
+    local name, v, kind, used
+    local doc = every_tag_document()
+
+    setup(function()
+      name, v, kind, used = nbt.decode(doc)
+    end)
+
+    it("returns the root name, value, root type and bytes used", function()
+      assert.equal("Root", name)
+      assert.equal("table", type(v))
+      assert.equal("compound", kind)
+      assert.equal(#doc, used)
+    end)
+
+    it("reads signed big-endian integers at their extremes", function()
+      assert.equal(-128, v.b)
+      assert.equal(-32768, v.s)
+      assert.equal(-2147483648, v.i)
+      assert.equal(math.mininteger, v.l)
+      assert.equal("integer", math.type(v.l))
+    end)
+
+    it("reads big-endian floats and doubles", function()
+      assert.equal(1.5, v.f)
+      assert.equal(-0.25, v.d)
+      assert.equal("float", math.type(v.f))
+    end)
+
+    it("reads positive values with the high byte set", function()
+      local _, r = nbt.decode(root(compound(
+        named(2, "s", "\1\0"), named(3, "i", "\0\1\0\0"),
+        named(4, "l", "\0\0\0\1\0\0\0\0"), named(4, "big", "\127\255\255\255\255\255\255\255"))))
+      assert.equal(256, r.s)
+      assert.equal(65536, r.i)
+      assert.equal(4294967296, r.l)
+      assert.equal(math.maxinteger, r.big)
+    end)
+
+    it("returns byte arrays as strings", function()
+      assert.equal("\0\1\255", v.ba)
+    end)
+
+    it("keeps string bytes as they are (modified UTF-8 is not re-encoded)", function()
+      assert.equal("h\xC0\x80i", v.str)
+    end)
+
+    it("returns lists as arrays tagged with their element type", function()
+      assert.same({ 7, -7 }, { v.li[1], v.li[2] })
+      assert.equal(2, #v.li)
+      assert.equal("int", nbt.list_type(v.li))
+      assert.equal("list", nbt.kind(v.li))
+    end)
+
+    it("accepts an empty list of type End", function()
+      assert.equal(0, #v.empty)
+      assert.equal("end", nbt.list_type(v.empty))
+    end)
+
+    it("accepts an empty list of a real type", function()
+      local _, r = nbt.decode(root(compound(named(9, "e", list(3, 0)))))
+      assert.equal(0, #r.e)
+      assert.equal("int", nbt.list_type(r.e))
+    end)
+
+    it("reads lists of compounds", function()
+      assert.equal("compound", nbt.list_type(v.lc))
+      assert.equal(1, v.lc[1].x)
+      assert.same({}, v.lc[2])
+      assert.equal("compound", nbt.kind(v.lc[2]))
+    end)
+
+    it("reads nested compounds", function()
+      assert.equal("inner", v.c.name)
+      assert.is_nil(nbt.list_type(v.c))
+    end)
+
+    it("reads int arrays as arrays of integers", function()
+      assert.same({ 1, -1, 2147483647 }, { v.ia[1], v.ia[2], v.ia[3] })
+      assert.equal(3, #v.ia)
+      assert.equal("int_array", nbt.kind(v.ia))
+    end)
+
+    it("reads long arrays as arrays of integers", function()
+      assert.same({ math.maxinteger, -2 }, { v.la[1], v.la[2] })
+      assert.equal("long_array", nbt.kind(v.la))
+    end)
+
+    it("reads int arrays longer than one unpack slice", function()
+      local vals = {}
+      for i = 1, 1000 do vals[i] = i * 3 - 1500 end
+      local payload = pack(">i4", #vals) .. pack(">" .. string.rep("i4", #vals), table.unpack(vals))
+      local _, r = nbt.decode(root(compound(named(11, "a", payload))))
+      assert.equal(1000, #r.a)
+      assert.equal(-1497, r.a[1])
+      assert.equal(1500, r.a[1000])
+      assert.equal(1269, r.a[923])
+    end)
+
+    it("reads a list of lists", function()
+      local inner = list(1, 2, "\5\6")
+      local _, r = nbt.decode(root(compound(named(9, "ll", list(9, 2, inner .. list(0, 0))))))
+      assert.equal("list", nbt.list_type(r.ll))
+      assert.same({ 5, 6 }, { r.ll[1][1], r.ll[1][2] })
+      assert.equal("byte", nbt.list_type(r.ll[1]))
+      assert.equal(0, #r.ll[2])
+    end)
+
+    it("lets the last of two duplicate names win", function()
+      local _, r = nbt.decode(root(compound(named(1, "a", "\1"), named(1, "a", "\2"))))
+      assert.equal(2, r.a)
+    end)
+
+    it("accepts a non-compound root", function()
+      local n, r, k = nbt.decode(named(8, "greeting", pack(">s2", "hi")))
+      assert.equal("greeting", n)
+      assert.equal("hi", r)
+      assert.equal("string", k)
+    end)
+
+    it("ignores bytes after the root tag and reports how many were used", function()
+      local d = root(compound()) .. "padding"
+      local n, r, _, u = nbt.decode(d)
+      assert.equal("", n)
+      assert.same({}, r)
+      assert.equal(#d - 7, u)
+    end)
+
+    it("accepts nesting up to the limit", function()
+      local d = "\0"
+      for _ = 1, 511 do d = named(10, "n", d) .. "\0" end
+      local _, r = nbt.decode(root(d))
+      local depth = 0
+      while r.n do r, depth = r.n, depth + 1 end
+      assert.equal(511, depth)
+    end)
+  end)
+
+  describe("decode() on bad input", function()
+    local function fails(doc, pattern, opts)
+      local ok, a, b = pcall(nbt.decode, doc, opts)
+      assert.is_true(ok, "decode raised: " .. tostring(a))
+      assert.is_nil(a)
+      assert.equal("string", type(b))
+      if pattern then assert.matches(pattern, b) end
+      return b
+    end
+
+    it("returns nil and a message for every truncation of a valid document", function()
+      local doc = every_tag_document()
+      for cut = 0, #doc - 1 do
+        local msg = fails(doc:sub(1, cut))
+        assert.matches("^nbt: ", msg)
+      end
+    end)
+
+    it("names the truncated field and the offset", function()
+      assert.equal("nbt: truncated root tag type at byte 0: need 1 bytes, 0 left", fails(""))
+      assert.equal("nbt: truncated int at byte 7: need 4 bytes, 2 left",
+        fails(root(named(3, "i", "\0\0"))))
+    end)
+
+    it("rejects a document whose root is End", function()
+      fails("\0", "^nbt: document has no root tag$")
+    end)
+
+    it("rejects unknown tag types", function()
+      fails(root(compound(named(13, "x", ""))), "unknown tag type 13")
+      fails(root(compound(named(-1, "x", ""))), "unknown tag type %-1")
+      fails(root(compound(named(9, "l", list(99, 0)))), "unknown list element type 99")
+      fails(named(42, "", ""), "unknown root tag type 42")
+    end)
+
+    it("rejects negative lengths", function()
+      fails(root(compound(named(7, "a", pack(">i4", -1)))), "negative byte array length %-1")
+      fails(root(compound(named(9, "l", list(1, -5)))), "negative list length %-5")
+      fails(root(compound(named(11, "a", pack(">i4", -2147483648)))), "negative int array length")
+      fails(root(compound(named(12, "a", pack(">i4", -3)))), "negative long array length %-3")
+    end)
+
+    it("rejects huge claimed lengths before allocating", function()
+      fails(root(compound(named(7, "a", pack(">i4", 2147483647)))),
+        "byte array length 2147483647 at byte %d+ exceeds the 1 bytes left")
+      fails(root(compound(named(11, "a", pack(">i4", 1000000) .. "\0\0\0\0"))),
+        "int array length 1000000")
+      fails(root(compound(named(12, "a", pack(">i4", 2) .. pack(">i8", 1) .. "\0"))),
+        "long array length 2 at byte %d+ exceeds the 10 bytes left")
+      -- 2^31-1 compounds need at least one byte each.
+      fails(root(compound(named(9, "l", list(10, 2147483647, "\0\0")))),
+        "list length 2147483647 at byte %d+ exceeds")
+      fails(root(compound(named(9, "l", list(4, 3, pack(">i8i8", 1, 2))))),
+        "list length 3 at byte %d+ exceeds the 17 bytes left")
+    end)
+
+    it("rejects a non-empty list of End tags (it would cost nothing per element)", function()
+      fails(root(compound(named(9, "l", list(0, 1000000000)))),
+        "list of type end with 1000000000 elements")
+    end)
+
+    it("rejects strings longer than the data", function()
+      fails(root(compound(named(8, "s", pack(">I2", 65535) .. "abc"))),
+        "truncated string at byte %d+: need 65535 bytes, 4 left")
+    end)
+
+    it("limits nesting depth", function()
+      local d = "\0"
+      for _ = 1, 600 do d = named(10, "n", d) .. "\0" end
+      fails(root(d), "nesting deeper than 512")
+      local l = list(0, 0)
+      for _ = 1, 600 do l = list(9, 1, l) end
+      fails(root(compound(named(9, "l", l))), "nesting deeper than 512")
+    end)
+
+    it("honours a smaller max_depth", function()
+      local d = root(compound(named(10, "a", compound(named(10, "b", compound())))))
+      assert.is_table(select(2, nbt.decode(d)))
+      fails(d, "nesting deeper than 2", { max_depth = 2 })
+    end)
+
+    it("rejects values that are not strings", function()
+      assert.same({ nil, "nbt: expected a string, got table" }, { nbt.decode({}) })
+      assert.same({ nil, "nbt: expected a string, got nil" }, { nbt.decode() })
+    end)
+
+    it("survives random corruption of a valid document", function()
+      local doc = every_tag_document()
+      local seed = 12345
+      local function rand(n) -- small LCG: the same bytes on every run
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        return seed % n
+      end
+      for _ = 1, 2000 do
+        local pos = rand(#doc) + 1
+        local bad = doc:sub(1, pos - 1) .. string.char(rand(256)) .. doc:sub(pos + 1)
+        local ok, a, b = pcall(nbt.decode, bad)
+        assert.is_true(ok)
+        assert.is_true(a ~= nil or type(b) == "string")
+      end
+    end)
+  end)
+
+  describe("list_type() and kind()", function()
+    it("return nil for values that are not decoded containers", function()
+      assert.is_nil(nbt.list_type({}))
+      assert.is_nil(nbt.list_type("x"))
+      assert.is_nil(nbt.kind(5))
+      assert.equal("compound", nbt.kind({}))
+    end)
+  end)
+end)

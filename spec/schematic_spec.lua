@@ -1,0 +1,655 @@
+-- luacheck: std +busted
+-- Specs for blockphys.schematic: the real lobby schematic, hand-built
+-- Sponge v2/v3 and MCEdit documents, hostile input, and pasting (into a
+-- Lua stand-in world always, and into the real world once the core loads).
+
+local schematic = require "blockphys.schematic"
+local zlib = require "zlib"
+
+local pack = string.pack
+
+local LOBBY = "../shared/data/limbo_spawn.schem"
+
+---------------------------------------------------------------------------
+-- NBT builders (tag type, name, payload)
+---------------------------------------------------------------------------
+
+local function tag(id, name, payload) return pack(">i1s2", id, name) .. payload end
+local function short(name, v) return tag(2, name, pack(">i2", v)) end
+local function int(name, v) return tag(3, name, pack(">i4", v)) end
+local function bytes(name, s) return tag(7, name, pack(">i4", #s) .. s) end
+local function str(name, s) return tag(8, name, pack(">s2", s)) end
+local function comp(name, ...) return tag(10, name, table.concat({ ... }) .. "\0") end
+local function ints(name, list)
+  return tag(11, name, pack(">i4", #list) .. pack(">" .. string.rep("i4", #list), table.unpack(list)))
+end
+
+-- A palette compound from an ordered list of states (index = position - 1).
+local function palette(name, states)
+  local parts = {}
+  for i, s in ipairs(states) do parts[i] = int(s, i - 1) end
+  return comp(name, table.unpack(parts))
+end
+
+local function gzip(s) return (zlib.deflate(6, 31)(s, "finish")) end
+
+-- A Sponge v2 document; `fields` replaces or removes (false) top-level tags.
+local function sponge2(w, h, l, states, data, fields)
+  fields = fields or {}
+  local parts = {}
+  local defaults = {
+    { "Version", int("Version", 2) }, { "DataVersion", int("DataVersion", 3465) },
+    { "Width", short("Width", w) }, { "Height", short("Height", h) },
+    { "Length", short("Length", l) }, { "Offset", ints("Offset", { 1, -2, 3 }) },
+    { "PaletteMax", int("PaletteMax", #states) }, { "Palette", palette("Palette", states) },
+    { "BlockData", bytes("BlockData", data) },
+  }
+  for _, d in ipairs(defaults) do
+    local v = fields[d[1]]
+    if v == nil then v = d[2] end
+    if v then parts[#parts + 1] = v end
+  end
+  return comp("Schematic", table.unpack(parts))
+end
+
+local function varints(list)
+  local out = {}
+  for _, v in ipairs(list) do
+    repeat
+      local b = v & 0x7F
+      v = v >> 7
+      out[#out + 1] = string.char(v > 0 and (b | 0x80) or b)
+    until v == 0
+  end
+  return table.concat(out)
+end
+
+local function fails(src, expected, opts)
+  local ok, res, err = pcall(schematic.load, src, opts)
+  assert.is_true(ok, "load raised: " .. tostring(res))
+  assert.is_nil(res)
+  assert.equal("string", type(err))
+  if expected then assert.equal(expected, err) end
+  return err
+end
+
+local function fails_matching(src, pattern, opts)
+  local err = fails(src, nil, opts)
+  assert.matches(pattern, err)
+end
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local d = f:read("a")
+  f:close()
+  return d
+end
+
+---------------------------------------------------------------------------
+
+describe("blockphys.schematic", function()
+  describe("load() on the lobby schematic", function()
+    local raw = read(LOBBY)
+    if not raw then
+      pending("the lobby schematic is missing: " .. LOBBY)
+      return
+    end
+    local schem
+
+    before_each(function()
+      schem = schem or assert(schematic.load(LOBBY))
+    end)
+
+    it("reads the size, offset and format from the file", function()
+      assert.equal("sponge2", schem.format)
+      assert.equal(41, schem.width)
+      assert.equal(48, schem.height)
+      assert.equal(35, schem.length)
+      assert.same({ -106, 79, 57 }, schem.offset)
+      assert.equal(4325, schem.data_version)
+      assert.equal(1, schem.cell_bytes)
+      assert.equal(41 * 48 * 35, #schem.blocks)
+    end)
+
+    it("reads the palette in index order", function()
+      assert.equal(25, #schem.palette)
+      assert.equal("minecraft:air", schem.palette[1])
+      assert.equal("minecraft:end_stone", schem.palette[2])
+      assert.equal("minecraft:sandstone_slab[type=top,waterlogged=false]", schem.palette[4])
+      assert.equal("minecraft:jungle_leaves[distance=7,persistent=true,waterlogged=false]", schem.palette[6])
+      assert.equal("minecraft:purpur_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]",
+        schem.palette[10])
+      assert.equal("minecraft:birch_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]",
+        schem.palette[16])
+      assert.equal("minecraft:end_rod[facing=down]", schem.palette[17])
+      assert.equal("minecraft:oak_wall_sign[facing=east,waterlogged=false]", schem.palette[23])
+      assert.equal("minecraft:player_head[powered=false,rotation=2]", schem.palette[25])
+    end)
+
+    it("counts the non-air blocks", function()
+      assert.equal(2176, schem.count_nonair)
+      local n, end_stone = 0, 0
+      for y = 0, 47 do
+        for z = 0, 34 do
+          for x = 0, 40 do
+            local s = schem:get(x, y, z)
+            if s ~= "minecraft:air" then n = n + 1 end
+            if s == "minecraft:end_stone" then end_stone = end_stone + 1 end
+          end
+        end
+      end
+      assert.equal(2176, n)
+      assert.equal(1075, end_stone)
+    end)
+
+    it("puts blocks where the file's block entities say they are", function()
+      -- Block entity positions are relative to the schematic's minimum corner.
+      assert.equal("minecraft:player_head[powered=false,rotation=6]", schem:get(23, 10, 20))
+      assert.equal("minecraft:player_head[powered=false,rotation=11]", schem:get(26, 17, 16))
+      assert.equal("minecraft:oak_wall_sign[facing=east,waterlogged=false]", schem:get(19, 17, 22))
+      assert.equal("minecraft:oak_wall_sign[facing=east,waterlogged=false]", schem:get(22, 29, 22))
+      assert.equal("minecraft:player_head[powered=false,rotation=10]", schem:get(31, 24, 20))
+      assert.equal("minecraft:player_head[powered=false,rotation=2]", schem:get(23, 30, 26))
+    end)
+
+    it("spot-checks other cells and the bounds", function()
+      assert.equal("minecraft:air", schem:get(0, 0, 0))
+      assert.equal("minecraft:end_stone", schem:get(24, 0, 24))
+      assert.equal("minecraft:sea_lantern", schem:get(26, 6, 23))
+      assert.equal("minecraft:purpur_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]",
+        schem:get(25, 14, 27))
+      assert.equal(7, schem:index(26, 6, 23))
+      assert.equal(1, schem:index(40, 47, 34))
+      assert.is_nil(schem:get(41, 0, 0))
+      assert.is_nil(schem:get(0, 48, 0))
+      assert.is_nil(schem:get(0, 0, -1))
+      assert.is_nil(schem:get(0.5, 0, 0))
+      assert.equal("minecraft:end_stone", schematic.get(schem, 24, 0, 24))
+    end)
+
+    it("loads the same schematic from gzipped and uncompressed bytes", function()
+      local from_bytes = assert(schematic.load(raw))
+      assert.equal(schem.blocks, from_bytes.blocks)
+      assert.same(schem.palette, from_bytes.palette)
+      local plain = zlib.inflate()(raw)
+      local from_nbt = assert(schematic.load(plain))
+      assert.equal(schem.blocks, from_nbt.blocks)
+      assert.equal(2176, from_nbt.count_nonair)
+    end)
+
+    it("rejects the file truncated at many points", function()
+      for cut = 1, #raw - 1, 97 do
+        local err = fails(raw:sub(1, cut))
+        assert.matches("^schematic: ", err)
+      end
+      fails(raw:sub(1, 3000), "schematic: truncated gzip data (stream ends early)")
+    end)
+
+    it("rejects the uncompressed document truncated at many points", function()
+      local plain = zlib.inflate()(raw)
+      for cut = 1, #plain - 1, 331 do
+        fails_matching(plain:sub(1, cut), "^schematic: nbt: ")
+      end
+    end)
+
+    it("honours max_bytes", function()
+      fails(LOBBY, "schematic: decompressed data exceeds 1000 bytes", { max_bytes = 1000 })
+    end)
+  end)
+
+  describe("load() on Sponge v2 documents", function()
+    local STATES = { "minecraft:air", "minecraft:stone",
+      "minecraft:oak_stairs[facing=east,half=bottom,shape=straight]" }
+
+    it("orders cells x, then z, then y", function()
+      -- 2 x 2 x 2; cell = x + z*2 + y*4.
+      local data = "\0\1\2\0" .. "\0\0\0\1"
+      local s = assert(schematic.load(gzip(sponge2(2, 2, 2, STATES, data))))
+      assert.equal("sponge2", s.format)
+      assert.equal("minecraft:stone", s:get(1, 0, 0))
+      assert.equal(STATES[3], s:get(0, 0, 1))
+      assert.equal("minecraft:stone", s:get(1, 1, 1))
+      assert.equal("minecraft:air", s:get(0, 1, 1))
+      assert.equal(3, s.count_nonair)
+      assert.same({ 1, -2, 3 }, s.offset)
+      assert.equal(data, s.blocks)
+    end)
+
+    it("reads sizes above 32767 as unsigned shorts", function()
+      local s = assert(schematic.load(sponge2(40000 - 65536, 1, 1, STATES, string.rep("\0", 40000))))
+      assert.equal(40000, s.width)
+      assert.equal(0, s.count_nonair)
+    end)
+
+    it("decodes multi-byte varints for palettes above 128 entries", function()
+      local states = {}
+      for i = 1, 200 do states[i] = "minecraft:test_" .. i end
+      states[1] = "minecraft:air"
+      local cells = { 0, 127, 128, 150, 199, 1 }
+      local s = assert(schematic.load(sponge2(3, 2, 1, states, varints(cells))))
+      assert.equal(1, s.cell_bytes)
+      for i, v in ipairs(cells) do
+        local x, y = (i - 1) % 3, (i - 1) // 3
+        assert.equal(states[v + 1], s:get(x, y, 0))
+      end
+      assert.equal(5, s.count_nonair)
+    end)
+
+    it("stores two bytes per cell for palettes above 256 entries", function()
+      local states = {}
+      for i = 1, 300 do states[i] = "minecraft:test_" .. i end
+      local cells = { 299, 0, 256, 255 }
+      local s = assert(schematic.load(sponge2(2, 1, 2, states, varints(cells))))
+      assert.equal(2, s.cell_bytes)
+      assert.equal(8, #s.blocks)
+      assert.equal("minecraft:test_300", s:get(0, 0, 0))
+      assert.equal("minecraft:test_257", s:get(0, 0, 1))
+      assert.equal(256, s:index(1, 0, 1))
+      assert.equal(4, s.count_nonair)
+    end)
+
+    it("accepts a missing Offset and a Sponge v1 document", function()
+      local s = assert(schematic.load(sponge2(1, 1, 1, STATES, "\2", {
+        Offset = false, Version = int("Version", 1) })))
+      assert.same({ 0, 0, 0 }, s.offset)
+      assert.equal("sponge1", s.format)
+    end)
+
+    it("accepts zero-sized schematics", function()
+      local s = assert(schematic.load(sponge2(0, 5, 5, STATES, "")))
+      assert.equal(0, s.count_nonair)
+      assert.equal("", s.blocks)
+    end)
+  end)
+
+  describe("load() on Sponge v3 documents", function()
+    local function sponge3(blocks_fields)
+      return comp("", comp("Schematic",
+        int("Version", 3), int("DataVersion", 3953),
+        short("Width", 2), short("Height", 1), short("Length", 2),
+        ints("Offset", { -5, 60, 7 }),
+        comp("Blocks", table.unpack(blocks_fields)),
+        comp("Metadata", str("Name", "tiny"))))
+    end
+
+    it("reads Blocks.Palette and Blocks.Data", function()
+      local doc = sponge3({
+        palette("Palette", { "minecraft:air", "minecraft:oak_slab[type=top,waterlogged=false]",
+          "minecraft:ladder[facing=south]" }),
+        bytes("Data", "\1\0\2\1"),
+      })
+      local s = assert(schematic.load(gzip(doc)))
+      assert.equal("sponge3", s.format)
+      assert.same({ -5, 60, 7 }, s.offset)
+      assert.equal(3953, s.data_version)
+      assert.equal("minecraft:oak_slab[type=top,waterlogged=false]", s:get(0, 0, 0))
+      assert.equal("minecraft:ladder[facing=south]", s:get(0, 0, 1))
+      assert.equal(3, s.count_nonair)
+    end)
+
+    it("reports problems with the nested names", function()
+      fails(gzip(sponge3({ bytes("Data", "\0\0\0\0") })), "schematic: missing or invalid Blocks.Palette")
+      fails(gzip(sponge3({ palette("Palette", { "minecraft:air" }) })),
+        "schematic: missing or invalid Blocks.Data")
+      fails(gzip(sponge3({ palette("Palette", { "minecraft:air" }), bytes("Data", "\0\0\0\3") })),
+        "schematic: Blocks.Data cell 3: palette index 3 out of range (palette has 1 entries)")
+    end)
+  end)
+
+  describe("load() on MCEdit documents", function()
+    local function mcedit(w, h, l, ids, metas, extra)
+      return comp("Schematic", short("Width", w), short("Height", h), short("Length", l),
+        str("Materials", "Alpha"), bytes("Blocks", ids), bytes("Data", metas),
+        int("WEOffsetX", -1), int("WEOffsetY", 2), int("WEOffsetZ", -3), extra or "")
+    end
+
+    it("maps numeric ids and metadata to modern states", function()
+      -- 4 x 2 x 1: y = 0 row then y = 1 row.
+      local ids = string.char(1, 53, 44, 64, 65, 126, 0, 64)
+      local metas = string.char(0, 5, 8, 1, 3, 9, 0, 9)
+      local s = assert(schematic.load(gzip(mcedit(4, 2, 1, ids, metas))))
+      assert.equal("mcedit", s.format)
+      assert.same({ -1, 2, -3 }, s.offset)
+      assert.equal("minecraft:stone", s:get(0, 0, 0))
+      assert.equal("minecraft:oak_stairs[facing=west,half=top,shape=straight]", s:get(1, 0, 0))
+      assert.equal("minecraft:smooth_stone_slab[type=top]", s:get(2, 0, 0))
+      -- The door's halves complete each other: facing/open below, hinge above.
+      assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=right,open=false]", s:get(3, 0, 0))
+      assert.equal("minecraft:oak_door[facing=south,half=upper,hinge=right,open=false]", s:get(3, 1, 0))
+      assert.equal("minecraft:ladder[facing=south]", s:get(0, 1, 0))
+      assert.equal("minecraft:spruce_slab[type=top]", s:get(1, 1, 0))
+      assert.equal("minecraft:air", s:get(2, 1, 0))
+      assert.equal(7, s.count_nonair)
+    end)
+
+    it("adds AddBlocks nibbles (even cells low, odd cells high) and names unknown ids", function()
+      local ids = string.char(44, 1, 20)
+      -- cell 0 gets +0x100 (id 300), cell 1 gets +0x200 (id 513), cell 2 nothing.
+      local s = assert(schematic.load(mcedit(3, 1, 1, ids, "\0\0\0", bytes("AddBlocks", "\x21\0"))))
+      assert.equal("minecraft:unknown_300", s:get(0, 0, 0))
+      assert.equal("minecraft:unknown_513", s:get(1, 0, 0))
+      assert.equal("minecraft:glass", s:get(2, 0, 0))
+    end)
+
+    it("maps the common legacy ids", function()
+      local cases = {
+        { 0, 0, "minecraft:air" }, { 2, 0, "minecraft:grass_block" }, { 3, 0, "minecraft:dirt" },
+        { 4, 0, "minecraft:cobblestone" }, { 5, 2, "minecraft:birch_planks" },
+        { 7, 0, "minecraft:bedrock" }, { 9, 0, "minecraft:water" }, { 11, 0, "minecraft:lava" },
+        { 12, 0, "minecraft:sand" }, { 13, 0, "minecraft:gravel" },
+        { 17, 5, "minecraft:spruce_log[axis=x]" }, { 18, 6, "minecraft:birch_leaves" },
+        { 20, 0, "minecraft:glass" }, { 31, 1, "minecraft:short_grass" },
+        { 37, 0, "minecraft:dandelion" }, { 38, 4, "minecraft:red_tulip" },
+        { 50, 1, "minecraft:wall_torch[facing=east]" }, { 50, 5, "minecraft:torch" },
+        { 60, 7, "minecraft:farmland" }, { 63, 4, "minecraft:oak_sign" },
+        { 65, 5, "minecraft:ladder[facing=east]" }, { 66, 0, "minecraft:rail" },
+        { 67, 2, "minecraft:cobblestone_stairs[facing=south,half=bottom,shape=straight]" },
+        { 68, 2, "minecraft:oak_wall_sign[facing=north]" },
+        { 78, 3, "minecraft:snow[layers=4]" }, { 79, 0, "minecraft:ice" },
+        { 81, 0, "minecraft:cactus" }, { 85, 0, "minecraft:oak_fence" },
+        { 88, 0, "minecraft:soul_sand" },
+        { 96, 6, "minecraft:oak_trapdoor[facing=west,half=bottom,open=true]" },
+        { 101, 0, "minecraft:iron_bars" }, { 102, 0, "minecraft:glass_pane" },
+        { 108, 3, "minecraft:brick_stairs[facing=north,half=bottom,shape=straight]" },
+        { 109, 4, "minecraft:stone_brick_stairs[facing=east,half=top,shape=straight]" },
+        { 114, 1, "minecraft:nether_brick_stairs[facing=west,half=bottom,shape=straight]" },
+        { 126, 3, "minecraft:jungle_slab[type=bottom]" },
+        { 128, 0, "minecraft:sandstone_stairs[facing=east,half=bottom,shape=straight]" },
+        { 134, 0, "minecraft:spruce_stairs[facing=east,half=bottom,shape=straight]" },
+        { 136, 7, "minecraft:jungle_stairs[facing=north,half=top,shape=straight]" },
+        { 139, 1, "minecraft:mossy_cobblestone_wall" }, { 156, 2,
+          "minecraft:quartz_stairs[facing=south,half=bottom,shape=straight]" },
+        { 159, 14, "minecraft:red_terracotta" }, { 163, 0,
+          "minecraft:acacia_stairs[facing=east,half=bottom,shape=straight]" },
+        { 171, 10, "minecraft:purple_carpet" }, { 174, 0, "minecraft:packed_ice" },
+        { 180, 1, "minecraft:red_sandstone_stairs[facing=west,half=bottom,shape=straight]" },
+        { 164, 0, "minecraft:dark_oak_stairs[facing=east,half=bottom,shape=straight]" },
+        { 135, 0, "minecraft:birch_stairs[facing=east,half=bottom,shape=straight]" },
+        { 253, 0, "minecraft:unknown_253" },
+      }
+      for _, c in ipairs(cases) do
+        assert.equal(c[3], schematic.legacy_state(c[1], c[2]), c[1] .. ":" .. c[2])
+      end
+    end)
+
+    it("rejects short arrays and other materials", function()
+      fails(mcedit(2, 2, 1, "\1\1\1", "\0\0\0\0"), "schematic: Blocks too short: 4 cells, got 3 bytes")
+      fails(mcedit(2, 2, 1, "\1\1\1\1", "\0"), "schematic: Data too short: 4 cells, got 1 bytes")
+      fails(comp("Schematic", short("Width", 1), short("Height", 1), short("Length", 1),
+        str("Materials", "Classic"), bytes("Blocks", "\1"), bytes("Data", "\0")),
+        'schematic: unsupported MCEdit Materials "Classic" (only Alpha)')
+    end)
+  end)
+
+  describe("load() on bad input", function()
+    local STATES = { "minecraft:air", "minecraft:stone", "minecraft:dirt" }
+
+    it("rejects non-strings", function()
+      fails(nil, "schematic: expected a file path or schematic data (string), got nil")
+      fails({}, "schematic: expected a file path or schematic data (string), got table")
+    end)
+
+    it("reports a missing file", function()
+      fails("no/such/file.schem", "schematic: cannot open file: no/such/file.schem: No such file or directory")
+    end)
+
+    it("rejects garbage", function()
+      fails("\1\2\0\3garbage", "schematic: not a schematic (expected gzip or NBT data)")
+      fails_matching("\31\139\8\0garbage garbage", "^schematic: corrupted gzip data %(")
+    end)
+
+    it("rejects a gzip stream that ends early", function()
+      local gz = gzip(sponge2(2, 2, 2, STATES, "\0\1\2\0\0\0\0\1"))
+      fails(gz:sub(1, #gz - 10), "schematic: truncated gzip data (stream ends early)")
+    end)
+
+    it("rejects a truncated NBT document inside a complete gzip stream", function()
+      local doc = sponge2(2, 2, 2, STATES, "\0\1\2\0\0\0\0\1")
+      fails_matching(gzip(doc:sub(1, 40)), "^schematic: nbt: truncated ")
+    end)
+
+    it("rejects a root that is not a schematic", function()
+      fails(gzip(comp("Level", comp("Data", int("x", 1)))),
+        'schematic: not a schematic: root "Level" has no Version or Blocks')
+      fails(gzip(tag(9, "", pack(">i1i4", 1, 0))), 'schematic: not a schematic: root tag "" is not a compound')
+      fails(gzip(comp("Schematic", int("Version", 4))), "schematic: unsupported Sponge schematic version 4")
+      fails(gzip(comp("Schematic", str("Version", "2"))), "schematic: invalid Version")
+    end)
+
+    it("names missing keys", function()
+      local data = "\0\1\2\0\0\0\0\1"
+      fails(sponge2(2, 2, 2, STATES, data, { Width = false }), "schematic: missing or invalid Width")
+      fails(sponge2(2, 2, 2, STATES, data, { Length = str("Length", "2") }), "schematic: missing or invalid Length")
+      fails(sponge2(2, 2, 2, STATES, data, { Palette = false }), "schematic: missing or invalid Palette")
+      fails(sponge2(2, 2, 2, STATES, data, { BlockData = false }), "schematic: missing or invalid BlockData")
+      fails(sponge2(2, 2, 2, STATES, data, { Offset = ints("Offset", { 1, 2 }) }),
+        "schematic: invalid Offset (expected an int array of 3)")
+    end)
+
+    it("rejects BlockData shorter than the size", function()
+      fails(sponge2(2, 2, 2, STATES, "\0\1\2\0\0"),
+        "schematic: BlockData too short: 8 cells need at least 8 bytes, got 5")
+      -- Enough bytes, but two-byte varints leave too few cells.
+      local states = {}
+      for i = 1, 200 do states[i] = "minecraft:test_" .. i end
+      fails(sponge2(2, 2, 2, states, varints({ 150, 150, 150, 150 })),
+        "schematic: BlockData too short: ends after 4 of 8 cells")
+    end)
+
+    it("rejects BlockData with bytes after the last cell", function()
+      fails(sponge2(2, 1, 1, { "minecraft:air" }, "\0\0\0\0"),
+        "schematic: BlockData has 2 bytes after the last of 2 cells")
+    end)
+
+    it("rejects palette indices out of range", function()
+      fails(sponge2(2, 2, 2, STATES, "\0\1\2\5\0\0\0\1"),
+        "schematic: BlockData cell 3: palette index 5 out of range (palette has 3 entries)")
+      fails(sponge2(1, 1, 2, STATES, varints({ 0, 1000 })),
+        "schematic: BlockData cell 1: palette index 1000 out of range (palette has 3 entries)")
+    end)
+
+    it("rejects overlong and oversized varints", function()
+      fails(sponge2(1, 1, 1, STATES, "\255\255\255\255\255\1"),
+        "schematic: BlockData: varint at byte 0 is longer than 5 bytes")
+      fails(sponge2(1, 1, 1, STATES, "\255\255\255\255\15"),
+        "schematic: BlockData: varint at byte 0 exceeds 32 bits")
+      fails(sponge2(1, 1, 1, STATES, "\255"),
+        "schematic: BlockData: truncated varint at the end of the block data")
+    end)
+
+    it("rejects bad palettes", function()
+      local data = "\0"
+      fails(sponge2(1, 1, 1, {}, data), "schematic: Palette is empty")
+      fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", int("minecraft:stone", 7)) }),
+        'schematic: Palette index 7 of "minecraft:stone" out of range 0..0')
+      fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", int("a", 0), int("b", 0)) }),
+        "schematic: Palette index 0 used twice")
+      fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", str("minecraft:stone", "0")) }),
+        'schematic: Palette entry "minecraft:stone" has a non-integer index')
+      fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", int("minecraft:stone[", 0)) }),
+        'schematic: Palette entry: bad block state "minecraft:stone[": expected [key=value,...] after the name')
+    end)
+
+    it("rejects a hostile size header without allocating for it", function()
+      collectgarbage()
+      local before = collectgarbage("count")
+      -- 65535^3 cells claimed, 10 bytes of data.
+      fails(sponge2(-1, -1, -1, STATES, string.rep("\0", 10)),
+        "schematic: BlockData too short: 281462092005375 cells need at least 281462092005375 bytes, got 10")
+      -- 2^31 cells.
+      fails(gzip(sponge2(-32768, -32768, 2, STATES, "\0\1")),
+        "schematic: BlockData too short: 2147483648 cells need at least 2147483648 bytes, got 2")
+      fails(comp("Schematic", short("Width", -1), short("Height", -1), short("Length", -1),
+        bytes("Blocks", "\1"), bytes("Data", "\0")),
+        "schematic: Blocks too short: 281462092005375 cells, got 1 bytes")
+      assert.is_true(collectgarbage("count") - before < 1024, "allocated over 1 MiB")
+    end)
+
+    it("rejects a compression bomb past max_bytes", function()
+      local bomb = gzip(string.rep("\0", 4 * 1024 * 1024))
+      fails(bomb, "schematic: decompressed data exceeds 1048576 bytes", { max_bytes = 1024 * 1024 })
+    end)
+
+    it("never raises on random corruption of a small document", function()
+      local doc = sponge2(2, 2, 2, STATES, "\0\1\2\0\0\0\0\1")
+      local seed = 99
+      local function rand(n)
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        return seed % n
+      end
+      for _ = 1, 2000 do
+        local pos = rand(#doc) + 1
+        local bad = doc:sub(1, pos - 1) .. string.char(rand(256)) .. doc:sub(pos + 1)
+        local ok, res, err = pcall(schematic.load, bad)
+        assert.is_true(ok)
+        assert.is_true(res ~= nil or type(err) == "string")
+      end
+    end)
+  end)
+
+  describe("parse_state()", function()
+    it("splits a state into name and properties", function()
+      local name, props = schematic.parse_state("minecraft:oak_stairs[facing=east,half=bottom]")
+      assert.equal("minecraft:oak_stairs", name)
+      assert.same({ facing = "east", half = "bottom" }, props)
+    end)
+  end)
+
+  -------------------------------------------------------------------------
+  -- Pasting
+  -------------------------------------------------------------------------
+
+  -- A stand-in world implementing the API paste relies on, recording calls.
+  local function fake_world()
+    local w = { types = {}, by_name = {}, cells = {}, calls = 0 }
+    function w:define_block(def)
+      assert(not self.by_name[def.name], "duplicate block name " .. def.name)
+      self.types[#self.types + 1] = def
+      self.by_name[def.name] = #self.types
+      return #self.types
+    end
+    function w:block_id(name) return self.by_name[name] end
+    function w:set_block(x, y, z, id)
+      self.calls = self.calls + 1
+      self.cells[x .. "," .. y .. "," .. z] = id
+    end
+    function w:get_block(x, y, z) return self.cells[x .. "," .. y .. "," .. z] or 0 end
+    return w
+  end
+
+  local function tiny()
+    return assert(schematic.load(sponge2(2, 2, 2, { "minecraft:air", "minecraft:stone",
+      "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]",
+      "minecraft:frobnicator[x=1]" }, "\0\1\2\0\3\0\0\1")))
+  end
+
+  describe("paste() into a stand-in world", function()
+    it("places non-air cells from the minimum corner and reports guesses", function()
+      local world = fake_world()
+      local report = schematic.paste(world, tiny(), 10, -64, 2147483646)
+      assert.same({ placed = 4, guessed = { "minecraft:frobnicator" } }, report)
+      local stone = world:block_id("minecraft:stone")
+      local stairs = world:block_id("minecraft:oak_stairs[facing=east,half=bottom,shape=straight]")
+      assert.equal(stone, world:get_block(11, -64, 2147483646))
+      assert.equal(stairs, world:get_block(10, -64, 2147483647))
+      assert.equal(world:block_id("minecraft:frobnicator"), world:get_block(10, -63, 2147483646))
+      assert.equal(stone, world:get_block(11, -63, 2147483647))
+      assert.equal(0, world:get_block(10, -64, 2147483646))
+      assert.equal(4, world.calls)
+      assert.same({ { 0, 0, 0, 1, 0.5, 1 }, { 0.5, 0.5, 0, 1, 1, 1 } }, world.types[stairs].boxes)
+    end)
+
+    it("reuses block types the world already has", function()
+      local world = fake_world()
+      schematic.paste(world, tiny(), 0, 0, 0)
+      local n = #world.types
+      schematic.paste(world, tiny(), 5, 0, 0)
+      assert.equal(n, #world.types)
+    end)
+
+    it("uses a custom shape table", function()
+      local world = fake_world()
+      local shapes = { block_def = function(state)
+        return { name = "custom:" .. state, boxes = {} }, true
+      end }
+      local report = schematic.paste(world, tiny(), 0, 0, 0, shapes)
+      assert.same({}, report.guessed)
+      assert.is_not_nil(world:block_id("custom:minecraft:stone"))
+    end)
+
+    it("raises on bad arguments and leaves the world untouched", function()
+      local world, s = fake_world(), tiny()
+      local function untouched()
+        assert.equal(0, #world.types)
+        assert.equal(0, world.calls)
+      end
+      assert.has_error(function() schematic.paste(nil, s, 0, 0, 0) end,
+        "bad argument #1 to 'paste' (world expected, got nil)")
+      assert.has_error(function() schematic.paste({}, s, 0, 0, 0) end,
+        "bad argument #1 to 'paste' (world has no method 'define_block')")
+      assert.has_error(function() schematic.paste(world, "x", 0, 0, 0) end,
+        "bad argument #2 to 'paste' (schematic expected, got string)")
+      assert.has_error(function() schematic.paste(world, { width = 1 }, 0, 0, 0) end,
+        "bad argument #2 to 'paste' (schematic has no valid height)")
+      assert.has_error(function() schematic.paste(world, s, 1.5, 0, 0) end,
+        "bad argument #3 to 'paste' (number has no integer representation)")
+      assert.has_error(function() schematic.paste(world, s, 0, "1", 0) end,
+        "bad argument #4 to 'paste' (number expected, got string)")
+      assert.has_error(function() schematic.paste(world, s, 0, 0, 2147483647) end,
+        "bad argument #5 to 'paste' (block coordinate out of the int32 range)")
+      assert.has_error(function() schematic.paste(world, s, -2147483649, 0, 0) end,
+        "bad argument #3 to 'paste' (block coordinate out of the int32 range)")
+      assert.has_error(function() schematic.paste(world, s, 0, 0, 0, {}) end,
+        "bad argument #6 to 'paste' (shape table with a block_def function expected)")
+      local bad_shapes = { block_def = function(state)
+        if state == "minecraft:stone" then return { name = "s", boxes = { { 0, 0, 0, 1, 3, 1 } } }, true end
+        return { name = state }, true
+      end }
+      assert.has_error(function() schematic.paste(world, s, 0, 0, 0, bad_shapes) end,
+        "bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): box outside 0..1 (x, z) or 0..2 (y))")
+      untouched()
+    end)
+  end)
+
+  describe("paste() into a blockphys world", function()
+    local ok_bp, bp = pcall(require, "blockphys")
+    if not ok_bp or type(bp) ~= "table" or not bp.World then
+      pending("the blockphys core is not available: " .. tostring(bp):match("[^\n]*"))
+      return
+    end
+    if not read(LOBBY) then
+      pending("the lobby schematic is missing: " .. LOBBY)
+      return
+    end
+
+    it("pastes the lobby with every state known", function()
+      local world = bp.World()
+      local schem = assert(schematic.load(LOBBY))
+      local report = schematic.paste(world, schem, 100, 64, -50)
+      assert.same({ placed = 2176, guessed = {} }, report)
+      assert.equal(world:block_id("minecraft:sea_lantern"), world:get_block(126, 70, -27))
+      assert.equal(world:block_id("minecraft:end_stone"), world:get_block(124, 64, -26))
+      assert.equal(world:block_id("minecraft:purpur_stairs[facing=north,half=bottom,shape=straight]"),
+        world:get_block(125, 78, -23))
+      assert.equal(0, world:get_block(100, 64, -50))
+      assert.equal(0, world:get_block(99, 64, -26))
+    end)
+
+    it("can paste twice, reusing block types", function()
+      local world = bp.World()
+      local schem = tiny()
+      schematic.paste(world, schem, 0, 0, 0)
+      local report = schematic.paste(world, schem, 0, 10, 0)
+      assert.equal(4, report.placed)
+      assert.equal(world:block_id("minecraft:stone"), world:get_block(1, 10, 0))
+    end)
+
+    it("raises on bad coordinates before touching the world", function()
+      local world = bp.World()
+      assert.has_error(function() schematic.paste(world, tiny(), 0, 0.25, 0) end,
+        "bad argument #4 to 'paste' (number has no integer representation)")
+      assert.is_nil(world:block_id("minecraft:stone"))
+    end)
+  end)
+end)
