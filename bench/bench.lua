@@ -1,0 +1,166 @@
+--- make bench: throughput of world:step against a pure-Lua per-axis implementation,
+-- instructions per entity-tick (callgrind), memory per stored block, fill time and
+-- the cost of single moves. Prints measurements and ratios from this one run; no
+-- target is asserted here (README "Performance" lists the targets).
+local bp = require "blockphys"
+local lua_axis = require "lua_axis"
+
+local SIZE, TICKS = 256, 200
+local mode, arg_n, arg_ticks = arg[1], tonumber(arg[2]), tonumber(arg[3])
+
+local function height(x, z)
+  return 40 + math.floor(6 * math.sin(x * 0.07) + 5 * math.cos(z * 0.09) + 3 * math.sin((x + z) * 0.13))
+end
+
+local function is_slab(x, z) return (x * 7 + z * 13) % 11 == 0 end
+local function is_pillar(x, z) return x % 16 == 5 and z % 16 == 9 end
+
+-- The scene, through a callback per column: (x, z, top, slab, pillar).
+local function each_column(fn)
+  for x = 0, SIZE - 1 do
+    for z = 0, SIZE - 1 do
+      fn(x, z, height(x, z), is_slab(x, z), is_pillar(x, z))
+    end
+  end
+end
+
+local function build_c()
+  local w = bp.World()
+  local stone = w:define_block{ name = "stone" }
+  local slab = w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+  local t0 = os.clock()
+  each_column(function(x, z, top, s, p)
+    w:fill(x, 0, z, x, top - 1, z, stone)
+    if p then w:fill(x, top, z, x, top + 2, z, stone)
+    elseif s then w:set_block(x, top, z, slab) end
+  end)
+  return w, os.clock() - t0
+end
+
+local function build_lua()
+  local w = lua_axis.new_world()
+  lua_axis.define(w, 1, { { 0, 0, 0, 1, 1, 1 } })
+  lua_axis.define(w, 2, { { 0, 0, 0, 1, 0.5, 1 } })
+  local t0 = os.clock()
+  each_column(function(x, z, top, s, p)
+    for y = 0, top - 1 do lua_axis.set(w, x, y, z, 1) end
+    if p then for y = top, top + 2 do lua_axis.set(w, x, y, z, 1) end
+    elseif s then lua_axis.set(w, x, top, z, 2) end
+  end)
+  return w, os.clock() - t0
+end
+
+-- Entity i: spawn point inside the terrain, fixed heading, periodic jumps.
+local function spawn_point(i)
+  local x = 48 + (i * 7919) % 160 + 0.5
+  local z = 48 + (i * 104729) % 160 + 0.5
+  return x, height(math.floor(x), math.floor(z)) + 1, z, (i * 37) % 360
+end
+
+local function jumps(i, t) return (t + i) % 20 == 0 end
+
+local function run_c(w, n, ticks)
+  local es = {}
+  for i = 1, n do
+    local x, y, z, yaw = spawn_point(i)
+    local e = w:spawn{ x = x, y = y, z = z, yaw = yaw, rules = bp.rules.beta173{ push = false } }
+    e.forward = 1
+    es[i] = e
+  end
+  local t0 = os.clock()
+  for t = 1, ticks do
+    for i = 1, n do es[i].jumping = jumps(i, t) end
+    w:step()
+  end
+  local dt = os.clock() - t0
+  for i = 1, n do w:remove(es[i]) end
+  return dt
+end
+
+local function run_lua(w, n, ticks)
+  local es = {}
+  for i = 1, n do
+    local x, y, z, yaw = spawn_point(i)
+    es[i] = lua_axis.spawn(x, y, z, yaw)
+  end
+  local t0 = os.clock()
+  for t = 1, ticks do
+    for i = 1, n do
+      local e = es[i]
+      e.jumping = jumps(i, t)
+      lua_axis.tick(w, e)
+    end
+  end
+  return os.clock() - t0
+end
+
+-- Callgrind mode: only the steps are counted (--toggle-collect=bp_world_step).
+if mode == "--steps-only" then
+  local w = build_c()
+  run_c(w, arg_n, arg_ticks)
+  return
+end
+
+local function fmt(n) return string.format("%.3g", n) end
+
+local function callgrind_instructions(n, ticks)
+  if os.execute("command -v valgrind >/dev/null 2>&1") ~= true then return nil end
+  local out = os.tmpname()
+  local cmd = string.format(
+    "valgrind --tool=callgrind --callgrind-out-file=%s --toggle-collect=bp_world_step " ..
+    "lua5.4 -e 'package.path=%q; package.cpath=%q' bench/bench.lua --steps-only %d %d >/dev/null 2>&1",
+    out, package.path, package.cpath, n, ticks)
+  os.execute(cmd)
+  local f = io.open(out)
+  if not f then return nil end
+  local text = f:read("a")
+  f:close()
+  os.remove(out)
+  local total = text:match("\nsummary:%s*(%d+)") or text:match("\ntotals:%s*(%d+)")
+  return total and tonumber(total) / (n * ticks)
+end
+
+local function move_costs()
+  local w = bp.World()
+  w:fill(-2, 0, -2, 1100, 0, 2, w:define_block{ name = "stone" })
+  local e = w:spawn{ x = 0.5, y = 1, z = 0.5, rules = bp.rules.beta173{ step_height = 0 } }
+  local res = {}
+  for _, d in ipairs{ 1, 10, 100 } do
+    local reps = math.floor(200000 / d)
+    local t0 = os.clock()
+    for _ = 1, reps do
+      e:teleport(0.5, 1, 0.5)
+      e:move(d, -0.01, 0)
+    end
+    res[d] = (os.clock() - t0) / reps
+  end
+  return res
+end
+
+print(("blockphys bench (%s), terrain %dx%d columns, %d ticks"):format(bp._VERSION, SIZE, SIZE, TICKS))
+local cw, cfill = build_c()
+local stats = cw:stats()
+print(("world: %d stored blocks, %d chunks, %d bytes: %.3f bytes per stored block (target <= 2.5)")
+  :format(stats.blocks, stats.chunks, stats.bytes, stats.bytes / stats.blocks))
+print(("fill time (C world, %d fill calls): %.3f s"):format(SIZE * SIZE, cfill))
+local lw, lfill = build_lua()
+print(("fill time (pure-Lua table world): %.3f s"):format(lfill))
+
+for _, n in ipairs{ 1000, 10000 } do
+  local tc = run_c(cw, n, TICKS)
+  local tl = run_lua(lw, n, TICKS)
+  local rc, rl = n * TICKS / tc, n * TICKS / tl
+  print(("N=%-6d world:step %s entity-ticks/s | pure Lua %s entity-ticks/s | ratio %.1fx (target >= 40x)")
+    :format(n, fmt(rc), fmt(rl), rc / rl))
+end
+
+local ipt = callgrind_instructions(1000, 50)
+if ipt then
+  print(("instructions per entity-tick in world:step (callgrind, N=1000, 50 ticks): %.0f (target <= 400)"):format(ipt))
+else
+  print("instructions per entity-tick: valgrind not available")
+end
+
+local mc = move_costs()
+print(("one move along a floor: 1 block %.2f us, 10 blocks %.2f us, 100 blocks %.2f us; ratios 10/1 = %.2f, 100/10 = %.2f")
+  :format(mc[1] * 1e6, mc[10] * 1e6, mc[100] * 1e6, mc[10] / mc[1], mc[100] / mc[10]))

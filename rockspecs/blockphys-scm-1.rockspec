@@ -1,0 +1,40 @@
+rockspec_format = "3.0"
+package = "blockphys"
+version = "scm-1"
+source = {
+  url = "git+file:///dev/null", -- built from a checkout with `luarocks make`
+}
+description = {
+  summary = "Entity movement and collision for block (voxel) worlds",
+  detailed = [[
+    A C core with a Lua 5.4 face: worlds of blocks, entities and colliders, the
+    per-axis resolver of Minecraft Beta 1.7.3 and the swept-AABB resolver of MC-CPP,
+    entity pushing, tunable gameplay rules, schematic import and world queries.
+  ]],
+  license = "MIT",
+}
+dependencies = {
+  "lua >= 5.4, < 5.5",
+  -- lua-zlib (Debian: lua-zlib) is needed only by blockphys.schematic for gzip.
+}
+build = {
+  type = "builtin",
+  modules = {
+    ["blockphys.core"] = {
+      sources = {
+        "csrc/aabb.c", "csrc/chunk.c", "csrc/entity.c", "csrc/lblockphys.c",
+        "csrc/move_axis.c", "csrc/move_swept.c", "csrc/push.c", "csrc/query.c",
+        "csrc/rules.c", "csrc/solid.c", "csrc/step.c", "csrc/tick_beta.c",
+        "csrc/tick_mccpp.c", "csrc/world.c",
+      },
+      incdirs = { "csrc" },
+      defines = {},
+    },
+    ["blockphys"] = "lua/blockphys/init.lua",
+    ["blockphys.nbt"] = "lua/blockphys/nbt.lua",
+    ["blockphys.schematic"] = "lua/blockphys/schematic.lua",
+    ["blockphys.minecraft"] = "lua/blockphys/minecraft.lua",
+  },
+}
+test_dependencies = { "busted" }
+test = { type = "busted" }
