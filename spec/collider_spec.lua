@@ -1,0 +1,205 @@
+-- luacheck: std +busted
+-- bp.Collider: construction, arithmetic, overlap and the per-axis clip of the Beta
+-- resolver (reference/b173-movement.md section 3, calculateX/Y/ZOffset).
+local bp = require "blockphys"
+local C = bp.Collider
+
+local function unpacked(c) return { c:unpack() } end
+
+describe("bp.Collider", function()
+  describe("construction", function()
+    it("keeps the min and max corners exactly", function()
+      local c = C(-1.5, 2, 0.25, 3, 4.125, 1)
+      assert.same({ -1.5, 2, 0.25, 3, 4.125, 1 }, unpacked(c))
+      assert.equal(-1.5, c.x1); assert.equal(2, c.y1); assert.equal(0.25, c.z1)
+      assert.equal(3, c.x2); assert.equal(4.125, c.y2); assert.equal(1, c.z2)
+    end)
+
+    it("accepts a zero-size box", function()
+      assert.same({ 1, 1, 1, 1, 1, 1 }, unpacked(C(1, 1, 1, 1, 1, 1)))
+    end)
+
+    it("rejects a min above its max on each axis with the max's argument number", function()
+      assert.has_error(function() bp.Collider(1, 0, 0, 0, 1, 1) end,
+        "bad argument #4 to 'Collider' (max corner must not be below the min corner)")
+      assert.has_error(function() bp.Collider(0, 1, 0, 1, 0, 1) end,
+        "bad argument #5 to 'Collider' (max corner must not be below the min corner)")
+      assert.has_error(function() bp.Collider(0, 0, 1, 1, 1, 0) end,
+        "bad argument #6 to 'Collider' (max corner must not be below the min corner)")
+    end)
+
+    it("rejects NaN and infinities", function()
+      assert.has_error(function() bp.Collider(0 / 0, 0, 0, 1, 1, 1) end,
+        "bad argument #1 to 'Collider' (number must be finite)")
+      assert.has_error(function() bp.Collider(0, 0, 0, 1, math.huge, 1) end,
+        "bad argument #5 to 'Collider' (number must be finite)")
+      assert.has_error(function() bp.Collider(0, -math.huge, 0, 1, 1, 1) end,
+        "bad argument #2 to 'Collider' (number must be finite)")
+    end)
+
+    it("rejects wrong types", function()
+      assert.has_error(function() bp.Collider("a", 0, 0, 1, 1, 1) end,
+        "bad argument #1 to 'Collider' (number expected, got string)")
+      assert.has_error(function() bp.Collider(0, 0, 0, 1, 1) end,
+        "bad argument #6 to 'Collider' (number expected, got no value)")
+      assert.has_error(function() bp.Collider(0, {}, 0, 1, 1, 1) end,
+        "bad argument #2 to 'Collider' (number expected, got table)")
+    end)
+  end)
+
+  describe("offset and +", function()
+    it("translates both corners", function()
+      local c = C(0, 0, 0, 1, 2, 3)
+      assert.same({ 0.5, -1, 2, 1.5, 1, 5 }, unpacked(c:offset(0.5, -1, 2)))
+      assert.same({ 0.5, -1, 2, 1.5, 1, 5 }, unpacked(c + { 0.5, -1, 2 }))
+      assert.same({ 0, 0, 0, 1, 2, 3 }, unpacked(c)) -- a value: the original is unchanged
+    end)
+
+    it("rejects a bad offset", function()
+      local c = C(0, 0, 0, 1, 1, 1)
+      assert.has_error(function() return c + { 1, 2 } end,
+        "bad argument #2 to 'add' (offset must be a table of three finite numbers)")
+      assert.has_error(function() return c + { 1, 0 / 0, 2 } end,
+        "bad argument #2 to 'add' (offset must be a table of three finite numbers)")
+      assert.has_error(function() return c + 1 end,
+        "bad argument #2 to 'add' (table expected, got number)")
+      assert.has_error(function() c:offset(1, math.huge, 0) end,
+        "bad argument #2 to 'offset' (number must be finite)")
+    end)
+  end)
+
+  describe("& (overlap)", function()
+    local a = C(0, 0, 0, 1, 1, 1)
+
+    it("is true for overlapping interiors, both ways", function()
+      local b = C(0.5, 0.5, 0.5, 2, 2, 2)
+      assert.is_true(a & b)
+      assert.is_true(b & a)
+      assert.is_true(a & a)
+      assert.is_true(a & C(0.25, 0.25, 0.25, 0.75, 0.75, 0.75)) -- contained
+    end)
+
+    for axis = 1, 3 do
+      it("is false for boxes that only touch on axis " .. axis, function()
+        local lo, hi = { 0, 0, 0 }, { 1, 1, 1 }
+        lo[axis], hi[axis] = 1, 2
+        local b = C(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3])
+        assert.is_false(a & b)
+        assert.is_false(b & a)
+        -- a hair of overlap counts
+        lo[axis] = 1 - 2 ^ -40
+        assert.is_true(a & C(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3]))
+      end)
+
+      it("is false for boxes apart on axis " .. axis, function()
+        local lo, hi = { 0, 0, 0 }, { 1, 1, 1 }
+        lo[axis], hi[axis] = -3, -0.5
+        assert.is_false(a & C(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3]))
+      end)
+    end
+
+    it("is false against a zero-size box on a face", function()
+      assert.is_false(a & C(1, 0.5, 0.5, 1, 0.5, 0.5))
+    end)
+  end)
+
+  describe(":extend", function()
+    local c = C(0, 0, 0, 1, 1, 1)
+    it("grows max on positive and min on negative components", function()
+      assert.same({ 0, -2, 0, 3, 1, 1 }, unpacked(c:extend(2, -2, 0)))
+      assert.same({ -0.5, 0, 0, 1, 1, 1.25 }, unpacked(c:extend(-0.5, 0, 0.25)))
+      assert.same({ 0, 0, 0, 1, 1, 1 }, unpacked(c:extend(0, 0, 0)))
+    end)
+  end)
+
+  describe(":expand", function()
+    local c = C(0, 0, 0, 1, 1, 1)
+    it("grows (or shrinks) both sides of each axis", function()
+      assert.same({ -1, -0.5, 0, 2, 1.5, 1 }, unpacked(c:expand(1, 0.5, 0)))
+      assert.same({ 0.25, 0, 0.5, 0.75, 1, 0.5 }, unpacked(c:expand(-0.25, 0, -0.5)))
+    end)
+
+    it("refuses to shrink below zero size", function()
+      assert.has_error(function() c:expand(0, -0.75, 0) end,
+        "bad argument #2 to 'expand' (shrinks the box below zero size)")
+    end)
+  end)
+
+  describe(":clip_x/y/z", function()
+    local m = C(0, 0, 0, 1, 1, 1)
+    local clips = { "clip_x", "clip_y", "clip_z" }
+    local function box(axis, lo, hi, olo, ohi)
+      local a, b = { olo or 0, olo or 0, olo or 0 }, { ohi or 1, ohi or 1, ohi or 1 }
+      a[axis], b[axis] = lo, hi
+      return C(a[1], a[2], a[3], b[1], b[2], b[3])
+    end
+
+    for axis = 1, 3 do
+      local clip = clips[axis]
+      describe(clip, function()
+        it("shortens a positive move to the gap", function()
+          assert.equal(0.5, m[clip](m, box(axis, 1.5, 2), 2))
+          assert.equal(0.25, m[clip](m, box(axis, 1.5, 2), 0.25)) -- shorter than the gap
+        end)
+
+        it("shortens a negative move to the gap", function()
+          assert.equal(-0.75, m[clip](m, box(axis, -2, -0.75), -3))
+          assert.equal(-0.5, m[clip](m, box(axis, -2, -0.75), -0.5))
+        end)
+
+        it("counts a touching box as on the far side (clip to 0)", function()
+          assert.equal(0, m[clip](m, box(axis, 1, 2), 0.5))
+          assert.equal(0, m[clip](m, box(axis, -1, 0), -0.5))
+        end)
+
+        it("ignores boxes behind the move", function()
+          assert.equal(0.5, m[clip](m, box(axis, -2, -1), 0.5))
+          assert.equal(-0.5, m[clip](m, box(axis, 2, 3), -0.5))
+        end)
+
+        it("ignores overlapping boxes (never pushes out)", function()
+          assert.equal(0.5, m[clip](m, box(axis, 0.5, 2), 0.5))
+          assert.equal(-0.5, m[clip](m, box(axis, -1, 0.5), -0.5))
+        end)
+
+        it("returns a zero move unchanged", function()
+          assert.equal(0, m[clip](m, box(axis, 1, 2), 0))
+        end)
+
+        it("needs strict overlap on both other axes", function()
+          -- touching on another axis: no clip
+          for other = 1, 3 do
+            if other ~= axis then
+              local lo, hi = { 0, 0, 0 }, { 1, 1, 1 }
+              lo[axis], hi[axis] = 1.5, 2
+              lo[other], hi[other] = 1, 2
+              assert.equal(2, m[clip](m, C(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3]), 2))
+              lo[other], hi[other] = 1 - 2 ^ -30, 2 -- a hair of overlap: clip
+              assert.equal(0.5, m[clip](m, C(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3]), 2))
+            end
+          end
+        end)
+      end)
+    end
+
+    it("rejects a non-finite displacement and a non-collider", function()
+      assert.has_error(function() m:clip_y(m, 0 / 0) end,
+        "bad argument #2 to 'clip_y' (number must be finite)")
+      assert.has_error(function() m:clip_x({}, 1) end,
+        "bad argument #1 to 'clip_x' (blockphys.Collider expected, got table)")
+    end)
+  end)
+
+  describe("__eq and __tostring", function()
+    it("compares by value", function()
+      assert.is_true(C(0, 0, 0, 1, 1, 1) == C(0, 0, 0, 1, 1, 1))
+      assert.is_false(C(0, 0, 0, 1, 1, 1) == C(0, 0, 0, 1, 1, 2))
+      assert.is_true(C(0, 0, 0, 1, 1, 1) + { 1, 0, 0 } == C(1, 0, 0, 2, 1, 1))
+    end)
+
+    it("prints the corners", function()
+      assert.equal("blockphys.Collider(0.0, -0.5, 0.25, 1.0, 2.0, 3.5)",
+        tostring(C(0, -0.5, 0.25, 1, 2, 3.5)))
+    end)
+  end)
+end)

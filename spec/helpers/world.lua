@@ -1,0 +1,119 @@
+--- Shared builders for the specs: a world with the usual block types, flat floors,
+-- a seeded rough terrain, Java float rounding, and state snapshots.
+local bp = require "blockphys"
+
+local M = {}
+
+--- Round a double to the nearest Java float (binary32), as the game's float maths does.
+function M.f32(x)
+  return (string.unpack("<f", string.pack("<f", x)))
+end
+
+local f32 = M.f32
+
+--- The game's float literals widened to double (reference/b173-movement.md).
+M.F = {
+  jump = f32(0.42),      -- 0.42F
+  drag = f32(0.98),      -- 0.98F
+  input = f32(0.98),     -- forward/strafe damping 0.98F
+  slip = f32(0.6),       -- default slipperiness 0.6F
+  ice = f32(0.98),       -- ice slipperiness 0.98F
+  air = f32(0.91),       -- 0.91F
+  accel = f32(0.16277136),
+  ground = f32(0.1),
+  air_accel = f32(0.02),
+  water_drag = f32(0.8),
+  liquid_jump = f32(0.04),
+  sneak_camera = f32(0.2),
+  camera_decay = f32(0.4),
+  half_width = f32(0.6) / 2,
+  height = f32(1.8),
+  ladder = f32(0.15),
+}
+
+--- A world with the block types the specs use: stone, slab (0.5 high), fence
+-- (1.5 high post), ice, water, lava, ladder (0.125 thick on the +Z side).
+function M.world()
+  local w = bp.World()
+  w:define_block{ name = "stone" }
+  w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+  w:define_block{ name = "fence", boxes = { { 0.375, 0, 0.375, 0.625, 1.5, 0.625 } } }
+  w:define_block{ name = "ice", slipperiness = f32(0.98) }
+  w:define_block{ name = "water", boxes = {}, liquid = "water" }
+  w:define_block{ name = "lava", boxes = {}, liquid = "lava" }
+  w:define_block{ name = "ladder", boxes = { { 0, 0, 0.875, 1, 1, 1 } }, climbable = true }
+  return w
+end
+
+--- A flat floor of `block` (default stone) at height y, covering [-r, r] on X and Z
+-- (default r = 16). Its top face is at y + 1.
+function M.flat(w, y, block, r)
+  r = r or 16
+  w:fill(-r, y, -r, r, y, r, block or "stone")
+end
+
+--- A deterministic PRNG of our own (a 32-bit xorshift): the same seed gives the same
+-- sequence on every Lua build. rng() -> float in [0, 1); rng(n) -> integer in [1, n].
+function M.rng(seed)
+  local s = (seed * 2654435761 + 1) & 0xFFFFFFFF
+  if s == 0 then s = 1 end
+  return function(n)
+    s = s ~ ((s << 13) & 0xFFFFFFFF)
+    s = s ~ (s >> 17)
+    s = s ~ ((s << 5) & 0xFFFFFFFF)
+    if n then return s % n + 1 end
+    return s / 4294967296
+  end
+end
+
+--- A rough seeded terrain on [0, size) x [0, size): stone columns of random height
+-- (base y 0 .. 3), topped here and there by slabs, fences, ladders, ice, water pools
+-- and short walls. Returns the height map h[x][z] (first free y of each column).
+function M.terrain(w, seed, size)
+  local rand = M.rng(seed)
+  local h = {}
+  w:fill(-1, -1, -1, size, -1, size, "stone")
+  for x = -1, size do -- a 5-high wall around the area
+    w:fill(x, 0, -1, x, 4, -1, "stone")
+    w:fill(x, 0, size, x, 4, size, "stone")
+  end
+  for z = -1, size do
+    w:fill(-1, 0, z, -1, 4, z, "stone")
+    w:fill(size, 0, z, size, 4, z, "stone")
+  end
+  for x = 0, size - 1 do
+    h[x] = {}
+    for z = 0, size - 1 do
+      local top = rand(3) - 1 -- 0, 1 or 2 stone blocks
+      if top > 0 then w:fill(x, 0, z, x, top - 1, z, "stone") end
+      local r = rand(20)
+      if r == 1 then w:set_block(x, top, z, "slab")
+      elseif r == 2 then w:set_block(x, top, z, "fence")
+      elseif r == 3 then w:set_block(x, top, z, "ladder"); w:set_block(x, top + 1, z, "ladder")
+      elseif r == 4 then w:set_block(x, top, z, "water")
+      elseif r == 5 and top > 0 then w:set_block(x, top - 1, z, "ice")
+      elseif r == 6 then w:fill(x, top, z, x, top + 2, z, "stone"); top = top + 3
+      end
+      h[x][z] = top
+    end
+  end
+  return h
+end
+
+--- Every observable field of an entity, for before/after comparisons.
+function M.state(e)
+  local s = { e:position() }
+  for _, k in ipairs{ "vx", "vy", "vz", "on_ground", "collided_horizontally",
+                      "collided_vertically", "in_water", "in_lava", "fall_distance",
+                      "forward", "strafe", "yaw", "jumping", "sneaking", "y_size" } do
+    s[k] = e[k]
+  end
+  return s
+end
+
+--- Exact hex image of a number (bit-identical comparisons).
+function M.hex(x)
+  return string.format("%a", x)
+end
+
+return M

@@ -1,0 +1,355 @@
+-- luacheck: std +busted
+-- e:move: the per-axis resolver alone (Beta 1.7.3 moveEntity, reference/b173-movement.md
+-- section 3): clip Y then X then Z, flags and velocity zeroing, landing and fall
+-- distance, step-up with its ySize cooldown, ceilings, the step-sink quirk, limits.
+local bp = require "blockphys"
+local H = require "helpers.world"
+local F = H.F
+
+local HW = F.half_width        -- 0.30000001192092896
+local HEIGHT = F.height        -- 1.7999999523162842
+local GROUND = -0.0784000015258789 -- (0 - 0.08) * 0.98F: a grounded entity's vy
+
+-- A world with a stone floor whose top face is y = 1.
+local function floored()
+  local w = H.world()
+  H.flat(w, 0)
+  return w
+end
+
+-- An entity standing on the floor (on_ground set by one settling move).
+local function standing(w, x, z, y)
+  local e = w:spawn{ x = x or 0.5, y = y or 1, z = z or 0.5 }
+  e:move(0, GROUND, 0)
+  assert.is_true(e.on_ground)
+  return e
+end
+
+describe("e:move", function()
+  describe("per-axis clipping", function()
+    -- Obstacles 2 blocks from a free-floating entity at (0.5, 2, 0.5): the move is the
+    -- gap between faces, exactly.
+    local cases = {
+      { "+X", { 3, 0, 0 }, function(w) w:fill(2, -5, -5, 2, 8, 5, "stone") end, 2 - (0.5 + HW) },
+      { "-X", { -3, 0, 0 }, function(w) w:fill(-2, -5, -5, -2, 8, 5, "stone") end, -1 - (0.5 - HW) },
+      { "+Z", { 0, 0, 3 }, function(w) w:fill(-5, -5, 2, 5, 8, 2, "stone") end, 2 - (0.5 + HW) },
+      { "-Z", { 0, 0, -3 }, function(w) w:fill(-5, -5, -2, 5, 8, -2, "stone") end, -1 - (0.5 - HW) },
+      { "+Y", { 0, 3, 0 }, function(w) w:fill(-5, 5, -5, 5, 5, 5, "stone") end, 5 - (2 + HEIGHT) },
+      { "-Y", { 0, -3, 0 }, function(w) w:fill(-5, 0, -5, 5, 0, 5, "stone") end, -1 },
+    }
+    for _, c in ipairs(cases) do
+      local name, d, build, expected = c[1], c[2], c[3], c[4]
+      it("stops at the obstacle face moving " .. name, function()
+        local w = H.world()
+        build(w)
+        local e = w:spawn{ x = 0.5, y = 2, z = 0.5, vx = 7, vy = 7, vz = 7 }
+        local out = { e:move(d[1], d[2], d[3]) }
+        local axis = d[1] ~= 0 and 1 or d[2] ~= 0 and 2 or 3
+        for a = 1, 3 do
+          assert.equal(a == axis and expected or 0, out[a])
+        end
+        local pos = { e:position() }
+        local start = { 0.5, 2, 0.5 }
+        assert.equal(start[axis] + expected, pos[axis])
+        -- only the clipped component's velocity is zeroed
+        local vel = { e:velocity() }
+        for a = 1, 3 do assert.equal(a == axis and 0 or 7, vel[a]) end
+        assert.equal(axis ~= 2, e.collided_horizontally)
+        assert.equal(axis == 2, e.collided_vertically)
+        assert.equal(name == "-Y", e.on_ground)
+      end)
+    end
+
+    it("moves freely and sets no flags without obstacles", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0.5, y = 2, z = 0.5, vx = 1 }
+      assert.same({ 1.5, -0.25, 3 }, { e:move(1.5, -0.25, 3) })
+      assert.same({ 2, 1.75, 3.5 }, { e:position() })
+      assert.is_false(e.collided_horizontally or e.collided_vertically or e.on_ground)
+      assert.equal(1, e.vx)
+    end)
+
+    it("keeps the box as the ground truth (position derived from it)", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0.5, y = 2, z = 0.5 }
+      e:move(0.1, 0, 0)
+      local x1, y1, z1, x2, y2, z2 = e:box():unpack()
+      assert.equal(0.6 - HW, x1); assert.equal(0.6 + HW, x2)
+      assert.equal(2, y1); assert.equal(2 + HEIGHT, y2)
+      assert.equal(0.5 - HW, z1); assert.equal(0.5 + HW, z2)
+      assert.equal((x1 + x2) / 2, e.x)
+    end)
+  end)
+
+  describe("landing and fall distance", function()
+    it("lands: on_ground, vy zeroed, fall distance reset", function()
+      local w = floored()
+      local e = w:spawn{ x = 0.5, y = 4, z = 0.5, vy = -3 }
+      e:move(0, -1, 0)
+      e:move(0, -0.75, 0)
+      assert.equal(1.75, e.fall_distance) -- accumulates -dy while falling
+      assert.is_false(e.on_ground)
+      assert.equal(-3, e.vy)
+      local _, dy = e:move(0, -2, 0)
+      assert.equal(-1.25, dy)
+      assert.equal(1, e.y)
+      assert.is_true(e.on_ground)
+      assert.is_true(e.collided_vertically)
+      assert.equal(0, e.vy)
+      assert.equal(0, e.fall_distance)
+    end)
+
+    it("does not count upward moves and keeps counting until the landing", function()
+      local w = floored()
+      local e = w:spawn{ x = 0.5, y = 4, z = 0.5 }
+      e:move(0, -0.5, 0)
+      e:move(0, 0.25, 0)
+      assert.equal(0.5, e.fall_distance)
+      e:move(0, -0.5, 0)
+      assert.equal(1, e.fall_distance)
+    end)
+
+    it("a zero vertical move neither lands nor resets", function()
+      local w = floored()
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      e.fall_distance = 2
+      e:move(0, 0, 0)
+      assert.is_false(e.on_ground)
+      assert.equal(2, e.fall_distance)
+    end)
+  end)
+
+  describe("axis order Y, X, Z", function()
+    it("tests a ledge with the X position from before the move (Y first)", function()
+      local w = floored()
+      w:fill(2, 1, -5, 4, 1, 5, "stone") -- a ledge whose top is 2
+      local e = w:spawn{ x = 0.5, y = 2.5, z = 0.5 }
+      -- X first would pass over the ledge (feet at 2.5 > 2) and land on it; Y first
+      -- drops to 1.5 and then X hits the ledge's side.
+      local dx, dy = e:move(1.5, -1, 0)
+      assert.equal(-1, dy)
+      assert.equal(2 - (0.5 + HW), dx)
+      assert.equal(1.5, e.y)
+      assert.is_true(e.collided_horizontally)
+      assert.is_false(e.on_ground)
+    end)
+
+    it("moves X before Z at an outside corner", function()
+      local w = floored()
+      w:fill(1, 1, 1, 1, 3, 1, "stone") -- a pillar diagonal to the entity
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      local dx, _, dz = e:move(0.5, 0, 0.5)
+      assert.equal(0.5, dx) -- X passes beside the pillar
+      assert.equal(1 - (0.5 + HW), dz) -- then Z is blocked by it
+      assert.same({ 1, 1, 0.5 + dz }, { e:position() })
+    end)
+  end)
+
+  describe("sliding", function()
+    it("slides along a wall: the blocked component is cut, the other kept", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 3, 5, "stone")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5, vx = 0.5, vz = 0.3 }
+      local dx, dy, dz = e:move(0.5, 0, 0.3)
+      assert.equal(1 - (0.5 + HW), dx)
+      assert.equal(0, dy)
+      assert.equal(0.3, dz)
+      assert.equal(0, e.vx)
+      assert.equal(0.3, e.vz)
+      assert.is_true(e.collided_horizontally)
+    end)
+
+    it("stops in a corner on both axes", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 3, 5, "stone")
+      w:fill(-5, 1, 1, 5, 3, 1, "stone")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5, vx = 0.5, vz = 0.5 }
+      local dx, _, dz = e:move(0.5, 0, 0.5)
+      assert.equal(1 - (0.5 + HW), dx)
+      assert.equal(1 - (0.5 + HW), dz)
+      assert.equal(0, e.vx)
+      assert.equal(0, e.vz)
+      -- pressing on: no movement at all
+      assert.same({ 0, 0, 0 }, { e:move(0.5, 0, 0.5) })
+    end)
+  end)
+
+  describe("step-up", function()
+    it("steps onto a 0.5 slab from the ground", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")
+      local e = standing(w)
+      local dx, dy, dz = e:move(0.5, GROUND, 0)
+      assert.equal(0.5, dx)
+      assert.equal(0.5, dy)
+      assert.equal(0, dz)
+      assert.same({ 1, 1.5, 0.5 }, { e:position() })
+      -- dy is the down-probe's result (0): a vertical collision, on the ground
+      assert.is_true(e.on_ground)
+      assert.is_true(e.collided_vertically)
+      assert.is_false(e.collided_horizontally)
+      -- ySize = (float)(0 + frac(1.5) + 0.01)
+      assert.equal(H.f32(0.51), e.y_size)
+    end)
+
+    it("does not step when the entity is in the air and not landing", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      assert.is_false(e.on_ground)
+      local dx, dy = e:move(0.5, 0, 0)
+      assert.equal(1 - (0.5 + HW), dx)
+      assert.equal(0, dy)
+    end)
+
+    it("steps on the tick it lands (canStep uses the Y-clipped result)", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")
+      local e = w:spawn{ x = 0.5, y = 1.25, z = 0.5 }
+      local _, dy = e:move(0.5, -0.5, 0)
+      assert.equal(0.25, dy) -- from 1.25 up onto the slab at 1.5
+      assert.equal(1.5, e.y)
+      assert.is_true(e.on_ground)
+    end)
+
+    it("does not step onto a full block (a tie keeps the plain move)", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "stone")
+      local e = standing(w)
+      local dx, dy = e:move(0.5, GROUND, 0)
+      assert.equal(1 - (0.5 + HW), dx)
+      assert.equal(0, dy)
+      assert.equal(1, e.y)
+      assert.equal(0, e.y_size)
+      assert.is_true(e.collided_horizontally)
+    end)
+
+    it("does not step onto a 1.5-high fence", function()
+      local w = floored()
+      w:set_block(1, 1, 0, "fence")
+      local e = standing(w)
+      local dx = e:move(1, GROUND, 0)
+      assert.equal(1.375 - (0.5 + HW), dx)
+      assert.equal(1, e.y)
+    end)
+
+    it("keeps the plain move when the step goes no farther", function()
+      -- A slab with a wall on top of it: the plain move stops at the slab's face and
+      -- the stepped move at the wall's face, the same X: a tie keeps the plain move.
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")
+      w:fill(1, 2, -5, 1, 3, 5, "stone") -- the wall above the slab
+      local e = standing(w)
+      local dx, dy = e:move(0.5, GROUND, 0)
+      assert.equal(1 - (0.5 + HW), dx)
+      assert.equal(0, dy)
+      assert.equal(1, e.y)
+    end)
+
+    it("rests for two moves after a step (ySize 0.51 -> 0.204 -> 0.0816 -> 0.03264)", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")   -- first step: 1 -> 1.5
+      w:fill(2, 1, -5, 9, 1, 5, "stone")  -- second step: 1.5 -> 2
+      local e = standing(w)
+      e:move(0.5, GROUND, 0)
+      assert.equal(1.5, e.y)
+      local ys = H.f32(0.51)
+      assert.equal(ys, e.y_size)
+      -- each move first decays ySize by 0.4F, rounded to float (a float field)
+      local expected_y = { 1.5, 1.5, 2 }
+      for i = 1, 3 do
+        ys = H.f32(ys * F.camera_decay)
+        e:move(1, GROUND, 0)
+        assert.equal(ys, e.y_size)
+        assert.equal(expected_y[i], e.y)
+      end
+      assert.is_near(0.204, H.f32(H.f32(0.51) * F.camera_decay), 1e-7)
+      assert.is_near(0.03264, e.y_size, 1e-7)
+      assert.is_true(e.y_size < H.f32(0.05))
+      -- move 2 reached the stone's face, move 3 was blocked, move 4 stepped 1 block
+      assert.equal(1 + (2 - (1 + HW)) + 1, e.x)
+    end)
+  end)
+
+  describe("ceilings", function()
+    it("clips a rising move at the ceiling and zeroes vy", function()
+      local w = floored()
+      w:fill(-5, 3, -5, 5, 3, 5, "stone")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5, vy = 1 }
+      local _, dy = e:move(0, 1, 0)
+      assert.equal(3 - (1 + HEIGHT), dy)
+      assert.equal(0, e.vy)
+      assert.is_true(e.collided_vertically)
+      assert.is_false(e.on_ground)
+    end)
+
+    it("keeps the plain move when a low ceiling stops the step's rise", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")
+      w:fill(-5, 3, -5, 5, 3, 5, "stone") -- 0.2 above the head: too low to rise 0.5
+      local e = standing(w)
+      local dx, dy = e:move(0.5, GROUND, 0)
+      assert.equal(1 - (0.5 + HW), dx)
+      assert.equal(0, dy)
+      assert.equal(1, e.y)
+    end)
+  end)
+
+  describe("the step-sink quirk (section 9.2)", function()
+    -- A 0.125 plate on the floor in a corridor whose ceiling is 0.2 above the head:
+    -- the step rises 0.2 (enough to clear the plate), moves past it, and its -0.5
+    -- down-probe only sees boxes gathered over [minY, maxY + 0.5], which excludes the
+    -- floor the entity stands on: it sinks 0.3 into the floor.
+    local function corridor(fix)
+      local w = floored()
+      w:define_block{ name = "plate", boxes = { { 0, 0, 0, 1, 0.125, 1 } } }
+      w:fill(1, 1, -5, 1, 1, 5, "plate")
+      w:fill(-5, 3, -5, 9, 3, 5, "stone")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5, rules = bp.rules.beta173{ step_sink_fix = fix } }
+      e:move(0, GROUND, 0)
+      return w, e
+    end
+    local rise = 3 - (1 + HEIGHT) -- 0.2000000476837158
+
+    it("sinks with step_sink_fix = false (the preset's default)", function()
+      assert.is_false(bp.rules.beta173().step_sink_fix)
+      local w, e = corridor(false)
+      local dx, dy = e:move(2, GROUND, 0)
+      assert.equal(2, dx)
+      assert.equal(rise - 0.5, dy)
+      assert.equal(1 + rise - 0.5, e.y)
+      assert.is_true(e.on_ground)
+      -- the entity now overlaps the floor block under it
+      local inside = 0
+      for _, b in ipairs(w:boxes_in(e:box())) do
+        if b & e:box() then inside = inside + 1 end
+      end
+      assert.is_true(inside > 0)
+    end)
+
+    it("lands on the floor with step_sink_fix = true", function()
+      local w, e = corridor(true)
+      local dx, dy = e:move(2, GROUND, 0)
+      assert.equal(2, dx)
+      assert.equal(0, dy)
+      assert.equal(1, e.y)
+      assert.same({}, w:boxes_in(e:box()))
+    end)
+  end)
+
+  describe("limits", function()
+    it("accepts 1024 blocks per axis and refuses more, changing nothing", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0, y = 0, z = 0 }
+      assert.same({ 1024, -1024, 1024 }, { e:move(1024, -1024, 1024) })
+      local before = H.state(e)
+      assert.has_error(function() e:move(1024.5, 0, 0) end,
+        "bad argument #1 to 'move' (displacement too large (at most 1024 blocks per axis))")
+      assert.has_error(function() e:move(0, -2000, 0) end,
+        "bad argument #2 to 'move' (displacement too large (at most 1024 blocks per axis))")
+      assert.has_error(function() e:move(0, 0, 0 / 0) end,
+        "bad argument #3 to 'move' (number must be finite)")
+      assert.same(before, H.state(e))
+    end)
+  end)
+end)

@@ -1,0 +1,559 @@
+-- luacheck: std +busted
+-- The Beta 1.7.3 rules through world:step (reference/b173-movement.md sections 0-2,
+-- 5, 7-9). Every expected number is derived in the spec from the algorithm with the
+-- game's float constants (H.F, H.f32); where the C core performs the same double
+-- operations in the same order the comparison is exact, otherwise the tolerance is
+-- stated next to the assertion.
+local bp = require "blockphys"
+local H = require "helpers.world"
+local F, f32 = H.F, H.f32
+
+local HW = F.half_width
+local GROUND = (0 - 0.08) * F.drag -- -0.0784000015258789: vy of a grounded entity
+
+local function steps(w, n)
+  for _ = 1, n do w:step() end
+end
+
+-- A stone floor (top y = 64) and an entity standing on it, already landed.
+local function ground(block, r)
+  local w = H.world()
+  H.flat(w, 63, block, r or 16)
+  local e = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+  steps(w, 2)
+  assert.is_true(e.on_ground)
+  return w, e
+end
+
+-- Float heading of moveFlying for one input (reference section 1), at yaw 0:
+-- returns (dvx, dvz).
+local function heading(strafe, forward, k)
+  local len = f32(math.sqrt(f32(f32(strafe * strafe) + f32(forward * forward))))
+  if len < 0.01 then return 0, 0 end
+  if len < 1 then len = 1 end
+  local s = f32(k / len)
+  return f32(strafe * s), f32(forward * s)
+end
+
+-- Ground friction factor f and acceleration k of a block's slipperiness (float).
+local function ground_factors(slip)
+  local f = f32(slip * F.air)
+  local k = f32(F.accel / f32(f32(f * f) * f))
+  return f, f32(F.ground * k)
+end
+
+describe("beta173 rules", function()
+  describe("spawn state", function()
+    it("starts in the air: the first tick falls 0, the second lands", function()
+      local w = H.world()
+      H.flat(w, 63)
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+      assert.is_false(e.on_ground)
+      assert.same({ 0, 0, 0 }, { e:velocity() })
+      w:step()
+      assert.is_false(e.on_ground)
+      assert.equal(64, e.y)
+      assert.equal(-0.0784000015258789, e.vy)
+      assert.equal(GROUND, e.vy)
+      w:step()
+      assert.is_true(e.on_ground)
+      assert.is_true(e.collided_vertically)
+      assert.equal(64, e.y)
+      assert.equal(GROUND, e.vy) -- zeroed by the landing, then gravity and drag again
+    end)
+  end)
+
+  describe("jump", function()
+    it("follows the arc tick by tick: vy0 = 0.42F, then (vy - 0.08) * 0.98F", function()
+      local w, e = ground()
+      e.jumping = true
+      local y, vy = 64, F.jump
+      local top = 64
+      for tick = 1, 12 do
+        w:step()
+        -- the move uses vy, then gravity and drag: the same double operations as C
+        local expected_y = y + vy
+        if tick == 12 then
+          assert.is_true(expected_y < 64) -- the 12th tick's move reaches the floor
+          assert.equal(64, e.y)
+          assert.is_true(e.on_ground)
+          assert.equal(GROUND, e.vy)
+        else
+          y, vy = expected_y, (vy - 0.08) * F.drag
+          assert.equal(y, e.y)
+          assert.equal(vy, e.vy)
+          assert.is_false(e.on_ground)
+          top = math.max(top, y)
+        end
+      end
+      assert.equal(top, 64 + 1.2522033402537245) -- apex after tick 6
+      assert.is_near(1.2522033402537, top - 64, 1e-12)
+      -- no jump cooldown in b1.7.3: still holding jump, it leaves the ground at once
+      w:step()
+      assert.equal(64 + F.jump, e.y)
+    end)
+
+    it("is cut short by a ceiling (vy zeroed at the hit)", function()
+      local w, e = ground()
+      w:fill(-4, 66, -4, 4, 66, 4, "stone") -- 0.2 above the head
+      e.jumping = true
+      w:step()
+      e.jumping = false
+      assert.equal(66 - F.height, e.y)
+      assert.is_true(e.collided_vertically)
+      assert.equal(GROUND, e.vy) -- (0 - 0.08) * 0.98F after the clip zeroed vy
+      steps(w, 3)
+      assert.equal(64, e.y)
+      assert.is_true(e.on_ground)
+    end)
+  end)
+
+  describe("walking", function()
+    -- per tick: v += a; move v; v *= f, so the displacement tends to a / (1 - f)
+    local function walk(block, n, sneak_factor)
+      local w, e = ground(block, 200)
+      local f, k = ground_factors(block == "ice" and F.ice or F.slip)
+      local input = f32(1 * F.input)
+      if sneak_factor then
+        e.sneaking = true
+        input = f32(f32(1 * sneak_factor) * F.input)
+      end
+      e.forward = 1
+      local _, a = heading(0, input, k)
+      local v, z = 0, e.z
+      for _ = 1, n do
+        w:step()
+        v = v + a
+        assert.is_near(v, e.z - z, 1e-12) -- positions are rounded at the box's edges
+        z = e.z
+        v = v * f
+        assert.equal(v, e.vz)
+        assert.equal(0, e.vx)
+      end
+      return e, a, f
+    end
+
+    it("accelerates to a / (1 - f) on normal blocks (0.21585 b/t)", function()
+      local f, k = ground_factors(F.slip)
+      assert.equal(0.54600006341934204, f)
+      assert.equal(0.099999986588954926, k)
+      local e, a = walk("stone", 60)
+      assert.equal(f32(F.input * k), a)
+      local terminal = a / (1 - f)
+      assert.is_near(0.2158590, terminal, 1e-7)
+      assert.is_near(terminal * f, e.vz, 1e-15) -- converged (0.546^60 ~ 1e-16)
+      assert.is_true(e.on_ground)
+    end)
+
+    it("accelerates to a / (1 - f) on ice (slipperiness 0.98F)", function()
+      local f, k = ground_factors(F.ice)
+      assert.equal(0.89180004596710205, f)
+      assert.equal(0.022949621081352234, k)
+      local e, a = walk("ice", 400)
+      local terminal = a / (1 - f)
+      assert.is_near(0.2078617, terminal, 1e-7)
+      assert.is_near(terminal * f, e.vz, 1e-14)
+    end)
+
+    it("sneaks at 0.3 of the input (and dips the camera by 0.08)", function()
+      local f = ground_factors(F.slip)
+      local e, a = walk("stone", 80, 0.3)
+      local _, k = ground_factors(F.slip)
+      assert.equal(f32(f32(f32(0.3) * F.input) * k), a)
+      assert.is_near(0.0647577, a / (1 - f), 1e-7)
+      assert.is_near(a / (1 - f) * f, e.vz, 1e-15)
+      -- ySize raised to 0.2F before the move, decayed by 0.4F inside it
+      assert.equal(0.080000005662441254, e.y_size)
+    end)
+
+    it("gains 1/0.98 on a 45 degree strafe, sqrt(2) when sneaking", function()
+      local function first_tick(forward, strafe, sneak)
+        local w, e = ground()
+        e.forward, e.strafe, e.sneaking = forward, strafe, sneak
+        w:step()
+        return math.sqrt(e.vx ^ 2 + e.vz ^ 2), e
+      end
+      local f, k = ground_factors(F.slip)
+      local straight = first_tick(1, 0, false)
+      local diagonal, e = first_tick(1, 1, false)
+      local dvx, dvz = heading(F.input, F.input, k) -- normalised: |input| = 1.386
+      assert.equal(dvx * f, e.vx)
+      assert.equal(dvz * f, e.vz)
+      assert.is_near(1 / 0.98, diagonal / straight, 1e-6) -- float heading
+      local s_straight = first_tick(1, 0, true)
+      local s_diagonal = first_tick(1, 1, true)
+      assert.is_near(math.sqrt(2), s_diagonal / s_straight, 1e-6) -- 0.416 < 1: no normalising
+    end)
+
+    it("faces +Z at yaw 0, -X at yaw 90, and strafe > 0 is left (+X at yaw 0)", function()
+      local w, e = ground()
+      e.forward = 1
+      w:step()
+      assert.is_true(e.vz > 0)
+      assert.equal(0, e.vx)
+      w, e = ground()
+      e.forward, e.yaw = 1, 90
+      w:step()
+      assert.is_true(e.vx < 0)
+      assert.is_true(math.abs(e.vz) < 1e-6 * math.abs(e.vx)) -- float sine table: ~1e-7
+      w, e = ground()
+      e.strafe = 1
+      w:step()
+      assert.is_true(e.vx > 0)
+      assert.equal(0, e.vz)
+      w, e = ground()
+      e.forward, e.yaw = 1, -90
+      w:step()
+      assert.is_true(e.vx > 0)
+    end)
+  end)
+
+  describe("sneak edge guard", function()
+    -- A floor of z <= 0 (edge at z = 1) and, beyond it, a lower level `drop` down.
+    local function ledge(drop, block)
+      local w = H.world()
+      w:fill(-8, 63, -8, 8, 63, 0, "stone")
+      if drop then w:fill(-8, 63 - drop, 1, 8, 63 - drop, 40, block or "stone") end
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+      steps(w, 2)
+      e.sneaking, e.forward = true, 1
+      return w, e
+    end
+
+    for _, drop in ipairs{ 1, 3 } do
+      it("holds the entity at the edge over a drop of " .. drop .. " block(s)", function()
+        local w, e = ledge(drop)
+        local _, a = heading(0, f32(f32(0.3) * F.input), select(2, ground_factors(F.slip)))
+        local terminal = a / (1 - ground_factors(F.slip))
+        steps(w, 100)
+        assert.equal(64, e.y)
+        assert.is_true(e.on_ground)
+        -- the box's min z stays on the ledge, within one tick's reach of its edge
+        local lo = e.z - HW
+        assert.is_true(lo < 1)
+        assert.is_true(lo >= 1 - terminal, "stopped " .. (1 - lo) .. " from the edge")
+        -- a guarded stop is not a collision and keeps the velocity
+        assert.is_false(e.collided_horizontally)
+        assert.is_near(terminal * ground_factors(F.slip), e.vz, 1e-12)
+      end)
+    end
+
+    it("holds over the void too", function()
+      local w, e = ledge(nil)
+      steps(w, 60)
+      assert.equal(64, e.y)
+      assert.is_true(e.z - HW < 1)
+    end)
+
+    it("reduces the displacement in 0.05 steps (e:move)", function()
+      local w, e = ledge(3)
+      e.vz = 1
+      local lo = e.z - HW
+      local d = 1 -- the guard's loop, restated: first of 1, 0.95, ... with support
+      while lo + d >= 1 do d = d - 0.05 end
+      local _, _, dz = e:move(0, GROUND, 1)
+      assert.equal(d, dz)
+      assert.is_true(1 - (lo + d) < 0.05)
+      assert.is_false(e.collided_horizontally)
+      assert.equal(1, e.vz)
+      assert.is_true(e.on_ground)
+      -- and snaps to 0 once less than 0.05 remains
+      assert.same({ 0, 0, 0 }, { e:move(0, GROUND, 0.04) })
+      local _ = w
+    end)
+
+    it("lets the entity walk down a half-block step", function()
+      local w = H.world()
+      w:fill(-8, 63, -8, 8, 63, 0, "stone")
+      w:fill(-8, 63, 1, 8, 63, 40, "slab") -- top 63.5: half a block lower
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+      steps(w, 2)
+      e.sneaking, e.forward = true, 1
+      steps(w, 60)
+      assert.equal(63.5, e.y)
+      assert.is_true(e.z > 3)
+      assert.is_true(e.on_ground)
+    end)
+  end)
+
+  describe("water", function()
+    local D, G, J = F.water_drag, 0.02, F.liquid_jump
+    local function pool(y)
+      local w = H.world()
+      w:fill(-4, 0, -4, 4, 60, 4, "water")
+      return w, w:spawn{ x = 0.5, y = y, z = 0.5 }
+    end
+
+    it("sinks at -g / (1 - 0.8F) = -0.1 b/t", function()
+      local w, e = pool(40)
+      local v, y = 0, e.y
+      for _ = 1, 160 do -- 0.8^160 ~ 3e-16: converged
+        w:step()
+        assert.is_near(v, e.y - y, 1e-12)
+        y = e.y
+        v = v * D - G
+        assert.is_near(v, e.vy, 1e-15)
+        assert.is_true(e.in_water)
+      end
+      assert.is_near(-G / (1 - D), e.vy, 1e-12)
+      assert.is_near(-0.1000000059604645, e.vy, 1e-12)
+      -- reset at the start of every tick in water: only this tick's fall remains
+      assert.is_near(G / (1 - D), e.fall_distance, 1e-12)
+    end)
+
+    it("swims up at (0.04F - 0.02) / (1 - 0.8F) = +0.1 b/t with jump held", function()
+      local w, e = pool(10)
+      e.jumping = true
+      local y
+      for _ = 1, 160 do
+        y = e.y
+        w:step()
+      end
+      assert.is_near((J - G) / (1 - D), e.y - y, 1e-12)
+      assert.is_near(0.1, e.y - y, 1e-8)
+      assert.is_near((J * D - G) / (1 - D), e.vy, 1e-12) -- 0.06 after drag
+    end)
+
+    it("breaches at a wall onto a shore level with the surface", function()
+      local w = H.world()
+      H.flat(w, 0, "stone", 8)
+      w:fill(-8, 1, -8, 8, 2, 0, "water") -- a pool 2 deep, surface at 3
+      w:fill(-8, 1, 1, 8, 2, 8, "stone")  -- the shore: top 3, wall at z = 1
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      e.forward, e.jumping = 1, true
+      local breached = false
+      for _ = 1, 30 do
+        w:step()
+        breached = breached or e.vy == 0.30000001192092896 -- 0.3F
+      end
+      assert.is_true(breached)
+      e.jumping = false
+      steps(w, 20)
+      assert.equal(3, e.y)
+      assert.is_true(e.on_ground)
+      assert.is_true(e.z > 1 + HW)
+    end)
+
+    it("breaches out of 1-deep water onto a 1-block shore", function()
+      local w = H.world()
+      H.flat(w, 0, "stone", 8)
+      w:fill(-8, 1, -8, 8, 1, 0, "water")
+      w:fill(-8, 1, 1, 8, 1, 8, "stone")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      e.forward, e.jumping = 1, true
+      steps(w, 40)
+      assert.equal(2, e.y)
+      assert.is_true(e.z > 1 + HW)
+    end)
+  end)
+
+  describe("lava", function()
+    local function pool(y)
+      local w = H.world()
+      w:fill(-4, 0, -4, 4, 60, 4, "lava")
+      return w, w:spawn{ x = 0.5, y = y, z = 0.5 }
+    end
+
+    it("sinks at -0.02 / (1 - 0.5) = -0.04 b/t", function()
+      local w, e = pool(40)
+      steps(w, 60)
+      assert.is_true(e.in_lava)
+      assert.is_false(e.in_water)
+      assert.is_near(-0.04, e.vy, 1e-15)
+      local y = e.y
+      w:step()
+      assert.is_near(-0.04, e.y - y, 1e-12)
+    end)
+
+    it("swims up at (0.04F - 0.02) / 0.5 = 0.04 b/t with jump held", function()
+      local w, e = pool(10)
+      e.jumping = true
+      steps(w, 60)
+      local y = e.y
+      w:step()
+      assert.is_near((F.liquid_jump - 0.02) / 0.5, e.y - y, 1e-12)
+      assert.is_near((F.liquid_jump * 0.5 - 0.02) / 0.5, e.vy, 1e-12) -- ~0 after drag
+    end)
+  end)
+
+  describe("ladders", function()
+    -- A ladder column at (0, 1..20, 0) against a wall at z = 1.
+    local function ladder()
+      local w = H.world()
+      H.flat(w, 0)
+      w:fill(0, 1, 0, 0, 20, 0, "ladder")
+      w:fill(-2, 1, 1, 2, 22, 1, "stone")
+      return w
+    end
+
+    it("climbs at (0.2 - 0.08) * 0.98F = 0.11760000228881837 b/t pushing into it", function()
+      local w = ladder()
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      e.forward = 1
+      steps(w, 10)
+      local climb = (0.2 - 0.08) * F.drag
+      assert.equal(0.11760000228881837, climb)
+      assert.equal(climb, e.vy)
+      for _ = 1, 5 do
+        local y = e.y
+        w:step()
+        assert.is_near(climb, e.y - y, 1e-12)
+        assert.is_true(e.collided_horizontally)
+      end
+    end)
+
+    it("holds (vy >= 0) while sneaking", function()
+      local w = ladder()
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      e.forward = 1
+      steps(w, 10)
+      e.forward, e.sneaking = 0, true
+      -- the climb velocity decays: 0.1176 -> (0.1176 - 0.08) * 0.98F > 0 -> held at 0
+      steps(w, 3)
+      local y = e.y
+      for _ = 1, 20 do
+        w:step()
+        assert.equal(y, e.y)
+      end
+    end)
+
+    it("descends at most 0.15 b/t and resets the fall distance", function()
+      local w = ladder()
+      local e = w:spawn{ x = 0.5, y = 15, z = 0.5 }
+      steps(w, 10)
+      for _ = 1, 5 do
+        local y = e.y
+        w:step()
+        assert.is_near(-0.15, e.y - y, 1e-12)
+        assert.is_near(0.15, e.fall_distance, 1e-12) -- reset before the move, then -dy
+      end
+      assert.equal((-0.15 - 0.08) * F.drag, e.vy)
+    end)
+
+    it("clamps horizontal speed to 0.15F on a ladder", function()
+      local w = ladder()
+      local e = w:spawn{ x = 0.5, y = 3, z = 0.5, vx = 1 }
+      w:step()
+      -- clamped to 0.15F, moved, then air friction 0.91F
+      assert.is_near(F.ladder * F.air, e.vx, 1e-15)
+    end)
+  end)
+
+  describe("per-entity rules", function()
+    it("give each entity its own constants", function()
+      local w = H.world()
+      H.flat(w, 63)
+      local high = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{ jump_impulse = 0.6 } }
+      local slow = w:spawn{ x = 5.5, y = 64, z = 0.5, rules = bp.rules.beta173{ sneak_factor = 0.1 } }
+      local plain = w:spawn{ x = -5.5, y = 64, z = 0.5 }
+      steps(w, 2)
+      high.jumping, plain.jumping = true, true
+      slow.sneaking, slow.forward = true, 1
+      w:step()
+      assert.equal(64.6, high.y)
+      assert.equal(64 + F.jump, plain.y)
+      local _, k = ground_factors(F.slip)
+      local _, a = heading(0, f32(f32(1 * 0.1) * F.input), k)
+      assert.equal(a * ground_factors(F.slip), slow.vz)
+    end)
+
+    it("e.rules is a live view: writes go through to the entity only", function()
+      local w, e = ground()
+      local other = w:spawn{ x = 3.5, y = 64, z = 0.5 }
+      steps(w, 2)
+      e.rules.jump_impulse = 0.6
+      assert.equal(0.6, e.rules.jump_impulse)
+      assert.equal(F.jump, other.rules.jump_impulse)
+      e.jumping, other.jumping = true, true
+      w:step()
+      assert.equal(64.6, e.y)
+      assert.equal(64 + F.jump, other.y)
+      assert.has_error(function() e.rules.jump_impulse = "high" end,
+        "entity.rules: rule 'jump_impulse' must be a number")
+      assert.equal(0.6, e.rules.jump_impulse)
+    end)
+  end)
+
+  describe("Lua hooks", function()
+    it("a heading hook replaces moveFlying (called with strafe, forward, k)", function()
+      local w = H.world()
+      H.flat(w, 63)
+      local calls = {}
+      local rules = bp.rules.beta173{
+        heading = function(ent, strafe, forward, k)
+          calls[#calls + 1] = { ent, strafe, forward, k }
+          return 0.05, 0 -- always +X, whatever the input
+        end,
+      }
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = rules }
+      steps(w, 2)
+      e.forward = 1
+      e.vx = 0 -- the air ticks' hook calls gave it some speed already
+      w:step()
+      local last = calls[#calls]
+      assert.equal(e, last[1])
+      assert.equal(0, last[2])
+      assert.equal(F.input, last[3])
+      local _, k = ground_factors(F.slip)
+      assert.equal(k, last[4])
+      assert.equal(0.05 * ground_factors(F.slip), e.vx)
+      assert.equal(0, e.vz)
+      assert.equal(3, #calls) -- once per tick, the air ticks included
+    end)
+
+    it("a jump hook replaces the jump (a double jump)", function()
+      local w = H.world()
+      H.flat(w, 63)
+      local used = {}
+      local rules = bp.rules.beta173{
+        jump = function(ent)
+          if ent.on_ground then
+            ent.vy, used[ent] = 0.42, false
+          elseif not used[ent] and ent.vy < 0 then
+            ent.vy, used[ent] = 0.42, true
+          end
+        end,
+      }
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = rules }
+      steps(w, 2)
+      e.jumping = true
+      local top = 0
+      for _ = 1, 30 do
+        w:step()
+        top = math.max(top, e.y)
+      end
+      assert.is_true(used[e])
+      -- two jumps: the second starts from about 64.25 with 0.42 up
+      assert.is_true(top - 64 > 2.4, "apex " .. (top - 64))
+    end)
+
+    it("a failing hook restores the world and names the hook and entity", function()
+      local w = H.world()
+      H.flat(w, 63)
+      local first = w:spawn{ x = 3.5, y = 70, z = 0.5 }
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+        jump = function() error("no jumping here", 0) end } }
+      steps(w, 2)
+      first.forward = 1
+      e.jumping = true
+      local before1, before2 = H.state(first), H.state(e)
+      assert.has_error(function() w:step() end,
+        "world:step: rules hook 'jump' of entity 2 failed: no jumping here")
+      assert.same(before1, H.state(first))
+      assert.same(before2, H.state(e))
+      e.jumping = false
+      w:step() -- the world still steps
+      assert.is_true(first.y < 70)
+    end)
+
+    it("a heading hook must return two finite numbers", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+        heading = function() return 0 / 0, 1 end } }
+      local before = H.state(e)
+      assert.has_error(function() w:step() end,
+        "world:step: rules hook 'heading' of entity 1 must return two finite numbers (dvx, dvz)")
+      assert.same(before, H.state(e))
+    end)
+  end)
+end)

@@ -1,0 +1,288 @@
+-- luacheck: std +busted
+-- bp.World: block registry, chunked block grid (borders, negatives, int32 extremes),
+-- fill, boxes_in (tall shapes, static colliders) and stats.
+local bp = require "blockphys"
+local H = require "helpers.world"
+
+describe("bp.World", function()
+  describe(":define_block", function()
+    it("numbers types from 1 (0 is air) in definition order", function()
+      local w = bp.World()
+      assert.equal(1, w:define_block{ name = "stone" })
+      assert.equal(2, w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } })
+      assert.equal(3, w:define_block{ name = "water", boxes = {}, liquid = "water" })
+      assert.equal(0, w:block_id("air"))
+      assert.equal(1, w:block_id("stone"))
+      assert.equal(3, w:block_id("water"))
+      assert.is_nil(w:block_id("dirt"))
+      assert.equal(4, w:stats().block_types)
+    end)
+
+    it("defaults to a full cube, slipperiness 0.6F, no liquid, not climbable", function()
+      local w = bp.World()
+      local id = w:define_block{ name = "stone" }
+      local info = w:block_info(id)
+      assert.same({ id = 1, name = "stone", boxes = { { 0, 0, 0, 1, 1, 1 } },
+                    slipperiness = 0.6000000238418579, climbable = false }, info)
+      assert.same(info, w:block_info("stone"))
+    end)
+
+    it("keeps the given boxes, slipperiness, liquid and climbable flag", function()
+      local w = H.world()
+      assert.same({ id = 2, name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } },
+                    slipperiness = 0.6000000238418579, climbable = false },
+                  w:block_info("slab"))
+      assert.equal(0.9800000190734863, w:block_info("ice").slipperiness)
+      assert.equal("water", w:block_info("water").liquid)
+      assert.same({}, w:block_info("water").boxes)
+      assert.equal("lava", w:block_info("lava").liquid)
+      assert.is_true(w:block_info("ladder").climbable)
+      assert.same({ { 0.375, 0, 0.375, 0.625, 1.5, 0.625 } }, w:block_info("fence").boxes)
+    end)
+
+    it("describes air", function()
+      assert.same({ id = 0, name = "air", boxes = {}, slipperiness = 0.6000000238418579,
+                    climbable = false }, bp.World():block_info(0))
+    end)
+  end)
+
+  describe(":set_block / :get_block", function()
+    it("reads air everywhere in a new world", function()
+      local w = bp.World()
+      assert.equal(0, w:get_block(0, 0, 0))
+      assert.equal(0, w:get_block(-2147483648, 2147483647, 12345))
+      assert.equal(0, w:stats().chunks)
+    end)
+
+    local coords = { -17, -16, -15, -1, 0, 15, 16, 17, 31, 32 }
+
+    it("keeps every cell independent across chunk borders on each axis", function()
+      local w = bp.World()
+      for i = 1, 8 do w:define_block{ name = "b" .. i } end
+      -- a distinct id per position along each axis, others at 0
+      for axis = 1, 3 do
+        for i, v in ipairs(coords) do
+          local p = { 0, 0, 0 }
+          p[axis] = v
+          w:set_block(p[1], p[2] + 100 * axis, p[3], (i % 8) + 1)
+        end
+      end
+      for axis = 1, 3 do
+        for i, v in ipairs(coords) do
+          local p = { 0, 0, 0 }
+          p[axis] = v
+          assert.equal((i % 8) + 1, w:get_block(p[1], p[2] + 100 * axis, p[3]))
+        end
+        -- the cells between the set ones stay air
+        for _, v in ipairs{ -14, -2, 1, 14, 18, 30, 33 } do
+          local p = { 0, 0, 0 }
+          p[axis] = v
+          assert.equal(0, w:get_block(p[1], p[2] + 100 * axis, p[3]))
+        end
+      end
+      assert.equal(30, w:stats().blocks)
+    end)
+
+    it("distinguishes -1 from 15 and -16 from 0 (floor, not truncation)", function()
+      local w = bp.World()
+      w:define_block{ name = "stone" }
+      w:set_block(-1, -1, -1, "stone")
+      assert.equal(1, w:get_block(-1, -1, -1))
+      assert.equal(0, w:get_block(15, 15, 15))
+      assert.equal(0, w:get_block(15, -1, -1))
+      w:set_block(-16, 0, 0, 1)
+      assert.equal(1, w:get_block(-16, 0, 0))
+      assert.equal(0, w:get_block(0, 0, 0))
+      assert.equal(0, w:get_block(-17, 0, 0))
+    end)
+
+    it("stores blocks at the int32 extremes", function()
+      local w = bp.World()
+      w:define_block{ name = "stone" }
+      local M, m = 2147483647, -2147483648
+      w:set_block(M, M, M, "stone")
+      w:set_block(m, m, m, "stone")
+      w:set_block(M, m, 0, "stone")
+      assert.equal(1, w:get_block(M, M, M))
+      assert.equal(1, w:get_block(m, m, m))
+      assert.equal(1, w:get_block(M, m, 0))
+      assert.equal(0, w:get_block(M - 1, M, M))
+      assert.equal(0, w:get_block(m + 1, m, m))
+      assert.equal(0, w:get_block(m, M, m))
+      assert.equal(3, w:stats().blocks)
+    end)
+
+    it("replaces and clears blocks, keeping the count", function()
+      local w = H.world()
+      w:set_block(5, 5, 5, "stone")
+      w:set_block(5, 5, 5, "slab")
+      assert.equal(w:block_id("slab"), w:get_block(5, 5, 5))
+      assert.equal(1, w:stats().blocks)
+      w:set_block(5, 5, 5, 0)
+      assert.equal(0, w:get_block(5, 5, 5))
+      assert.equal(0, w:stats().blocks)
+    end)
+
+    it("does not store air where no chunk exists", function()
+      local w = H.world()
+      w:set_block(1000, 1000, 1000, "air")
+      assert.equal(0, w:stats().chunks)
+    end)
+  end)
+
+  describe(":fill", function()
+    it("fills an inclusive box given by corners in any order", function()
+      local w = H.world()
+      w:fill(3, 2, -1, -2, 0, 1, "stone") -- x 3..-2, y 2..0, z -1..1
+      assert.equal(6 * 3 * 3, w:stats().blocks)
+      for _, p in ipairs{ { -2, 0, -1 }, { 3, 2, 1 }, { 0, 1, 0 }, { -2, 2, 1 } } do
+        assert.equal(1, w:get_block(p[1], p[2], p[3]))
+      end
+      for _, p in ipairs{ { -3, 0, 0 }, { 4, 0, 0 }, { 0, -1, 0 }, { 0, 3, 0 }, { 0, 0, 2 },
+                          { 0, 0, -2 } } do
+        assert.equal(0, w:get_block(p[1], p[2], p[3]))
+      end
+    end)
+
+    it("fills whole chunks without per-block arrays (a 64^3 fill stays small)", function()
+      local w = H.world()
+      local before = w:stats().bytes
+      w:fill(0, 0, 0, 63, 63, 63, "stone")
+      local s = w:stats()
+      assert.equal(64 * 64 * 64, s.blocks)
+      assert.equal(64, s.chunks)
+      -- one 16^3 array of uint16 would be 8192 bytes: 64 uniform chunks cost far less
+      assert.is_true(s.bytes - before < 8192, "bytes grew by " .. (s.bytes - before))
+      assert.equal(1, w:get_block(63, 63, 63))
+      assert.equal(0, w:get_block(64, 63, 63))
+    end)
+
+    it("clears with air, partial chunks included", function()
+      local w = H.world()
+      w:fill(0, 0, 0, 31, 31, 31, "stone")
+      w:fill(1, 1, 1, 30, 30, 30, "air")
+      assert.equal(32 ^ 3 - 30 ^ 3, w:stats().blocks)
+      assert.equal(0, w:get_block(15, 16, 1))
+      assert.equal(1, w:get_block(0, 16, 16))
+      w:fill(0, 0, 0, 31, 31, 31, 0)
+      assert.equal(0, w:stats().blocks)
+      assert.equal(0, w:get_block(0, 0, 0))
+    end)
+
+    it("gives arrays back when a chunk becomes uniform again", function()
+      local w = H.world()
+      w:fill(0, 0, 0, 15, 15, 15, "stone")
+      local uniform = w:stats().bytes
+      w:set_block(3, 3, 3, "slab")
+      assert.is_true(w:stats().bytes >= uniform + 8192)
+      w:set_block(3, 3, 3, "stone")
+      assert.equal(uniform, w:stats().bytes)
+    end)
+
+    it("clearing where nothing is stored creates no chunks", function()
+      local w = H.world()
+      w:fill(-100, -100, -100, 100, 100, 100, "air")
+      assert.equal(0, w:stats().chunks)
+    end)
+
+    it("fills across the int32 extremes", function()
+      local w = H.world()
+      w:fill(2147483646, 0, 0, 2147483647, 0, 0, "stone")
+      w:fill(-2147483648, 0, 0, -2147483647, 0, 0, "stone")
+      assert.equal(4, w:stats().blocks)
+      assert.equal(1, w:get_block(2147483647, 0, 0))
+      assert.equal(1, w:get_block(-2147483648, 0, 0))
+    end)
+  end)
+
+  describe(":boxes_in", function()
+    it("returns the shapes of blocks overlapping the region, in world space", function()
+      local w = H.world()
+      w:set_block(2, 0, -3, "slab")
+      local boxes = w:boxes_in(bp.Collider(2.1, 0.1, -2.9, 2.2, 0.2, -2.8))
+      assert.equal(1, #boxes)
+      assert.is_true(boxes[1] == bp.Collider(2, 0, -3, 3, 0.5, -2))
+      -- above the slab's top (0.5) nothing is found, touching is not overlap
+      assert.same({}, w:boxes_in(bp.Collider(2, 0.5, -3, 3, 1, -2)))
+    end)
+
+    it("finds a 1.5-high fence from the cell above it", function()
+      local w = H.world()
+      w:set_block(0, 0, 0, "fence")
+      local boxes = w:boxes_in(bp.Collider(0, 1.2, 0, 1, 1.4, 1))
+      assert.equal(1, #boxes)
+      assert.is_true(boxes[1] == bp.Collider(0.375, 0, 0.375, 0.625, 1.5, 0.625))
+      assert.same({}, w:boxes_in(bp.Collider(0, 1.5, 0, 1, 2, 1)))
+    end)
+
+    it("includes static colliders and forgets removed ones", function()
+      local w = H.world()
+      local c = bp.Collider(10.5, 3.25, 10.5, 12, 4, 11)
+      local h = w:add_collider(c)
+      assert.equal(1, w:stats().colliders)
+      local boxes = w:boxes_in(bp.Collider(11, 3, 10, 11.5, 3.5, 10.75))
+      assert.equal(1, #boxes)
+      assert.is_true(boxes[1] == c)
+      w:remove_collider(h)
+      assert.equal(0, w:stats().colliders)
+      assert.same({}, w:boxes_in(bp.Collider(11, 3, 10, 11.5, 3.5, 10.75)))
+      assert.has_error(function() w:remove_collider(h) end,
+        "bad argument #1 to 'remove_collider' (no such collider (removed or never added))")
+    end)
+
+    it("does not confuse a reused collider slot with a removed handle", function()
+      local w = H.world()
+      local h1 = w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
+      w:remove_collider(h1)
+      local h2 = w:add_collider(bp.Collider(5, 5, 5, 6, 6, 6))
+      assert.are_not.equal(h1, h2)
+      assert.has_error(function() w:remove_collider(h1) end,
+        "bad argument #1 to 'remove_collider' (no such collider (removed or never added))")
+      assert.equal(1, w:stats().colliders)
+      w:remove_collider(h2)
+      assert.equal(0, w:stats().colliders)
+    end)
+
+    it("blocks entity moves with static colliders", function()
+      local w = H.world()
+      w:add_collider(bp.Collider(-5, -1, -5, 5, 0.25, 5))
+      local e = w:spawn{ x = 0, y = 1, z = 0 }
+      local _, dy = e:move(0, -2, 0)
+      assert.equal(-0.75, dy)
+      assert.equal(0.25, e.y)
+      assert.is_true(e.on_ground)
+    end)
+
+    it("refuses a region too large to scan", function()
+      local w = H.world()
+      assert.has_error(function() w:boxes_in(bp.Collider(0, 0, 0, 1e5, 1e5, 1e5)) end,
+        "boxes_in: region too large (more than 16777216.0 cells)")
+    end)
+  end)
+
+  describe(":stats", function()
+    it("counts blocks, chunks, types, entities and colliders", function()
+      local w = H.world()
+      w:set_block(0, 0, 0, "stone")
+      w:set_block(16, 0, 0, "stone")
+      w:spawn{ x = 0, y = 5, z = 0 }
+      w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
+      local s = w:stats()
+      assert.equal(2, s.blocks)
+      assert.equal(2, s.chunks)
+      assert.equal(8, s.block_types)
+      assert.equal(1, s.entities)
+      assert.equal(1, s.colliders)
+      assert.equal("integer", math.type(s.bytes))
+      assert.is_true(s.bytes > 0)
+    end)
+
+    it("prints a summary and a destroyed state", function()
+      local w = H.world()
+      w:set_block(0, 0, 0, "stone")
+      assert.equal("blockphys.World (0 entities, 1 blocks)", tostring(w))
+      w:destroy()
+      assert.equal("blockphys.World (destroyed)", tostring(w))
+    end)
+  end)
+end)
