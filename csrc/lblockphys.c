@@ -1070,6 +1070,15 @@ static void push_rules_view(lua_State *L, int ei)
 
 static int l_entity_index(lua_State *L)
 {
+	/* Methods first: e:valid() must answer for a removed entity, and the other
+	 * methods check the entity themselves. */
+	luaL_checkudata(L, 1, ENTITY_MT);
+	if (lua_type(L, 2) == LUA_TSTRING) {
+		luaL_getmetafield(L, 1, "methods");
+		if (lua_getfield(L, -1, lua_tostring(L, 2)) != LUA_TNIL)
+			return 1;
+		lua_pop(L, 2);
+	}
 	bp_Entity *e = check_entity(L, 1);
 	const char *k = lua_tostring(L, 2);
 	if (!k)
