@@ -68,19 +68,16 @@ end
 
 --- A rough seeded terrain on [0, size) x [0, size): stone columns of random height
 -- (base y 0 .. 3), topped here and there by slabs, fences, ladders, ice, water pools
--- and short walls. Returns the height map h[x][z] (first free y of each column).
+-- short walls and low roofs (2 above the column). Returns the height map h[x][z] (first free y of each column).
 function M.terrain(w, seed, size)
   local rand = M.rng(seed)
   local h = {}
   w:fill(-1, -1, -1, size, -1, size, "stone")
-  for x = -1, size do -- a 5-high wall around the area
-    w:fill(x, 0, -1, x, 4, -1, "stone")
-    w:fill(x, 0, size, x, 4, size, "stone")
-  end
-  for z = -1, size do
-    w:fill(-1, 0, z, -1, 4, z, "stone")
-    w:fill(size, 0, z, size, 4, z, "stone")
-  end
+  -- a 7-high wall around the area: higher than a jump from the highest pillar (5)
+  w:fill(-1, 0, -1, size, 6, -1, "stone")
+  w:fill(-1, 0, size, size, 6, size, "stone")
+  w:fill(-1, 0, -1, -1, 6, size, "stone")
+  w:fill(size, 0, -1, size, 6, size, "stone")
   for x = 0, size - 1 do
     h[x] = {}
     for z = 0, size - 1 do
@@ -93,6 +90,7 @@ function M.terrain(w, seed, size)
       elseif r == 4 then w:set_block(x, top, z, "water")
       elseif r == 5 and top > 0 then w:set_block(x, top - 1, z, "ice")
       elseif r == 6 then w:fill(x, top, z, x, top + 2, z, "stone"); top = top + 3
+      elseif r <= 8 then w:set_block(x, top + 2, z, "stone") -- a 2-high tunnel roof
       end
       h[x][z] = top
     end

@@ -1,0 +1,190 @@
+-- luacheck: std +busted
+-- Every bad input raises an exact message and changes nothing: blocks, stats and the
+-- entity's state are compared before and after each failing call.
+local bp = require "blockphys"
+local H = require "helpers.world"
+
+local function snapshot(w, e)
+  return { stats = w:stats(), block = w:get_block(0, 0, 0), types = w:block_id("new"),
+           entity = H.state(e), rules = bp.rules.copy(e.rules) }
+end
+
+-- { description, function(w, e), exact message }
+local cases = {
+  -- blocks and coordinates
+  { "set_block with a fractional coordinate", function(w) w:set_block(0.5, 0, 0, "stone") end,
+    "bad argument #1 to 'set_block' (block coordinate must be an integer in the int32 range)" },
+  { "set_block above int32", function(w) w:set_block(0, 2 ^ 31, 0, "stone") end,
+    "bad argument #2 to 'set_block' (block coordinate must be an integer in the int32 range)" },
+  { "set_block below int32", function(w) w:set_block(0, 0, -2 ^ 31 - 1, "stone") end,
+    "bad argument #3 to 'set_block' (block coordinate must be an integer in the int32 range)" },
+  { "set_block with NaN", function(w) w:set_block(0 / 0, 0, 0, "stone") end,
+    "bad argument #1 to 'set_block' (block coordinate must be an integer in the int32 range)" },
+  { "set_block with a string coordinate", function(w) w:set_block("x", 0, 0, "stone") end,
+    "bad argument #1 to 'set_block' (number expected, got string)" },
+  { "set_block with an unknown name", function(w) w:set_block(0, 0, 0, "nope") end,
+    "bad argument #4 to 'set_block' (unknown block 'nope')" },
+  { "set_block with an unknown id", function(w) w:set_block(0, 0, 0, 99) end,
+    "bad argument #4 to 'set_block' (unknown block id 99)" },
+  { "set_block with a negative id", function(w) w:set_block(0, 0, 0, -1) end,
+    "bad argument #4 to 'set_block' (unknown block id -1)" },
+  { "set_block with a table", function(w) w:set_block(0, 0, 0, {}) end,
+    "bad argument #4 to 'set_block' (block id or name expected, got table)" },
+  { "get_block with inf", function(w) w:get_block(0, math.huge, 0) end,
+    "bad argument #2 to 'get_block' (block coordinate must be an integer in the int32 range)" },
+  { "fill with an unknown block", function(w) w:fill(0, 0, 0, 1, 1, 1, "x") end,
+    "bad argument #7 to 'fill' (unknown block 'x')" },
+  { "fill outside int32", function(w) w:fill(0, 0, 0, 1, 2 ^ 40, 1, "stone") end,
+    "bad argument #5 to 'fill' (block coordinate must be an integer in the int32 range)" },
+  { "fill over too many chunks", function(w) w:fill(0, 0, 0, 2 ^ 20, 2 ^ 20, 0, "stone") end,
+    "fill: region too large (4295098369.0 chunks of 16^3 blocks; at most 1048576.0)" },
+  { "block_info of an unknown id", function(w) w:block_info(500) end,
+    "bad argument #1 to 'block_info' (unknown block id 500)" },
+  { "boxes_in with a table", function(w) w:boxes_in{ 0, 0, 0, 1, 1, 1 } end,
+    "bad argument #1 to 'boxes_in' (blockphys.Collider expected, got table)" },
+  { "remove_collider of a never-added handle", function(w) w:remove_collider(12345) end,
+    "bad argument #1 to 'remove_collider' (no such collider (removed or never added))" },
+
+  -- block definitions
+  { "define_block with a duplicate name", function(w) w:define_block{ name = "stone" } end,
+    "define_block: block 'stone' is already defined" },
+  { "define_block redefining air", function(w) w:define_block{ name = "air" } end,
+    "define_block: block 'air' is already defined" },
+  { "define_block without a name", function(w) w:define_block{} end,
+    "define_block: field 'name' must be a string" },
+  { "define_block with an empty name", function(w) w:define_block{ name = "" } end,
+    "define_block: name must be a non-empty string" },
+  { "define_block with an unknown field", function(w) w:define_block{ name = "new", solid = true } end,
+    "define_block: unknown field 'solid'" },
+  { "define_block with min > max", function(w)
+      w:define_block{ name = "new", boxes = { { 0, 0.5, 0, 1, 0.25, 1 } } } end,
+    "define_block: box has min > max (or NaN)" },
+  { "define_block with a box two blocks up", function(w)
+      w:define_block{ name = "new", boxes = { { 0, 0, 0, 1, 2.5, 1 } } } end,
+    "define_block: box Y must be in [0, 2] (at most one block above the cell)" },
+  { "define_block with a box below the cell", function(w)
+      w:define_block{ name = "new", boxes = { { 0, -0.5, 0, 1, 1, 1 } } } end,
+    "define_block: box Y must be in [0, 2] (at most one block above the cell)" },
+  { "define_block with a box outside on X", function(w)
+      w:define_block{ name = "new", boxes = { { 0, 0, 0, 1.5, 1, 1 } } } end,
+    "define_block: box leaves its cell on X or Z (coordinates must be in [0, 1])" },
+  { "define_block with a box outside on Z", function(w)
+      w:define_block{ name = "new", boxes = { { 0, 0, -0.25, 1, 1, 1 } } } end,
+    "define_block: box leaves its cell on X or Z (coordinates must be in [0, 1])" },
+  { "define_block with a short box", function(w)
+      w:define_block{ name = "new", boxes = { { 0, 0, 0, 1, 1 } } } end,
+    "define_block: boxes[1][6] must be a finite number" },
+  { "define_block with a NaN box", function(w)
+      w:define_block{ name = "new", boxes = { { 0, 0, 0, 1, 1, 1 }, { 0, 0 / 0, 0, 1, 1, 1 } } } end,
+    "define_block: boxes[2][2] must be a finite number" },
+  { "define_block with boxes not a table", function(w) w:define_block{ name = "new", boxes = 1 } end,
+    "define_block: field 'boxes' must be a table of boxes" },
+  { "define_block with a bad slipperiness", function(w)
+      w:define_block{ name = "new", slipperiness = 2 } end,
+    "define_block: slipperiness must be in [0, 1.5]" },
+  { "define_block with an unknown liquid", function(w) w:define_block{ name = "new", liquid = "oil" } end,
+    "define_block: field 'liquid' must be \"water\" or \"lava\"" },
+  { "define_block with a number", function(w) w:define_block(5) end,
+    "bad argument #1 to 'define_block' (table expected, got number)" },
+
+  -- spawn
+  { "spawn without z", function(w) w:spawn{ x = 0, y = 0 } end,
+    "spawn: field 'z' must be a finite number" },
+  { "spawn with NaN", function(w) w:spawn{ x = 0 / 0, y = 0, z = 0 } end,
+    "spawn: field 'x' must be a finite number" },
+  { "spawn outside the world", function(w) w:spawn{ x = 0, y = -3e9, z = 0 } end,
+    "spawn: field 'y' is outside the world (|coordinate| > 2147482000)" },
+  { "spawn with an unknown field", function(w) w:spawn{ x = 0, y = 0, z = 0, speed = 1 } end,
+    "spawn: unknown field 'speed'" },
+  { "spawn with a zero width", function(w) w:spawn{ x = 0, y = 0, z = 0, width = 0 } end,
+    "spawn: field 'width' must be a number in (0, 16]" },
+  { "spawn too tall", function(w) w:spawn{ x = 0, y = 0, z = 0, height = 33 } end,
+    "spawn: field 'height' must be a number in (0, 32]" },
+  { "spawn with an infinite velocity", function(w) w:spawn{ x = 0, y = 0, z = 0, vy = -math.huge } end,
+    "spawn: field 'vy' must be a finite number" },
+  { "spawn with a fractional group", function(w) w:spawn{ x = 0, y = 0, z = 0, group = 1.5 } end,
+    "spawn: field 'group' must be an integer in [0, 2^32)" },
+  { "spawn with rules not a table", function(w) w:spawn{ x = 0, y = 0, z = 0, rules = 5 } end,
+    "spawn: rules must be a table (from bp.rules.beta173 or bp.rules.mccpp)" },
+  { "spawn with an unknown rule", function(w) w:spawn{ x = 0, y = 0, z = 0, rules = { jump_power = 1 } } end,
+    "spawn: unknown rule 'jump_power' for model beta173" },
+
+  -- rules
+  { "a rules preset with an unknown rule", function() bp.rules.beta173{ jump_power = 1 } end,
+    "bp.rules.beta173: unknown rule 'jump_power' for model beta173" },
+  { "a rules preset with a string number", function() bp.rules.beta173{ gravity = "0.08" } end,
+    "bp.rules.beta173: rule 'gravity' must be a number" },
+  { "a rules preset with NaN", function() bp.rules.beta173{ gravity = 0 / 0 } end,
+    "bp.rules.beta173: rule 'gravity' must be a number in [-1000000.0, 1000000.0]" },
+  { "a rules preset out of range", function() bp.rules.beta173{ camera_decay = 2 } end,
+    "bp.rules.beta173: rule 'camera_decay' must be a number in [0.0, 1.0]" },
+  { "a rules preset with a non-boolean flag", function() bp.rules.beta173{ step_sink_fix = 1 } end,
+    "bp.rules.beta173: rule 'step_sink_fix' must be a boolean" },
+  { "a rules preset with a bad resolver", function() bp.rules.beta173{ resolver = "fast" } end,
+    "bp.rules.beta173: rule 'resolver' must be one of \"axis\", \"swept\"" },
+  { "a rules preset with a bad push model", function() bp.rules.beta173{ push = true } end,
+    "bp.rules.beta173: rule 'push' must be \"beta173\", \"separate\" or false" },
+  { "a rules preset with a mccpp-only rule", function() bp.rules.beta173{ friction = { 1, 2, 3 } } end,
+    "bp.rules.beta173: unknown rule 'friction' for model beta173" },
+  { "a rules preset with a non-function hook", function() bp.rules.beta173{ heading = 5 } end,
+    "bp.rules.beta173: hook 'heading' must be a function or nil" },
+  { "a rules table assignment to an unknown key", function() bp.rules.beta173().gravty = 1 end,
+    "unknown rule 'gravty'" },
+  { "e.rules with an unknown rule", function(_, e) e.rules = { gravty = 1 } end,
+    "entity.rules: unknown rule 'gravty' for model beta173" },
+  { "e.rules view write of an unknown rule", function(_, e) e.rules.gravty = 1 end,
+    "entity.rules: unknown rule 'gravty' for model beta173" },
+  { "e.rules view write out of range", function(_, e) e.rules.sneak_factor = -1 end,
+    "entity.rules: rule 'sneak_factor' must be a number in [0.0, 10.0]" },
+  { "e.rules view read of an unknown rule", function(_, e) return e.rules.gravty end,
+    "unknown rule 'gravty' for model beta173" },
+  { "e.rules view hook not a function", function(_, e) e.rules.jump = 1 end,
+    "entity.rules: hook 'jump' must be a function or nil" },
+
+  -- entities and moves
+  { "e:move too far", function(_, e) e:move(0, 0, -1025) end,
+    "bad argument #3 to 'move' (displacement too large (at most 1024 blocks per axis))" },
+  { "e:move with inf", function(_, e) e:move(math.huge, 0, 0) end,
+    "bad argument #1 to 'move' (number must be finite)" },
+  { "e:move with a string", function(_, e) e:move(0, "up", 0) end,
+    "bad argument #2 to 'move' (number expected, got string)" },
+  { "e:teleport outside the world", function(_, e) e:teleport(0, 0, 2147483000) end,
+    "bad argument #3 to 'teleport' (position outside the world (|coordinate| > 2147482000))" },
+  { "e.forward out of range", function(_, e) e.forward = 2 end,
+    "entity field 'forward' must be in [-1, 1]" },
+  { "a step with a velocity too large", function(w, e) e.vx = 2000; w:step() end,
+    "world:step: an entity would move 2000.0 blocks in one step (at most 1024 per axis)" },
+  { "a step with a negative dt", function(w) w:step(-0.05) end,
+    "bad argument #1 to 'step' (dt must be positive)" },
+  { "a step with an infinite dt", function(w) w:step(math.huge) end,
+    "bad argument #1 to 'step' (number must be finite)" },
+}
+
+describe("bad input", function()
+  for _, c in ipairs(cases) do
+    local what, fn, message = c[1], c[2], c[3]
+    it(what .. " raises and changes nothing", function()
+      local w = H.world()
+      w:set_block(0, 0, 0, "stone")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5, vx = 0.25 }
+      local before = snapshot(w, e)
+      local vx = e.vx
+      assert.has_error(function() fn(w, e) end, message)
+      if what == "a step with a velocity too large" then
+        assert.equal(2000, e.vx); e.vx = vx -- the only change is the test's own write
+      end
+      assert.same(before, snapshot(w, e))
+    end)
+  end
+
+  it("a removed entity raises in a move and is not stepped", function()
+    local w = H.world()
+    local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+    w:remove(e)
+    local stats = w:stats()
+    assert.has_error(function() e:move(1, 0, 0) end,
+      "calling 'move' on bad self (entity has been removed)")
+    w:step()
+    assert.same(stats, w:stats())
+  end)
+end)
