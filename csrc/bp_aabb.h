@@ -17,30 +17,6 @@ typedef struct bp_AABB {
 	double hi[3];
 } bp_AABB;
 
-/** Box from min and max corners (no validation: callers check lo <= hi). */
-bp_AABB bp_aabb_make(double x1, double y1, double z1, double x2, double y2, double z2);
-
-/** The box translated by (dx, dy, dz). */
-bp_AABB bp_aabb_offset(const bp_AABB *b, double dx, double dy, double dz);
-
-/** The box grown toward a displacement: negative components lower lo, positive raise hi.
- *  Source: sources/b173-entity-movement-and-physics.txt, BoundingBox::extend (Beta addCoord). */
-bp_AABB bp_aabb_extend(const bp_AABB *b, double dx, double dy, double dz);
-
-/** The box grown by (ex, ey, ez) on both sides of each axis (negative shrinks).
- *  Beta's AxisAlignedBB.expand. */
-bp_AABB bp_aabb_expand(const bp_AABB *b, double ex, double ey, double ez);
-
-/** True if the interiors overlap on all three axes: touching faces do not count.
- *  Source: sources/mccpp-collider.txt operator&, Beta intersectsWith. */
-bool bp_aabb_overlaps(const bp_AABB *a, const bp_AABB *b);
-
-/** Displacement `d` of moving box `m` along `axis`, shortened so that `m` stops at
- *  obstacle `o`. Only obstacles overlapping `m` strictly on the two other axes and lying
- *  entirely on the far side (touching counts) shorten it; overlapping obstacles are
- *  ignored. Source: reference/b173-movement.md section 3 (calculateX/Y/ZOffset). */
-double bp_aabb_clip(const bp_AABB *m, const bp_AABB *o, int axis, double d);
-
 /** Result of a swept test: entry time t in [0, 1] and the face normal (all zero: no hit). */
 typedef struct bp_Sweep {
 	double t;
@@ -55,5 +31,77 @@ typedef struct bp_Sweep {
  *  strict overlap), a box touching the obstacle and moving into it hits at t = 0, and
  *  boxes that already overlap report no hit (t = 1). */
 bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3]);
+
+/* The small operations are inline: they run per box in every gather. */
+
+/** Box from min and max corners (no validation: callers check lo <= hi). */
+static inline bp_AABB bp_aabb_make(double x1, double y1, double z1, double x2, double y2, double z2)
+{
+	bp_AABB b = {{x1, y1, z1}, {x2, y2, z2}};
+	return b;
+}
+
+/** The box translated by (dx, dy, dz). */
+static inline bp_AABB bp_aabb_offset(const bp_AABB *b, double dx, double dy, double dz)
+{
+	return bp_aabb_make(b->lo[0] + dx, b->lo[1] + dy, b->lo[2] + dz,
+	                    b->hi[0] + dx, b->hi[1] + dy, b->hi[2] + dz);
+}
+
+/** The box grown toward a displacement: negative components lower lo, positive raise hi.
+ *  Source: sources/b173-entity-movement-and-physics.txt, BoundingBox::extend (Beta addCoord). */
+static inline bp_AABB bp_aabb_extend(const bp_AABB *b, double dx, double dy, double dz)
+{
+	bp_AABB r = *b;
+	const double d[3] = {dx, dy, dz};
+	for (int a = 0; a < 3; a++) {
+		if (d[a] < 0)
+			r.lo[a] += d[a];
+		if (d[a] > 0)
+			r.hi[a] += d[a];
+	}
+	return r;
+}
+
+/** The box grown by (ex, ey, ez) on both sides of each axis (negative shrinks).
+ *  Beta's AxisAlignedBB.expand. */
+static inline bp_AABB bp_aabb_expand(const bp_AABB *b, double ex, double ey, double ez)
+{
+	return bp_aabb_make(b->lo[0] - ex, b->lo[1] - ey, b->lo[2] - ez,
+	                    b->hi[0] + ex, b->hi[1] + ey, b->hi[2] + ez);
+}
+
+/** True if the interiors overlap on all three axes: touching faces do not count.
+ *  Source: sources/mccpp-collider.txt operator&, Beta intersectsWith. */
+static inline bool bp_aabb_overlaps(const bp_AABB *a, const bp_AABB *b)
+{
+	return a->hi[0] > b->lo[0] && a->lo[0] < b->hi[0] &&
+	       a->hi[1] > b->lo[1] && a->lo[1] < b->hi[1] &&
+	       a->hi[2] > b->lo[2] && a->lo[2] < b->hi[2];
+}
+
+/** Displacement `d` of moving box `m` along `axis`, shortened so that `m` stops at
+ *  obstacle `o`. Only obstacles overlapping `m` strictly on the two other axes and lying
+ *  entirely on the far side (touching counts) shorten it; overlapping obstacles are
+ *  ignored. Source: reference/b173-movement.md section 3 (calculateX/Y/ZOffset). */
+static inline double bp_aabb_clip(const bp_AABB *m, const bp_AABB *o, int axis, double d)
+{
+	const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+	/* The obstacle must overlap strictly on both other axes (Beta's early returns). */
+	if (m->hi[a1] <= o->lo[a1] || m->lo[a1] >= o->hi[a1])
+		return d;
+	if (m->hi[a2] <= o->lo[a2] || m->lo[a2] >= o->hi[a2])
+		return d;
+	if (d > 0 && m->hi[axis] <= o->lo[axis]) {
+		double gap = o->lo[axis] - m->hi[axis];
+		if (gap < d)
+			d = gap;
+	} else if (d < 0 && m->lo[axis] >= o->hi[axis]) {
+		double gap = o->hi[axis] - m->lo[axis];
+		if (gap > d)
+			d = gap;
+	}
+	return d;
+}
 
 #endif

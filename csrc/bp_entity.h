@@ -27,6 +27,9 @@ typedef struct bp_Entity {
 	double step_offset; /* MC-CPP camera smoothing after a step assist (<= 0) */
 	double forward, strafe, yaw; /* input: [-1, 1], [-1, 1] (left > 0), degrees */
 	double adj[3];      /* separation push accumulated this step */
+	double trig_yaw;    /* yaw whose table sine/cosine are cached below */
+	float trig_sin, trig_cos;
+	uint8_t trig_valid;
 	uint32_t generation;
 	uint32_t serial;    /* creation order */
 	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */

@@ -61,6 +61,7 @@ typedef struct bp_Chunk {
 	uint16_t uniform;
 	uint16_t *ids; /* index (y << 8) | (z << 4) | x, or NULL */
 	uint32_t nonair;
+	uint32_t liquid; /* liquid blocks: liquid tests skip chunks without any */
 } bp_Chunk;
 
 /** A free-standing static collider (world space). */
@@ -98,6 +99,7 @@ struct bp_World {
 	int32_t cache_key[3];
 	int64_t cache_index; /* -1 empty, -2 "no chunk there", else chunk index */
 	uint64_t stored_blocks; /* non-air blocks */
+	uint64_t liquid_blocks; /* liquid blocks (liquid tests are skipped when 0) */
 
 	bp_StaticCollider *colliders;
 	uint32_t ncolliders, colliders_cap;
@@ -135,6 +137,10 @@ int32_t bp_world_find_type(const bp_World *w, const char *name);
 
 /** Block id at a block coordinate (0 = air). */
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
+
+/** The chunk at chunk coordinates (cx, cy, cz), or NULL if none is stored. The pointer
+ *  is valid until the next block change. */
+const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
 
 /** Set one block. `id` must be a defined id. BP_ENOMEM leaves the block unchanged. */
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id);

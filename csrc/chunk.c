@@ -114,6 +114,12 @@ static bp_Status chunk_get(bp_World *w, int32_t cx, int32_t cy, int32_t cz, uint
 	return BP_OK;
 }
 
+const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
+{
+	int64_t i = chunk_find(w, cx, cy, cz);
+	return i < 0 ? NULL : &w->chunks[i];
+}
+
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z)
 {
 	int64_t i = chunk_find(w, chunk_of(x), chunk_of(y), chunk_of(z));
@@ -165,6 +171,8 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 		return st;
 	c->ids[cell_index(x, y, z)] = id;
 	c->nonair += (id != 0) - (old != 0);
+	c->liquid += (w->types[id].liquid != 0) - (w->types[old].liquid != 0);
+	w->liquid_blocks += (uint64_t)(w->types[id].liquid != 0) - (uint64_t)(w->types[old].liquid != 0);
 	w->stored_blocks += (uint64_t)(id != 0) - (uint64_t)(old != 0);
 	/* A chunk that becomes uniform (all air, all one block) drops its array. */
 	if (c->nonair == 0 || c->nonair == BP_CHUNK_VOLUME)
@@ -185,12 +193,14 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 		b[k] = hi[k] < base[k] + 15 ? hi[k] - base[k] : 15;
 		whole &= a[k] == 0 && b[k] == 15;
 	}
-	uint32_t before = c->nonair;
+	uint32_t before = c->nonair, liquid_before = c->liquid;
+	const int liquid = w->types[id].liquid != 0;
 	if (whole) {
 		bp_free(w, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
 		c->ids = NULL;
 		c->uniform = id;
 		c->nonair = id ? BP_CHUNK_VOLUME : 0;
+		c->liquid = liquid ? BP_CHUNK_VOLUME : 0;
 	} else {
 		uint16_t current = c->ids ? 0 : c->uniform;
 		if (!c->ids && current == id)
@@ -203,12 +213,14 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 				for (int64_t x = a[0]; x <= b[0]; x++) {
 					uint16_t *cell = &c->ids[(y << 8) | (z << 4) | x];
 					c->nonair += (id != 0) - (*cell != 0);
+					c->liquid += liquid - (w->types[*cell].liquid != 0);
 					*cell = id;
 				}
 		if (c->nonair == 0 || c->nonair == BP_CHUNK_VOLUME)
 			chunk_compact(w, c);
 	}
 	w->stored_blocks += (uint64_t)c->nonair - before;
+	w->liquid_blocks += (uint64_t)c->liquid - liquid_before;
 	return BP_OK;
 }
 

@@ -27,8 +27,21 @@ static float table_sin(double yaw, float phase)
 	return (float)sin((double)idx * TWO_PI / 65536.0);
 }
 
+/* Table sine and cosine of the entity's yaw, cached until the yaw changes. */
+static void yaw_trig(bp_Entity *e, float *s, float *c)
+{
+	if (!e->trig_valid || e->trig_yaw != e->yaw) {
+		e->trig_sin = table_sin(e->yaw, 0.0f);
+		e->trig_cos = table_sin(e->yaw, 16384.0f);
+		e->trig_yaw = e->yaw;
+		e->trig_valid = 1;
+	}
+	*s = e->trig_sin;
+	*c = e->trig_cos;
+}
+
 /* moveFlying (section 1): input to a velocity change, in float. */
-static void heading_native(const bp_Entity *e, float strafe, float forward, float k,
+static void heading_native(bp_Entity *e, float strafe, float forward, float k,
                            double dv[2])
 {
 	float len = sqrtf(strafe * strafe + forward * forward);
@@ -40,7 +53,8 @@ static void heading_native(const bp_Entity *e, float strafe, float forward, floa
 	len = k / len;
 	strafe *= len;
 	forward *= len;
-	float s = table_sin(e->yaw, 0.0f), c = table_sin(e->yaw, 16384.0f);
+	float s, c;
+	yaw_trig(e, &s, &c);
 	dv[0] = (double)(strafe * c - forward * s);
 	dv[1] = (double)(forward * c + strafe * s);
 }
