@@ -39,6 +39,7 @@ typedef struct bp_BlockType {
 	double slipperiness; /* Beta Block.slipperiness: 0.6 default, ice 0.98 */
 	uint8_t liquid;      /* BP_LIQUID_* */
 	uint8_t climbable;   /* ladder / vine behaviour (reference section 8) */
+	uint8_t full_cube;   /* exactly one box, the unit cube: gathers take a fast path */
 } bp_BlockType;
 
 /** Definition of a block type; fill from bp_default_block_def(). */

@@ -217,6 +217,9 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 		if (boxes[i].hi[1] > 1)
 			w->tall_shapes = 1;
 	}
+	t->full_cube = nboxes == 1 && boxes[0].lo[0] == 0 && boxes[0].lo[1] == 0 &&
+	               boxes[0].lo[2] == 0 && boxes[0].hi[0] == 1 && boxes[0].hi[1] == 1 &&
+	               boxes[0].hi[2] == 1;
 	name_insert(w->name_slots, w->name_cap, name, w->ntypes);
 	*id = (uint16_t)w->ntypes;
 	w->ntypes++;
