@@ -21,6 +21,7 @@
  */
 #include "blockphys.h"
 
+#include <float.h>
 #include <math.h>
 
 /* Earliest contact found so far over the boxes of a pass. */
@@ -110,6 +111,28 @@ static int overlaps_new(void *ctx, const bp_AABB *box)
 	return !bp_aabb_overlaps(box, c->from);
 }
 
+/* The displacement d along axis a, shortened until box + d overlaps no box that box
+ * did not: a clip to a touching position can round one ulp into the obstacle
+ * (hi + (o.lo - hi) != o.lo in floating point). Steps grow from the ulp of the
+ * coordinate; gives up with 0 (the box stays where it is on that axis). */
+static double settle(bp_World *w, const bp_Entity *e, const bp_AABB *box, int a, double d)
+{
+	double step = DBL_EPSILON * fmax(1.0, fmax(fabs(box->lo[a]), fabs(box->hi[a])));
+	for (int i = 0; i < 16 && d != 0; i++) {
+		double off[3] = {0, 0, 0};
+		off[a] = d;
+		bp_AABB to = bp_aabb_offset(box, off[0], off[1], off[2]);
+		NewOverlap c = {box};
+		if (!bp_visit_blocking(w, e, &to, overlaps_new, &c))
+			return d;
+		if (fabs(d) <= step)
+			break;
+		d -= copysign(step, d);
+		step *= 2;
+	}
+	return 0;
+}
+
 /* Per-axis clip of d (Y, X, Z, the Beta order); returns the axes it shortened. */
 static int clip_move(bp_World *w, const bp_Entity *e, bp_AABB *box, const double d[3],
                      double got[3])
@@ -119,7 +142,7 @@ static int clip_move(bp_World *w, const bp_Entity *e, bp_AABB *box, const double
 	for (int i = 0; i < 3; i++) {
 		const int a = order[i];
 		double off[3] = {0, 0, 0};
-		got[a] = bp_clip(w, e, box, a, d[a], NULL);
+		got[a] = settle(w, e, box, a, bp_clip(w, e, box, a, d[a], NULL));
 		if (got[a] != d[a])
 			clipped |= 1 << a;
 		off[a] = got[a];
