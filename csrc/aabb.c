@@ -32,7 +32,7 @@ static void axis_times(const bp_AABB *m, const bp_AABB *s, int a, double v,
 
 bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3])
 {
-	bp_Sweep none = {1.0, {0, 0, 0}};
+	bp_Sweep none = {1.0, {0, 0, 0}, 0};
 	double en[3], ex[3];
 	for (int a = 0; a < 3; a++)
 		axis_times(m, s, a, v[a], &en[a], &ex[a]);
@@ -46,8 +46,12 @@ bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3])
 	double exit = fmin(ex[0], fmin(ex[1], ex[2]));
 	if (entry > exit)
 		return none;
-	bp_Sweep hit = {entry + 0.0, {0, 0, 0}}; /* + 0.0 turns -0 into 0 */
+	bp_Sweep hit = {entry + 0.0, {0, 0, 0}, 0}; /* + 0.0 turns -0 into 0 */
 	int axis = entry == en[0] ? 0 : entry == en[1] ? 1 : 2;
 	hit.normal[axis] = v[axis] > 0 ? -1 : 1;
+	for (int a = 0; a < 3; a++) {
+		if (en[a] == entry)
+			hit.axes |= 1 << a;
+	}
 	return hit;
 }

@@ -76,8 +76,15 @@ int bp_entities_interact(const bp_Entity *a, const bp_Entity *b);
  *  |d| on an axis exceeds BP_MAX_MOVE (nothing moves). */
 bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
-/** Swept move (MC-CPP, sources/mccpp-entity-physics.txt): up to rules.passes passes of
- *  earliest hit with back-off, velocity zeroing on the hit axis, step assist. */
+/** Swept move (MC-CPP, sources/mccpp-entity-physics.txt and mccpp-collider.txt): up to
+ *  rules.passes passes; each finds the earliest hit (bp_aabb_sweep) among block shapes,
+ *  static colliders and solid entities along the remaining displacement, moves there
+ *  less rules.back_off (time units of the pass, clamped at 0) and zeroes the velocity
+ *  and the remaining displacement on the hit axis; step assist by rules.step_height
+ *  (step_offset and prev[1] adjusted); per-axis clip as a safety fallback. Flags and
+ *  fall distance have bp_move_axis's meaning; a zero d is a no-op. d = requested
+ *  displacement (blocks); the actual one goes to out. BP_ELIMIT when |d| on an axis
+ *  exceeds BP_MAX_MOVE or is not finite (nothing moves). Decisions: docs/mccpp.md. */
 bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
 /* --- entity pushing (push.c) --- */
@@ -103,7 +110,11 @@ typedef struct bp_Hooks {
 /** One tick of the Beta 1.7.3 rules for one entity (section 0 and 2 of the reference). */
 int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
 
-/** One MC-CPP update of dt seconds for one entity. */
+/** One MC-CPP update of dt seconds (> 0, finite: checked by the caller) for entity
+ *  slot `index` (sources/mccpp-entity-physics.txt, "Physics Update Loop"): prev,
+ *  step_offset rise, input acceleration x friction vector x dt (heading hook: k =
+ *  walk_speed, result in b/s^2), jump (or the jump hook), move by rules.resolver,
+ *  gravity, clamped decay. Returns nonzero if a hook aborted. No liquids. */
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks);
 
 /** Step every entity in creation order (rules -> resolver), then entity pushing.

@@ -17,10 +17,15 @@ typedef struct bp_AABB {
 	double hi[3];
 } bp_AABB;
 
-/** Result of a swept test: entry time t in [0, 1] and the face normal (all zero: no hit). */
+/** Result of a swept test: entry time t in [0, 1] and the face normal (all zero: no hit).
+ *  `axes` is a bit mask (1 << axis) of the moving axes whose entry time equals t: one
+ *  bit for a face hit, two or three for an edge or corner hit, where the normal is
+ *  only the specification's tie-break (X before Y before Z). Resolvers use it to
+ *  prefer an unambiguous face over an edge on a seam (move_swept.c). */
 typedef struct bp_Sweep {
 	double t;
 	int normal[3];
+	int axes;
 } bp_Sweep;
 
 /** Swept AABB test of box `m` moving by `v` against static box `s`, exactly as the

@@ -134,7 +134,7 @@ const bp_RuleField bp_rule_fields[] = {
 	F(drag_jump, BP_FIELD_VEC3, BP_FOR_MCCPP, 0, BIG),
 	F(drag_fall, BP_FIELD_VEC3, BP_FOR_MCCPP, 0, BIG),
 	F(back_off, N, BP_FOR_BOTH, 0, 0.5),
-	F(camera_rise, N, BP_FOR_MCCPP, 0, BIG),
+	F(camera_rise, N, BP_FOR_BOTH, 0, BIG),
 	F(passes, BP_FIELD_INT, BP_FOR_BOTH, 1, 16),
 	{NULL, 0, 0, 0, 0, 0},
 };

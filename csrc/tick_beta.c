@@ -194,6 +194,9 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 	bp_Entity *e = &w->entities.items[index];
 	const bp_Rules *r = &e->rules;
 	bp_entity_position(e, e->prev);
+	/* Camera smoothing after a swept step assist (resolver = "swept"; per tick). */
+	if (e->step_offset < 0)
+		e->step_offset = fmin(0.0, e->step_offset + r->camera_rise);
 	/* onEntityUpdate: water flag (and fall reset) before any input. */
 	e->in_water = (uint8_t)water_test(w, e);
 	if (e->in_water)

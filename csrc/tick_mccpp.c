@@ -1,10 +1,108 @@
 /* SPDX-License-Identifier: MIT
- * tick_mccpp.c - MC-CPP rules (placeholder until the swept issue).
+ * tick_mccpp.c - one MC-CPP update of dt seconds for one entity
+ * (sources/mccpp-entity-physics.txt, "Physics Update Loop"): save the previous
+ * position, camera smoothing, input acceleration scaled by the friction / drag
+ * vector of the state, jump, the move by the entity's resolver, gravity, and the
+ * clamped velocity decay with the friction / drag vector of the new state.
+ * MC-CPP has no water, lava or ladders: liquid blocks have no boxes, so these
+ * entities pass through them and in_water / in_lava stay false (docs/mccpp.md).
  */
 #include "blockphys.h"
 
+#include <math.h>
+
+#define DEG_TO_RAD 0.017453292519943295
+
+/* get_friction_vector: flying, grounded, rising or falling. */
+static const double *friction_vector(const bp_Entity *e)
+{
+	const bp_Rules *r = &e->rules;
+	if (e->flying)
+		return r->drag_fly;
+	if (e->on_ground)
+		return r->friction;
+	return e->vel[1] > 0 ? r->drag_jump : r->drag_fall;
+}
+
+/* Input to a horizontal acceleration (b/s^2), Beta's moveFlying convention in
+ * double precision: yaw 0 faces +Z, strafe > 0 is left (+X at yaw 0); input longer
+ * than 1 is normalised so that diagonals are not faster. */
+static void heading_native(const bp_Entity *e, double k, double a[2])
+{
+	double s = e->strafe, f = e->forward;
+	double len = sqrt(s * s + f * f);
+	double scale = k / fmax(1.0, len);
+	s *= scale;
+	f *= scale;
+	double sn = sin(e->yaw * DEG_TO_RAD), cs = cos(e->yaw * DEG_TO_RAD);
+	a[0] = s * cs - f * sn;
+	a[1] = f * cs + s * sn;
+}
+
+/* Velocity decay of one axis, clamped so that it never crosses zero. */
+static double decay(double v, double f, double dt)
+{
+	double d = v * f * dt;
+	return fabs(d) > fabs(v) ? 0.0 : v - d;
+}
+
+/* The resolver of the rules, with the displacement clamped to the per-call limit
+ * (the step's pre-check bounds vel * dt before the acceleration and the jump). */
+static void resolve(bp_World *w, bp_Entity *e, double dt)
+{
+	double d[3], out[3];
+	for (int a = 0; a < 3; a++)
+		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, e->vel[a] * dt));
+	if (e->rules.resolver == BP_RESOLVER_AXIS)
+		bp_move_axis(w, e, d, out);
+	else
+		bp_move_swept(w, e, d, out);
+}
+
+/* Steps 3 and the jump: acceleration (native or the heading hook) times the state's
+ * friction vector times dt, then the jump (native or the jump hook). */
+static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
+{
+	bp_Entity *e = &w->entities.items[index];
+	double acc[2];
+	if (e->rules.hook_heading && hooks && hooks->heading) {
+		if (hooks->heading(hooks->ctx, w, index, e->strafe, e->forward, e->rules.walk_speed,
+		                   acc))
+			return 1;
+		e = &w->entities.items[index];
+	} else {
+		heading_native(e, e->rules.walk_speed, acc);
+	}
+	const double *f = friction_vector(e);
+	e->vel[0] += acc[0] * f[0] * dt;
+	e->vel[2] += acc[1] * f[2] * dt;
+	if (!e->jumping)
+		return 0;
+	if (e->rules.hook_jump && hooks && hooks->jump)
+		return hooks->jump(hooks->ctx, w, index);
+	if (e->on_ground) /* v = sqrt(2 h g); no jump without positive gravity */
+		e->vel[1] = sqrt(fmax(0.0, 2 * e->rules.jump_height * e->rules.gravity));
+	return 0;
+}
+
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 {
-	(void)dt;
-	return bp_tick_beta173(w, index, hooks);
+	bp_Entity *e = &w->entities.items[index];
+	bp_entity_position(e, e->prev);
+	if (e->step_offset < 0)
+		e->step_offset = fmin(0.0, e->step_offset + dt * e->rules.camera_rise);
+	e->in_water = e->in_lava = 0;
+	if (input(w, index, dt, hooks))
+		return 1;
+	e = &w->entities.items[index];
+	resolve(w, e, dt);
+	const bp_Rules *r = &e->rules;
+	if (!e->flying)
+		e->vel[1] -= r->gravity * dt;
+	const double *f = friction_vector(e);
+	for (int a = 0; a < 3; a++)
+		e->vel[a] = decay(e->vel[a], f[a], dt);
+	if (r->push == BP_PUSH_BETA173)
+		bp_push_beta173(w, index);
+	return 0;
 }

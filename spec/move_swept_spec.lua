@@ -1,0 +1,337 @@
+-- The swept resolver (e:move_swept): passes, back-off, seams, tunnelling, step
+-- assist, no-op and a seeded property test. Source: sources/mccpp-entity-physics.txt
+-- and docs/mccpp.md for our decisions.
+local bp = require "blockphys"
+
+local BACK = 0.001 -- rules.back_off: a fraction of the pass's displacement
+
+-- A world with a floor of separate blocks (top at y = 64) set one by one.
+local function floor_world(x1, x2, z1, z2)
+  local w = bp.World()
+  w:define_block { name = "stone" }
+  w:define_block { name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+  for x = x1 or -8, x2 or 8 do
+    for z = z1 or -8, z2 or 8 do
+      w:set_block(x, 63, z, "stone")
+    end
+  end
+  return w
+end
+
+-- An MC-CPP entity 0.6 x 1.8 (exact doubles, so that gaps are round numbers).
+local function mccpp(w, x, y, z, rules)
+  return w:spawn { x = x, y = y, z = z, width = 0.6, height = 1.8, rules = rules or bp.rules.mccpp() }
+end
+
+-- Nothing overlaps the entity's box (boxes_in lists strict overlaps only).
+local function free(w, e)
+  return #w:boxes_in(e:box()) == 0
+end
+
+describe("e:move_swept", function()
+  describe("passes", function()
+    it("resolves a move into a corner in three passes (X, Z, then the floor)", function()
+      local w = floor_world()
+      w:fill(3, 64, -8, 3, 66, 8, "stone") -- wall at x = 3
+      w:fill(-8, 64, 3, 8, 66, 3, "stone") -- wall at z = 3
+      local e = mccpp(w, 2.5, 64.5, 2.5) -- box x, z in [2.2, 2.8], feet 0.5 up
+      e.vx, e.vy, e.vz = 1, -1, 1
+      local dx, dy, dz = e:move_swept(1, -1, 1)
+      -- pass 1: both walls at t = 0.2 (faces; X first), moved 0.199 on every axis
+      -- pass 2: rest (0, -0.801, 0.801); z wall at (0.001 / 0.801), stop back 0.001 x 0.801
+      -- pass 3: rest (0, -0.800801, 0); floor, stop back 0.001 x 0.800801
+      assert.is_near(3 - BACK * 1, e:box():unpack() + 0.6, 1e-12)
+      assert.is_near(2.999 - 0.3, e.x, 1e-12)
+      assert.is_near(3 - BACK * 0.801 - 0.3, e.z, 1e-12)
+      assert.is_near(64 + BACK * 0.800801, e.y, 1e-12)
+      assert.is_near(e.x - 2.5, dx, 1e-12)
+      assert.is_near(e.y - 64.5, dy, 1e-12)
+      assert.is_near(e.z - 2.5, dz, 1e-12)
+      assert.are.same({ 0, 0, 0 }, { e:velocity() })
+      assert.is_true(e.on_ground and e.collided_horizontally and e.collided_vertically)
+      assert.is_true(free(w, e))
+    end)
+
+    it("with one pass, the rest of the motion is clipped per axis (no tunnelling)", function()
+      local w = floor_world()
+      w:fill(3, 64, -8, 3, 66, 8, "stone")
+      local e = mccpp(w, 2.5, 64.5, 0.5, bp.rules.mccpp { passes = 1 })
+      e:move_swept(1, -1, 0)
+      -- pass 1 stops X at the wall; the rest (0, -0.801, 0) is clipped onto the floor
+      assert.is_near(2.999 - 0.3, e.x, 1e-12)
+      assert.are.equal(64, e.y)
+      assert.is_true(e.on_ground)
+    end)
+
+    it("leaves the velocity of axes that were not hit", function()
+      local w = floor_world()
+      local e = mccpp(w, 0.5, 64.5, 0.5)
+      e.vx, e.vy, e.vz = 3, -4, 5
+      e:move_swept(0.25, -1, 0.5)
+      assert.are.same({ 3, 0, 5 }, { e:velocity() })
+      assert.is_near(0.75, e.x, 1e-12)
+      assert.is_near(1.0, e.z, 1e-12)
+    end)
+  end)
+
+  describe("seams", function()
+    -- Boxes placed exactly on a block boundary, standing exactly on the floor: the
+    -- next block is met edge-first (x and y entries both 0) and must not stop X.
+    for _, case in ipairs {
+      { x = 0.7, dx = 5 }, { x = 1.3, dx = -5 }, { x = 0.5, dx = 5 }, { x = 0.5, dx = -5 },
+    } do
+      it(("slides %+g along a floor of separate blocks from x = %g"):format(case.dx, case.x), function()
+        local w = floor_world(-10, 10, -2, 2)
+        local e = mccpp(w, case.x, 64, 0.7)
+        local dx, dy, dz = e:move_swept(case.dx, -0.05, 0)
+        assert.is_near(case.dx, dx, 1e-12)
+        assert.are.same({ 0, 0 }, { dy, dz })
+        assert.is_true(e.on_ground)
+        assert.is_false(e.collided_horizontally)
+      end)
+      it(("slides %+g along z, also from a seam"):format(case.dx), function()
+        local w = floor_world(-2, 2, -10, 10)
+        local e = mccpp(w, 0.7, 64, case.x)
+        local _, _, dz = e:move_swept(0, -0.05, case.dx)
+        assert.is_near(case.dx, dz, 1e-12)
+      end)
+    end
+
+    for _, side in ipairs { 1, -1 } do
+      it(("slides along a wall of separate blocks pressed into it (side %d)"):format(side), function()
+        local w = floor_world(-10, 10, -10, 10)
+        local wx = side > 0 and 3 or -3
+        for z = -10, 10 do
+          for y = 64, 65 do
+            w:set_block(wx, y, z, "stone")
+          end
+        end
+        -- box touching the wall exactly, its z edge on a seam
+        local x = side > 0 and 2.7 or -1.7
+        for _, dz in ipairs { 6, -6 } do
+          local e = mccpp(w, x, 64, dz > 0 and 0.7 or 0.3)
+          local dx, dy, got = e:move_swept(0.5 * side, -0.05, dz)
+          assert.are.same({ 0, 0 }, { dx, dy })
+          assert.is_near(dz, got, 1e-12)
+          assert.is_true(e.collided_horizontally)
+          w:remove(e)
+        end
+      end)
+    end
+
+    it("walks 40 ticks along a long floor without losing any distance", function()
+      local w = floor_world(-2, 60, -2, 2)
+      local e = mccpp(w, 0.5, 64, 0.5)
+      e.forward, e.yaw = 1, -90 -- yaw -90 faces +X
+      for _ = 1, 10 do w:step() end -- up to speed
+      local x0 = e.x
+      for _ = 1, 40 do w:step() end
+      -- every tick moves walk_speed * dt (rules_mccpp_spec derives it)
+      assert.is_near(40 * 4.317 * 0.05, e.x - x0, 1e-9)
+    end)
+  end)
+
+  describe("corners", function()
+    it("never passes between two blocks that meet at a corner", function()
+      local w = floor_world()
+      w:set_block(2, 64, 1, "stone")
+      w:set_block(1, 64, 2, "stone")
+      local e = mccpp(w, 0.5, 64, 0.5)
+      for _ = 1, 20 do
+        e:move_swept(0.37, -0.01, 0.37)
+        assert.is_true(free(w, e))
+      end
+      local x1, _, z1, x2, _, z2 = e:box():unpack()
+      assert.is_true(x2 <= 2 and z2 <= 2)
+      assert.is_true(x1 < 2 and z1 < 2)
+    end)
+
+    it("moving exactly into a block's edge slides past it on the other axis", function()
+      local w = floor_world()
+      w:set_block(1, 64, 1, "stone")
+      local e = mccpp(w, 0.7, 64, 0.7) -- box [0.4, 1.0] touches the block's edge
+      local dx, _, dz = e:move_swept(0.5, 0, 0.5)
+      -- X is stopped (tie X before Z, t = 0), Z then moves freely beside the block
+      assert.are.equal(0, dx)
+      assert.is_near(0.5, dz, 1e-12)
+      assert.is_true(free(w, e))
+    end)
+  end)
+
+  describe("tunnelling", function()
+    it("100 blocks in one move stop at a one-block wall", function()
+      local w = bp.World()
+      w:define_block { name = "stone" }
+      w:fill(50, 0, -2, 50, 3, 2, "stone")
+      local e = mccpp(w, 0.5, 1, 0.5)
+      local dx = e:move_swept(100, 0, 0)
+      -- stopped back 0.001 of the pass: 0.1 block before x = 50
+      assert.is_near(50 - BACK * 100 - 0.8, dx, 1e-9)
+      assert.is_true(e.collided_horizontally)
+    end)
+
+    it("100 blocks diagonally stop at a thin wall", function()
+      local w = bp.World()
+      w:define_block { name = "pane", boxes = { { 0.45, 0, 0, 0.55, 1, 1 } } }
+      w:fill(50, -10, -10, 50, 120, 120, "pane")
+      local e = mccpp(w, 0.5, 1, 0.5)
+      e:move_swept(100, 100, 100)
+      local _, _, _, x2 = e:box():unpack()
+      assert.is_true(x2 < 50.45)
+      assert.is_true(free(w, e))
+    end)
+
+    it("a 100-block fall lands on a one-block floor", function()
+      local w = bp.World()
+      w:define_block { name = "stone" }
+      w:set_block(0, 0, 0, "stone")
+      local e = mccpp(w, 0.5, 101, 0.5)
+      local _, dy = e:move_swept(0, -120, 0) -- the floor is met at t = 100 / 120
+      assert.is_near(-100 + BACK * 120, dy, 1e-9)
+      assert.is_true(e.on_ground)
+      assert.are.equal(0, e.fall_distance)
+    end)
+
+    it("refuses more than 1024 blocks per axis", function()
+      local e = mccpp(bp.World(), 0, 0, 0)
+      assert.has_error(function() e:move_swept(0, 1024.5, 0) end,
+        "bad argument #2 to 'move_swept' (displacement too large (at most 1024 blocks per axis))")
+      assert.has_error(function() e:move_swept(0 / 0, 0, 0) end,
+        "bad argument #1 to 'move_swept' (number must be finite)")
+      assert.are.same({ 1024, -1024, 0 }, { e:move_swept(1024, -1024, 0) })
+    end)
+  end)
+
+  describe("step assist", function()
+    -- Standing on the floor: a downward probe sets on_ground without moving.
+    local function standing(w, rules)
+      local e = mccpp(w, 0.5, 64, 0.5, rules)
+      e:move_swept(0, -0.1, 0)
+      assert.is_true(e.on_ground)
+      return e
+    end
+
+    it("steps onto a slab: raised by step_height (0.6), camera offset -0.6", function()
+      local w = floor_world()
+      w:set_block(1, 64, 0, "slab")
+      local e = standing(w)
+      local _, py = e:lerp(0)
+      local dx, dy = e:move_swept(1, 0, 0)
+      assert.are.equal(1, dx)
+      assert.is_near(0.6, dy, 1e-12)
+      assert.are.equal(-0.6, e.step_offset)
+      local _, py2 = e:lerp(0)
+      assert.are.equal(py + 0.6, py2) -- prev raised too: lerp does not jump
+      assert.is_false(e.collided_horizontally)
+      assert.is_true(free(w, e))
+    end)
+
+    it("does not step onto a full block", function()
+      local w = floor_world()
+      w:set_block(1, 64, 0, "stone")
+      local e = standing(w)
+      local dx, dy = e:move_swept(1, 0, 0)
+      assert.is_near(0.2 - BACK * 1, dx, 1e-12)
+      assert.are.equal(0, dy)
+      assert.are.equal(0, e.step_offset)
+      assert.is_true(e.collided_horizontally)
+    end)
+
+    it("does not step in the air or under a low ceiling", function()
+      local w = floor_world()
+      w:set_block(1, 64, 0, "slab")
+      local e = mccpp(w, 0.5, 64, 0.5) -- not grounded yet
+      assert.are.equal(0, select(2, e:move_swept(1, 0, 0)))
+      w:set_block(0, 66, 0, "stone") -- 2 blocks of headroom: 1.8 + 0.6 does not fit
+      local g = standing(w)
+      assert.are.equal(0, select(2, g:move_swept(1, 0, 0)))
+      assert.is_true(g.collided_horizontally)
+    end)
+
+    it("uses the rules' step height: 0.5 for a Beta entity lands on the slab", function()
+      local w = floor_world()
+      w:set_block(1, 64, 0, "slab")
+      local e = standing(w, bp.rules.beta173 { resolver = "swept" })
+      assert.are.same({ 1, 0.5 }, { (e:move_swept(1, 0, 0)) , e.y - 64 })
+      assert.are.equal(-0.5, e.step_offset)
+    end)
+  end)
+
+  describe("no-op and limits", function()
+    it("a zero move changes nothing", function()
+      local w = floor_world()
+      local e = mccpp(w, 0.5, 64, 0.5)
+      e:move_swept(0, -1, 0)
+      e.vx, e.vy, e.vz = 1, 2, 3
+      local before = { e.x, e.y, e.z, e.on_ground, e.collided_vertically, e.fall_distance }
+      assert.are.same({ 0, 0, 0 }, { e:move_swept(0, 0, 0) })
+      assert.are.same(before, { e.x, e.y, e.z, e.on_ground, e.collided_vertically, e.fall_distance })
+      assert.are.same({ 1, 2, 3 }, { e:velocity() })
+    end)
+
+    it("counts fall distance like the per-axis resolver", function()
+      local w = floor_world()
+      local e = mccpp(w, 0.5, 70, 0.5)
+      e:move_swept(0, -2.5, 0)
+      assert.are.equal(2.5, e.fall_distance)
+      e:move_swept(0, -10, 0)
+      assert.are.equal(0, e.fall_distance)
+    end)
+
+    it("is blocked by static colliders and solid entities", function()
+      local w = bp.World()
+      w:add_collider(bp.Collider(3, 0, -1, 4, 2, 2))
+      local e = mccpp(w, 0.5, 0, 0.5)
+      assert.is_near(2.2 - BACK * 5, (e:move_swept(5, 0, 0)), 1e-12)
+      w:spawn { x = e.x, y = 0, z = 5.5, solid = true, width = 1, height = 1 }
+      local _, _, dz = e:move_swept(0, 0, 8)
+      assert.is_near(4.7 - 0.5 - BACK * 8, dz, 1e-12)
+    end)
+  end)
+
+  describe("property: never ends overlapping a block", function()
+    it("holds for 3000 seeded random moves over rough terrain", function()
+      local w = bp.World()
+      w:define_block { name = "stone" }
+      w:define_block { name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+      w:define_block { name = "fence", boxes = { { 0.375, 0, 0.375, 0.625, 1.5, 0.625 } } }
+      w:define_block { name = "stair", boxes = { { 0, 0, 0, 1, 0.5, 1 }, { 0, 0.5, 0.5, 1, 1, 1 } } }
+      local kinds = { "stone", "slab", "fence", "stair" }
+      local rng = 20240611
+      local function rand() -- a small LCG: the same sequence on every platform
+        rng = (rng * 1103515245 + 12345) % 2147483648
+        return rng / 2147483648
+      end
+      for x = -12, 12 do
+        for z = -12, 12 do
+          w:set_block(x, 0, z, "stone")
+          local h = math.floor(rand() * 3)
+          for y = 1, h do
+            w:set_block(x, y, z, kinds[1 + math.floor(rand() * #kinds)])
+          end
+        end
+      end
+      local e = mccpp(w, 0.5, 6, 0.5)
+      local moves, hits = 0, 0
+      for _ = 1, 3000 do
+        local d = { (rand() - 0.5) * 4, (rand() - 0.7) * 4, (rand() - 0.5) * 4 }
+        if rand() < 0.1 then d[2] = 0 end
+        local x, y, z = e.x, e.y, e.z
+        local got = { e:move_swept(d[1], d[2], d[3]) }
+        moves = moves + 1
+        if e.collided_horizontally or e.collided_vertically then hits = hits + 1 end
+        assert.is_true(free(w, e), ("overlap after move %d from %g %g %g"):format(moves, x, y, z))
+        for a = 1, 3 do
+          -- never farther than asked, except a step assist upward
+          if not (a == 2 and got[2] > 0) then
+            assert.is_true(math.abs(got[a]) <= math.abs(d[a]) + 1e-12)
+          end
+        end
+        if math.abs(e.x) > 10 or math.abs(e.z) > 10 or e.y > 8 then
+          e:teleport(0.5, 6, 0.5)
+        end
+      end
+      assert.is_true(hits > 1000) -- the test exercises collisions
+    end)
+  end)
+end)

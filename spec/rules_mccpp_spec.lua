@@ -1,0 +1,329 @@
+-- The MC-CPP rules (per second): sources/mccpp-entity-physics.txt, docs/mccpp.md.
+local bp = require "blockphys"
+
+local G, H, WALK, BACK = 32, 1.25, 4.317, 0.001
+
+-- A stone floor with its top at y = 64.
+local function flat(x1, x2)
+  local w = bp.World()
+  w:define_block { name = "stone" }
+  w:define_block { name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+  w:fill(x1 or -8, 63, -8, x2 or 8, 63, 8, "stone")
+  return w
+end
+
+local function spawn(w, x, y, z, rules)
+  return w:spawn { x = x, y = y, z = z, width = 0.6, height = 1.8, rules = rules or bp.rules.mccpp() }
+end
+
+-- Displacement of one step of dt along x.
+local function step_dx(w, e, dt)
+  local x = e.x
+  w:step(dt)
+  return e.x - x
+end
+
+describe("MC-CPP rules", function()
+  describe("preset", function()
+    it("has every constant of the document as a named field", function()
+      local r = bp.rules.mccpp()
+      assert.are.same({ "mccpp", "swept", 32, 1.25, 4.317, 0.6, 0.001, 8, 3 },
+        { r.model, r.resolver, r.gravity, r.jump_height, r.walk_speed, r.step_height,
+          r.back_off, r.camera_rise, r.passes })
+      assert.are.same({ 20, 20, 20 }, r.friction)
+      assert.are.same({ 5, 5, 5 }, r.drag_fly)
+      assert.are.same({ 1.8, 0, 1.8 }, r.drag_jump)
+      assert.are.same({ 1.8, 0.4, 1.8 }, r.drag_fall)
+    end)
+  end)
+
+  describe("jump", function()
+    -- Explicit Euler with the move before gravity: moves v0 - k g dt for k = 0..N
+    -- while positive (no vertical drag while rising). With v0 / (g dt) = N + r the apex
+    -- is h + (g dt^2 / 2)(N + 2r - r^2), so h <= apex - h0 <= h + v0 dt / 2 + g dt^2 / 8.
+    for _, dt in ipairs { 0.001, 0.01, 1 / 60, 0.05 } do
+      it(("reaches 1.25 within v0 dt / 2 + g dt^2 / 8 at dt = %.4g"):format(dt), function()
+        local w = flat()
+        local e = spawn(w, 0.5, 64, 0.5)
+        for _ = 1, 20 do w:step(dt) end
+        e.jumping = true
+        local y0
+        while not y0 do -- the jump waits for a grounded tick
+          local y = e.y
+          w:step(dt)
+          if e.y > y then y0 = y end
+        end
+        e.jumping = false
+        local top = e.y
+        for _ = 1, math.ceil(1 / dt) do
+          w:step(dt)
+          top = math.max(top, e.y)
+        end
+        local v0 = math.sqrt(2 * H * G)
+        local n = math.floor(v0 / (G * dt))
+        local r = v0 / (G * dt) - n
+        local err = top - y0 - H
+        assert.is_near(G * dt * dt / 2 * (n + 2 * r - r * r), err, 1e-9)
+        assert.is_true(err >= 0 and err <= v0 * dt / 2 + G * dt * dt / 8)
+      end)
+    end
+
+    it("jumps only when grounded, and never with gravity <= 0", function()
+      local w = flat()
+      local e = spawn(w, 0.5, 70, 0.5)
+      e.jumping = true
+      w:step()
+      assert.is_true(e.vy < 0)
+      local z = spawn(w, 3.5, 64, 0.5, bp.rules.mccpp { gravity = 0 })
+      z:move_swept(0, -0.1, 0)
+      z.jumping = true
+      w:step()
+      assert.are.equal(0, z.vy)
+    end)
+
+    it("runs the jump hook instead of the native jump", function()
+      local w = flat()
+      local calls = 0
+      local e = spawn(w, 0.5, 70, 0.5, bp.rules.mccpp { jump = function(self)
+        calls = calls + 1
+        self.vy = 3
+      end })
+      e.jumping = true
+      w:step()
+      assert.are.equal(1, calls)
+      -- after the move: gravity then rising drag (y 0): 3 - 32 * 0.05
+      assert.is_near(3 - 1.6, e.vy, 1e-12)
+    end)
+  end)
+
+  describe("falling", function()
+    it("rests at the per-axis resolver's height plus the back-off of the landing", function()
+      local w = flat()
+      local s = spawn(w, 0.5, 70, 0.5)
+      local a = spawn(w, 3.5, 70, 0.5, bp.rules.mccpp { resolver = "axis" })
+      local vland
+      for _ = 1, 60 do
+        local v = s.vy
+        w:step()
+        if s.on_ground and not vland then vland = v end
+      end
+      assert.are.equal(64, a.y)
+      assert.is_true(a.on_ground and s.on_ground)
+      -- the landing pass stops back_off of its displacement above the floor
+      assert.is_near(BACK * math.abs(vland) * 0.05, s.y - 64, 1e-12)
+      assert.is_true(s.y - 64 < 1e-3)
+      assert.are.equal(0, s.fall_distance)
+    end)
+
+    it("has no gravity while flying and drags with drag_fly", function()
+      local w = flat()
+      local e = spawn(w, 0.5, 70, 0.5)
+      e.flying = true
+      e.vx = 10
+      w:step()
+      assert.are.same({ 70, 0 }, { e.y, e.vy })
+      assert.is_near(10 * (1 - 5 * 0.05), e.vx, 1e-12)
+      for _ = 1, 20 do w:step() end
+      assert.are.equal(70, e.y)
+    end)
+
+    it("the default dt is 0.05", function()
+      local w = flat()
+      local a, b = spawn(w, 0.5, 70, 0.5), spawn(w, 3.5, 70, 0.5)
+      a.vx, b.vx = 1, 1
+      w:step()
+      local w2 = flat()
+      local c = spawn(w2, 0.5, 70, 0.5)
+      c.vx = 1
+      w2:step(0.05)
+      assert.are.same({ a:position() }, { c:position() })
+      assert.are.same({ a:velocity() }, { c:velocity() })
+      -- gravity then falling drag: -32 * 0.05 * (1 - 0.4 * 0.05)
+      assert.is_near(-1.568, a.vy, 1e-12)
+    end)
+  end)
+
+  describe("walking", function()
+    -- Terminal speed: v = (v + a f dt)(1 - f dt) after the decay, so the velocity
+    -- used by the move, v + a f dt, is exactly a = walk_speed.
+    for _, dt in ipairs { 0.05, 1 / 60, 0.01 } do
+      it(("terminal speed is walk_speed at dt = %.4g"):format(dt), function()
+        local w = flat(-8, 100)
+        local e = spawn(w, 0.5, 64, 0.5)
+        e.forward, e.yaw = 1, -90
+        for _ = 1, 200 do w:step(dt) end
+        for _ = 1, 5 do
+          assert.is_near(WALK, step_dx(w, e, dt) / dt, 1e-9)
+        end
+      end)
+    end
+
+    it("follows yaw and strafe like Beta's moveFlying (yaw 0 faces +Z, strafe > 0 is left = +X)", function()
+      local function heading(forward, strafe, yaw)
+        local w = flat()
+        local e = spawn(w, 0.5, 70, 0.5)
+        e.flying, e.forward, e.strafe, e.yaw = true, forward, strafe, yaw
+        w:step()
+        return e.vx, e.vz
+      end
+      -- one tick of acceleration a * drag_fly * dt = 4.317 * 5 * 0.05, then decay
+      local v = WALK * 5 * 0.05 * (1 - 5 * 0.05)
+      local vx, vz = heading(1, 0, 0)
+      assert.are.same({ 0, v }, { vx, vz })
+      vx, vz = heading(0, 1, 0)
+      assert.are.same({ v, 0 }, { vx, vz })
+      vx, vz = heading(1, 0, 90)
+      assert.is_near(-v, vx, 1e-12)
+      assert.is_near(0, vz, 1e-12)
+      -- diagonal input is normalised: same speed
+      vx, vz = heading(1, 1, 0)
+      assert.is_near(v, math.sqrt(vx * vx + vz * vz), 1e-12)
+    end)
+
+    it("the heading hook gets k = walk_speed and returns an acceleration in b/s^2", function()
+      local w = flat(-8, 60)
+      local seen
+      local e = spawn(w, 0.5, 64, 0.5, bp.rules.mccpp { walk_speed = 6, heading = function(_, s, f, k)
+        seen = { s, f, k }
+        return k, 0
+      end })
+      e.forward = 0.5
+      for _ = 1, 20 do w:step() end
+      assert.are.same({ 0, 0.5, 6 }, seen)
+      assert.is_near(6, step_dx(w, e, 0.05) / 0.05, 1e-9)
+    end)
+
+    it("steps onto a slab: camera offset -0.6 rises back at camera_rise", function()
+      local w = flat(-8, 20)
+      w:fill(3, 64, -1, 20, 64, 1, "slab")
+      local e = spawn(w, 0.5, 64, 0.5)
+      e.forward, e.yaw = 1, -90
+      local offsets = {}
+      for _ = 1, 20 do
+        w:step()
+        if e.step_offset < 0 or #offsets > 0 then offsets[#offsets + 1] = e.step_offset end
+        if #offsets == 3 then break end
+      end
+      assert.is_near(-0.6, offsets[1], 1e-12)
+      assert.is_near(-0.6 + 8 * 0.05, offsets[2], 1e-12)
+      assert.are.equal(0, offsets[3])
+      for _ = 1, 10 do w:step() end
+      assert.is_true(e.y > 64.5 and e.y < 64.5 + 1e-3) -- on the slab
+    end)
+  end)
+
+  describe("decay", function()
+    it("clamps so that it never overshoots zero", function()
+      local w = flat()
+      local e = spawn(w, 0.5, 64, 0.5)
+      -- falling onto the floor during the move: grounded, friction 20
+      e.vx, e.vy = 10, -1
+      w:step(0.1) -- decay 10 * 20 * 0.1 = 20 > 10: zero, not -10
+      assert.are.equal(0, e.vx)
+      assert.is_near(1, e.x - 0.5, 1e-12)
+      local a = spawn(w, 3.5, 70, 0.5) -- in the air: drag_fall 1.8
+      a.vx = 10
+      w:step(0.1)
+      assert.is_near(10 * (1 - 1.8 * 0.1), a.vx, 1e-12)
+      w:step(1) -- 8.2 * 1.8 * 1 > 8.2: zero
+      assert.are.equal(0, a.vx)
+    end)
+  end)
+
+  describe("interpolation", function()
+    it("e:lerp(alpha) goes from the previous to the current position", function()
+      local w = flat()
+      local e = spawn(w, 0.5, 70, 0.5)
+      e.vx, e.vy = 2, -4
+      w:step()
+      local x0, y0 = 0.5, 70
+      local x1, y1 = e:position()
+      assert.are.same({ x0, y0, 0.5 }, { e:lerp(0) })
+      assert.are.same({ x1, y1, 0.5 }, { e:lerp(1) })
+      local lx, ly = e:lerp(0.25)
+      assert.is_near(x0 + (x1 - x0) * 0.25, lx, 1e-12)
+      assert.is_near(y0 + (y1 - y0) * 0.25, ly, 1e-12)
+      w:step()
+      assert.are.same({ x1, y1, 0.5 }, { e:lerp(0) })
+    end)
+  end)
+
+  describe("world:step(dt) errors", function()
+    local w = bp.World()
+    it("rejects dt <= 0", function()
+      assert.has_error(function() w:step(0) end, "bad argument #1 to 'step' (dt must be positive)")
+      assert.has_error(function() w:step(-0.05) end, "bad argument #1 to 'step' (dt must be positive)")
+    end)
+    it("rejects non-finite dt", function()
+      assert.has_error(function() w:step(0 / 0) end, "bad argument #1 to 'step' (number must be finite)")
+      assert.has_error(function() w:step(math.huge) end, "bad argument #1 to 'step' (number must be finite)")
+      assert.has_error(function() w:step(-math.huge) end, "bad argument #1 to 'step' (number must be finite)")
+    end)
+    it("rejects a non-number", function()
+      assert.has_error(function() w:step("fast") end, "bad argument #1 to 'step' (number expected, got string)")
+      assert.has_error(function() w:step({}) end, "bad argument #1 to 'step' (number expected, got table)")
+    end)
+    it("rejects a step that would move an entity more than 1024 blocks", function()
+      local w2 = bp.World()
+      local e = spawn(w2, 0, 0, 0)
+      e.vx = 30000
+      assert.has_error(function() w2:step() end,
+        "world:step: an entity would move 1500.0 blocks in one step (at most 1024 per axis)")
+      assert.are.same({ 0, 0, 0 }, { e:position() })
+    end)
+  end)
+
+  describe("resolver choice", function()
+    it("a Beta entity with resolver = \"swept\" jumps like the per-axis one, up to the floor gap", function()
+      local w = flat()
+      local a = w:spawn { x = 0.5, y = 64, z = 0.5 }
+      local s = w:spawn { x = 3.5, y = 64, z = 0.5, rules = bp.rules.beta173 { resolver = "swept" } }
+      w:step(); w:step()
+      a.jumping, s.jumping = true, true
+      local ta, ts = 0, 0
+      for _ = 1, 12 do
+        w:step()
+        ta, ts = math.max(ta, a.y), math.max(ts, s.y)
+      end
+      assert.is_near(65.2522033402537, ta, 1e-9) -- smoke_spec's Beta apex
+      -- the swept entity stands back_off x one tick's fall (0.0784) above the floor
+      assert.is_true(ts - ta >= 0 and ts - ta <= BACK * 0.0784 + 1e-12)
+    end)
+
+    it("a Beta entity with resolver = \"swept\" walks as far as the per-axis one", function()
+      local w = flat(-8, 60)
+      local a = w:spawn { x = 0.5, y = 64, z = 0.5 }
+      local s = w:spawn { x = 0.5, y = 64, z = 3.5, rules = bp.rules.beta173 { resolver = "swept" } }
+      for _, e in ipairs { a, s } do e.forward, e.yaw = 1, -90 end
+      for _ = 1, 60 do w:step() end
+      assert.is_near(a.x, s.x, 1e-9)
+      assert.is_true(s.on_ground)
+    end)
+
+    it("an MC-CPP entity with resolver = \"axis\" rests exactly on the floor and steps like Beta", function()
+      local w = flat(-8, 20)
+      w:fill(3, 64, -1, 20, 64, 1, "slab")
+      local e = spawn(w, 0.5, 66, 0.5, bp.rules.mccpp { resolver = "axis" })
+      for _ = 1, 20 do w:step() end
+      assert.are.equal(64, e.y)
+      e.forward, e.yaw = 1, -90
+      for _ = 1, 20 do w:step() end
+      assert.are.equal(64.5, e.y) -- up and back down by step_height: exactly on the slab
+      assert.are.equal(0, e.step_offset)
+      assert.is_near(WALK, step_dx(w, e, 0.05) / 0.05, 1e-9)
+    end)
+  end)
+
+  describe("liquids", function()
+    it("MC-CPP has none: entities fall through water and in_water stays false", function()
+      local w = flat()
+      w:define_block { name = "water", boxes = {}, liquid = "water" }
+      w:fill(-2, 64, -2, 2, 66, 2, "water")
+      local e = spawn(w, 0.5, 66, 0.5)
+      for _ = 1, 20 do w:step() end
+      assert.is_false(e.in_water)
+      assert.is_true(e.on_ground)
+      assert.is_true(e.y < 64.001)
+    end)
+  end)
+end)
