@@ -1557,6 +1557,186 @@ static int l_world_step(lua_State *L)
 	return 0;
 }
 
+/* ------------------------------------------------ queries (raycast.c) */
+
+/* Ray arguments at stack 2..8: origin, direction, max_distance. */
+static void check_ray(lua_State *L, double o[3], double d[3], double *max)
+{
+	for (int a = 0; a < 3; a++) {
+		o[a] = check_finite(L, 2 + a);
+		if (!(fabs(o[a]) <= BP_MAX_COORD))
+			luaL_argerror(L, 2 + a, "origin must be within limits.max_coord of 0");
+	}
+	for (int a = 0; a < 3; a++)
+		d[a] = check_finite(L, 5 + a);
+	double unit[3];
+	if (bp_ray_normalize(d, unit) != BP_OK)
+		luaL_argerror(L, 5, "direction must not be zero");
+	*max = check_finite(L, 8);
+	if (!(*max > 0 && *max <= BP_MAX_RAY))
+		luaL_argerror(L, 8, lua_pushfstring(L, "max_distance must be > 0 and <= %d",
+		                                    (int)BP_MAX_RAY));
+}
+
+static void set_int_field(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static void set_num_field(lua_State *L, const char *k, double v)
+{
+	lua_pushnumber(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* nx, ny, nz, hx, hy, hz, distance of a hit, into the table on the stack top. */
+static void set_hit_fields(lua_State *L, const int n[3], const double p[3], double dist)
+{
+	static const char *const nk[] = {"nx", "ny", "nz"}, *const pk[] = {"hx", "hy", "hz"};
+	for (int a = 0; a < 3; a++) {
+		set_int_field(L, nk[a], n[a]);
+		set_num_field(L, pk[a], p[a]);
+	}
+	set_num_field(L, "distance", dist);
+}
+
+/* A static collider's Lua handle (see l_world_add_collider) from its 1-based slot. */
+static lua_Integer collider_handle(const bp_World *w, uint32_t index1)
+{
+	return (lua_Integer)(((uint64_t)w->colliders[index1 - 1].generation << 32) | index1);
+}
+
+/***
+ * Nearest block shape or static collider on a ray.
+ * @function World:raycast
+ * @tparam number ox @tparam number oy @tparam number oz origin (|v| <= limits.max_coord)
+ * @tparam number dx @tparam number dy @tparam number dz direction (any nonzero length)
+ * @tparam number max_distance in (0, limits.max_ray] blocks
+ * @treturn[1] table `{x, y, z, id, nx, ny, nz, hx, hy, hz, distance}`; for a static
+ *   collider `x, y, z, id` are nil and `collider = true`, `handle` = its handle
+ * @treturn[2] nil nothing hit
+ */
+static int l_world_raycast(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	double o[3], d[3], max;
+	check_ray(L, o, d, &max);
+	bp_RayHit h;
+	bp_Status st = bp_world_raycast(w, o, d, max, &h);
+	if (st != BP_OK)
+		raise_status(L, st);
+	if (h.kind == BP_HIT_NONE) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_createtable(L, 0, 11);
+	if (h.kind == BP_HIT_BLOCK) {
+		set_int_field(L, "x", h.cell[0]);
+		set_int_field(L, "y", h.cell[1]);
+		set_int_field(L, "z", h.cell[2]);
+		set_int_field(L, "id", h.id);
+	} else {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "collider");
+		set_int_field(L, "handle", collider_handle(w, h.collider));
+	}
+	set_hit_fields(L, h.normal, h.point, h.distance);
+	return 1;
+}
+
+/***
+ * Nearest entity box on a ray (linear over the live entities).
+ * @function World:raycast_entities
+ * @tparam number ox @tparam number oy @tparam number oz origin
+ * @tparam number dx @tparam number dy @tparam number dz direction (nonzero)
+ * @tparam number max_distance in (0, limits.max_ray]
+ * @tparam[opt] Entity ignore_entity an entity of this world the ray passes through
+ * @treturn[1] table `{entity, nx, ny, nz, hx, hy, hz, distance}`
+ * @treturn[2] nil nothing hit
+ */
+static int l_world_raycast_entities(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	double o[3], d[3], max;
+	check_ray(L, o, d, &max);
+	bp_EntityId ignore = {0, 0};
+	if (!lua_isnoneornil(L, 9)) {
+		LEntity *le = luaL_checkudata(L, 9, ENTITY_MT);
+		lua_getiuservalue(L, 9, 1);
+		if (!lua_rawequal(L, -1, 1))
+			return luaL_argerror(L, 9, "entity belongs to another world");
+		lua_pop(L, 1);
+		check_entity(L, 9);
+		ignore = le->id;
+	}
+	bp_EntityRayHit h;
+	bp_Status st = bp_world_raycast_entities(w, o, d, max, ignore, &h);
+	if (st != BP_OK)
+		raise_status(L, st);
+	if (!h.index1) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_createtable(L, 0, 8);
+	push_entity(L, 1, h.index1 - 1);
+	lua_setfield(L, -2, "entity");
+	set_hit_fields(L, h.normal, h.point, h.distance);
+	return 1;
+}
+
+/***
+ * How far a box can move along a displacement before it touches a block shape or a
+ * static collider (swept AABB, MC-CPP collide). Moves nothing.
+ * @function World:sweep
+ * @tparam Collider collider the moving box
+ * @tparam number dx @tparam number dy @tparam number dz displacement (|d| <= 1024 per axis)
+ * @treturn number t fraction of the displacement in [0, 1]
+ * @treturn number ax @treturn number ay @treturn number az allowed displacement t * d
+ * @treturn table|nil first box met: `{x, y, z, id, nx, ny, nz}`, or for a static
+ *   collider `{collider = true, handle, nx, ny, nz}`
+ */
+static int l_world_sweep(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	bp_AABB m = *check_collider(L, 2);
+	double v[3];
+	for (int a = 0; a < 3; a++) {
+		v[a] = check_finite(L, 3 + a);
+		if (!(fabs(v[a]) <= BP_MAX_MOVE))
+			luaL_argerror(L, 3 + a, "displacement must be at most 1024 blocks per axis");
+	}
+	if (bp_world_sweep_cells(w, &m, v) > MAX_QUERY_CELLS)
+		return luaL_error(L, "sweep: region too large (more than %d cells)",
+		                  (int)MAX_QUERY_CELLS);
+	bp_SweepHit h;
+	bp_Status st = bp_world_sweep(w, &m, v, &h);
+	if (st != BP_OK)
+		raise_status(L, st);
+	lua_pushnumber(L, h.t);
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, h.t * v[a] + 0.0); /* + 0.0: no -0 when t = 0 */
+	if (h.kind == BP_HIT_NONE) {
+		lua_pushnil(L);
+		return 5;
+	}
+	lua_createtable(L, 0, 7);
+	if (h.kind == BP_HIT_BLOCK) {
+		set_int_field(L, "x", h.cell[0]);
+		set_int_field(L, "y", h.cell[1]);
+		set_int_field(L, "z", h.cell[2]);
+		set_int_field(L, "id", h.id);
+	} else {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "collider");
+		set_int_field(L, "handle", collider_handle(w, h.collider));
+	}
+	set_int_field(L, "nx", h.normal[0]);
+	set_int_field(L, "ny", h.normal[1]);
+	set_int_field(L, "nz", h.normal[2]);
+	return 5;
+}
+
 static const luaL_Reg world_methods[] = {
 	{"define_block", l_world_define_block}, {"block_id", l_world_block_id},
 	{"block_info", l_world_block_info}, {"set_block", l_world_set_block},
@@ -1565,7 +1745,9 @@ static const luaL_Reg world_methods[] = {
 	{"remove_collider", l_world_remove_collider}, {"stats", l_world_stats},
 	{"spawn", l_world_spawn}, {"remove", l_world_remove},
 	{"entities", l_world_entities}, {"step", l_world_step},
-	{"destroy", l_world_destroy}, {NULL, NULL}};
+	{"destroy", l_world_destroy}, {"raycast", l_world_raycast},
+	{"raycast_entities", l_world_raycast_entities}, {"sweep", l_world_sweep},
+	{NULL, NULL}};
 
 static const luaL_Reg world_meta[] = {
 	{"__gc", l_world_destroy}, {"__close", l_world_destroy},
@@ -1646,6 +1828,12 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lua_setfield(L, -2, "max_fill_chunks");
 	lua_pushnumber(L, MAX_QUERY_CELLS);
 	lua_setfield(L, -2, "max_query_cells");
+	lua_pushnumber(L, BP_MAX_RAY);
+	lua_setfield(L, -2, "max_ray");
 	lua_setfield(L, -2, "limits");
+	luaL_getmetatable(L, WORLD_MT); /* the methods table, for Lua-side World methods */
+	lua_getfield(L, -1, "methods");
+	lua_setfield(L, -3, "World_methods");
+	lua_pop(L, 1);
 	return 1;
 }

@@ -24,8 +24,8 @@ build = {
       sources = {
         "csrc/aabb.c", "csrc/chunk.c", "csrc/entity.c", "csrc/lblockphys.c",
         "csrc/move_axis.c", "csrc/move_swept.c", "csrc/push.c", "csrc/query.c",
-        "csrc/rules.c", "csrc/solid.c", "csrc/step.c", "csrc/tick_beta.c",
-        "csrc/tick_mccpp.c", "csrc/world.c",
+        "csrc/raycast.c", "csrc/rules.c", "csrc/solid.c", "csrc/step.c",
+        "csrc/tick_beta.c", "csrc/tick_mccpp.c", "csrc/world.c",
       },
       incdirs = { "csrc" },
       defines = {},

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT
+ * raycast.c - world queries that move nothing: a ray against block shapes and
+ * static colliders (grid walk), a ray against entity boxes, and a box sweep
+ * (how far a box can move before touching a blocking box).
+ *
+ * Hit rule shared by the rays: a ray hits a box when some point of the ray at a
+ * distance in (0, max] lies in the box's open interior; the hit is where it first
+ * reaches the box's closure. So a ray gliding along a face, or through the edge
+ * between two blocks, hits nothing there (touching is not overlap, as for moves),
+ * and a face exactly at max_distance counts.
+ */
+#include "blockphys.h"
+
+#include <math.h>
+
+/* floor of a coordinate as a cell index; callers keep |v| within BP_MAX_COORD + a
+ * few thousand, so the int64 cast is always defined. */
+static int64_t ray_cell(double v)
+{
+	int64_t i = (int64_t)v;
+	return (double)i > v ? i - 1 : i;
+}
+
+/* floor clamped to the int32 grid (outside it every block is air). */
+static int64_t clamp_floor(double v)
+{
+	if (!(v >= (double)INT32_MIN))
+		return INT32_MIN;
+	if (v > (double)INT32_MAX)
+		return INT32_MAX;
+	return ray_cell(v);
+}
+
+static int64_t clamp_ceil(double v)
+{
+	int64_t f = clamp_floor(v);
+	return (double)f < v && f < INT32_MAX ? f + 1 : f;
+}
+
+/* Chunk coordinate of a cell coordinate (floor division by 16, no signed shifts). */
+static int64_t chunk_of(int64_t v)
+{
+	return v >= 0 ? v / BP_CHUNK_SIZE : -((BP_CHUNK_SIZE - 1 - v) / BP_CHUNK_SIZE);
+}
+
+static int in_int32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+bp_Status bp_ray_normalize(const double d[3], double unit[3])
+{
+	double m = 0;
+	for (int a = 0; a < 3; a++) {
+		if (!isfinite(d[a]))
+			return BP_EINVAL;
+		m = fmax(m, fabs(d[a]));
+	}
+	if (m == 0)
+		return BP_EINVAL;
+	/* Scale by the largest component first: no overflow for huge components and
+	 * no underflow to zero for tiny ones. */
+	double s[3] = {d[0] / m, d[1] / m, d[2] / m};
+	double len = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	for (int a = 0; a < 3; a++)
+		unit[a] = s[a] / len;
+	return BP_OK;
+}
+
+/* The ray (origin o, unit direction d, length max) against box b: 1 and the entry
+ * distance and normal on a hit. Per axis, the open interval of distances inside the
+ * box's open slab; a still axis is "always" or "never" inside (strict bounds). */
+static int ray_box(const double o[3], const double d[3], double max, const bp_AABB *b,
+                   double *t, int normal[3])
+{
+	double enter = -INFINITY, leave = INFINITY;
+	int axis = -1;
+	for (int a = 0; a < 3; a++) {
+		double t0, t1;
+		if (d[a] == 0) {
+			if (!(o[a] > b->lo[a] && o[a] < b->hi[a]))
+				return 0;
+			continue;
+		} else if (d[a] > 0) {
+			t0 = (b->lo[a] - o[a]) / d[a];
+			t1 = (b->hi[a] - o[a]) / d[a];
+		} else {
+			t0 = (b->hi[a] - o[a]) / d[a];
+			t1 = (b->lo[a] - o[a]) / d[a];
+		}
+		if (t0 > enter) { /* strict: ties keep the earlier axis (X, Y, Z) */
+			enter = t0;
+			axis = a;
+		}
+		leave = fmin(leave, t1);
+	}
+	double start = enter > 0 ? enter : 0;
+	if (!(start < leave && start <= max))
+		return 0;
+	normal[0] = normal[1] = normal[2] = 0;
+	if (enter >= 0) {
+		normal[axis] = d[axis] > 0 ? -1 : 1;
+	} else {
+		/* Started inside: the normal faces back along the largest direction
+		 * component (ties X, Y, Z), the face a ray from outside would have hit. */
+		int k = 0;
+		for (int a = 1; a < 3; a++) {
+			if (fabs(d[a]) > fabs(d[k]))
+				k = a;
+		}
+		normal[k] = d[k] > 0 ? -1 : 1;
+	}
+	*t = start;
+	return 1;
+}
+
+/* Fill the hit point: o + t d, with the coordinate on the hit face's axis set to
+ * the face plane itself, so a hit on a slab top reads exactly 0.5 above the cell. */
+static void hit_point(bp_RayHit *h, const double o[3], const double d[3], const bp_AABB *b)
+{
+	for (int a = 0; a < 3; a++) {
+		h->point[a] = o[a] + h->distance * d[a];
+		if (h->distance > 0 && h->normal[a])
+			h->point[a] = h->normal[a] > 0 ? b->hi[a] : b->lo[a];
+	}
+}
+
+/* Test the boxes of one cell; keep a strictly nearer hit. */
+static void ray_cell_boxes(bp_World *w, const double o[3], const double d[3], double max,
+                           int64_t x, int64_t y, int64_t z, bp_RayHit *best)
+{
+	if (!in_int32(x) || !in_int32(y) || !in_int32(z))
+		return; /* outside the int32 grid everything is air */
+	uint16_t id = bp_world_get_block(w, (int32_t)x, (int32_t)y, (int32_t)z);
+	if (!id)
+		return;
+	const bp_BlockType *t = &w->types[id];
+	for (int i = 0; i < t->nboxes; i++) {
+		bp_AABB b = bp_aabb_offset(&t->boxes[i], (double)x, (double)y, (double)z);
+		double dist;
+		int n[3];
+		if (ray_box(o, d, max, &b, &dist, n) && (best->kind == BP_HIT_NONE || dist < best->distance)) {
+			best->kind = BP_HIT_BLOCK;
+			best->cell[0] = (int32_t)x;
+			best->cell[1] = (int32_t)y;
+			best->cell[2] = (int32_t)z;
+			best->id = id;
+			best->collider = 0;
+			best->distance = dist;
+			for (int a = 0; a < 3; a++)
+				best->normal[a] = n[a];
+			hit_point(best, o, d, &b);
+		}
+	}
+}
+
+/* Distance along the ray to where it leaves cell c on one axis. Computed from the
+ * boundary each time (not accumulated), with the very expression ray_box uses for
+ * a face on that boundary: rounding is monotonic, so no box entered at distance t
+ * lies in a cell the walk enters after t, and the stop tests below are exact. */
+static double boundary(int64_t c, int step, double o, double d)
+{
+	if (step > 0)
+		return ((double)c + 1 - o) / d;
+	if (step < 0)
+		return ((double)c - o) / d;
+	return INFINITY;
+}
+
+/* Static colliders are few: each one is tested directly. Ties keep the block. */
+static void ray_colliders(const bp_World *w, const double o[3], const double d[3],
+                          double max, bp_RayHit *best)
+{
+	for (uint32_t i = 0; i < w->ncolliders; i++) {
+		const bp_StaticCollider *c = &w->colliders[i];
+		double dist;
+		int n[3];
+		if (!c->alive || !ray_box(o, d, max, &c->box, &dist, n))
+			continue;
+		if (best->kind != BP_HIT_NONE && !(dist < best->distance))
+			continue;
+		best->kind = BP_HIT_COLLIDER;
+		best->id = 0;
+		best->collider = i + 1;
+		best->distance = dist;
+		for (int a = 0; a < 3; a++)
+			best->normal[a] = n[a];
+		hit_point(best, o, d, &c->box);
+	}
+}
+
+bp_Status bp_world_raycast(bp_World *w, const double o[3], const double dir[3], double max,
+                           bp_RayHit *hit)
+{
+	double d[3];
+	hit->kind = BP_HIT_NONE;
+	if (bp_ray_normalize(dir, d) != BP_OK || !(max > 0 && max <= BP_MAX_RAY))
+		return BP_EINVAL;
+	for (int a = 0; a < 3; a++) {
+		if (!(fabs(o[a]) <= BP_MAX_COORD))
+			return BP_EINVAL;
+	}
+	/* Amanatidis-Woo grid walk: the cell, the step direction, and the distance to
+	 * the next cell boundary on each axis. */
+	int64_t cell[3];
+	int step[3];
+	double next[3];
+	for (int a = 0; a < 3; a++) {
+		cell[a] = ray_cell(o[a]);
+		step[a] = d[a] > 0 ? 1 : d[a] < 0 ? -1 : 0;
+		next[a] = boundary(cell[a], step[a], o[a], d[a]);
+	}
+	const int below = w->tall_shapes != 0;
+	for (;;) {
+		ray_cell_boxes(w, o, d, max, cell[0], cell[1], cell[2], hit);
+		/* A shape may rise into this cell from the one below (fences). */
+		if (below)
+			ray_cell_boxes(w, o, d, max, cell[0], cell[1] - 1, cell[2], hit);
+		int a = next[0] <= next[1] ? (next[0] <= next[2] ? 0 : 2) : (next[1] <= next[2] ? 1 : 2);
+		/* Every box a later cell could give is entered at or after next[a]. */
+		if (next[a] > max || (hit->kind != BP_HIT_NONE && next[a] > hit->distance))
+			break;
+		cell[a] += step[a];
+		next[a] = boundary(cell[a], step[a], o[a], d[a]);
+	}
+	ray_colliders(w, o, d, max, hit);
+	return BP_OK;
+}
+
+bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double dir[3],
+                                    double max, bp_EntityId ignore, bp_EntityRayHit *hit)
+{
+	double d[3];
+	hit->index1 = 0;
+	if (bp_ray_normalize(dir, d) != BP_OK || !(max > 0 && max <= BP_MAX_RAY))
+		return BP_EINVAL;
+	for (int a = 0; a < 3; a++) {
+		if (!(fabs(o[a]) <= BP_MAX_COORD))
+			return BP_EINVAL;
+	}
+	const bp_Entity *skip = bp_world_entity(w, ignore);
+	/* Linear in the live entities, in creation order: ties keep the older one. */
+	const bp_EntityPool *p = &w->entities;
+	for (uint32_t i = 0; i < p->norder; i++) {
+		const bp_Entity *e = &p->items[p->order[i]];
+		double dist;
+		int n[3];
+		if (e == skip || !ray_box(o, d, max, &e->box, &dist, n))
+			continue;
+		if (hit->index1 && !(dist < hit->distance))
+			continue;
+		hit->index1 = p->order[i] + 1;
+		hit->distance = dist;
+		for (int a = 0; a < 3; a++) {
+			hit->normal[a] = n[a];
+			hit->point[a] = o[a] + dist * d[a];
+			if (dist > 0 && n[a])
+				hit->point[a] = n[a] > 0 ? e->box.hi[a] : e->box.lo[a];
+		}
+	}
+	return BP_OK;
+}
+
+/* --- box sweep --- */
+
+typedef struct SweepBest {
+	const bp_AABB *m;
+	const double *v;
+	bp_SweepHit *hit;
+} SweepBest;
+
+/* Keep a strictly earlier hit of the moving box against b. */
+static int sweep_one(SweepBest *s, const bp_AABB *b)
+{
+	bp_Sweep r = bp_aabb_sweep(s->m, b, s->v);
+	if (!(r.normal[0] || r.normal[1] || r.normal[2]))
+		return 0;
+	if (s->hit->kind != BP_HIT_NONE && !(r.t < s->hit->t))
+		return 0;
+	s->hit->t = r.t;
+	for (int a = 0; a < 3; a++)
+		s->hit->normal[a] = r.normal[a];
+	return 1;
+}
+
+/* The cells [lo, hi] that can hold a box touching `region` (closed, so that a box
+ * met exactly at the end of the displacement counts, at t = 1), one block lower on
+ * Y when some shape rises above its cell. 0 if empty. */
+static int sweep_range(const bp_World *w, const bp_AABB *region, int64_t lo[3], int64_t hi[3])
+{
+	for (int a = 0; a < 3; a++) {
+		lo[a] = clamp_ceil(region->lo[a]) - 1;
+		lo[a] = lo[a] < INT32_MIN ? INT32_MIN : lo[a];
+		hi[a] = clamp_floor(region->hi[a]);
+	}
+	if (w->tall_shapes && lo[1] > INT32_MIN)
+		lo[1] -= 1;
+	return hi[0] >= lo[0] && hi[1] >= lo[1] && hi[2] >= lo[2];
+}
+
+double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[3])
+{
+	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
+	int64_t lo[3], hi[3];
+	if (!sweep_range(w, &region, lo, hi))
+		return 0;
+	return (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+}
+
+/* Sweep against the boxes of those cells chunk by chunk (one lookup per chunk; air
+ * chunks skipped), in y, z, x order like query.c. Unlike bp_world_gather this keeps
+ * which block each box belongs to; bp_aabb_sweep rejects the boxes the path misses. */
+static void sweep_cells(bp_World *w, const bp_AABB *region, SweepBest *s)
+{
+	int64_t lo[3], hi[3];
+	if (!sweep_range(w, region, lo, hi))
+		return;
+	int64_t c0[3], c1[3];
+	for (int a = 0; a < 3; a++) {
+		c0[a] = chunk_of(lo[a]);
+		c1[a] = chunk_of(hi[a]);
+	}
+	for (int64_t cy = c0[1]; cy <= c1[1]; cy++)
+		for (int64_t cz = c0[2]; cz <= c1[2]; cz++)
+			for (int64_t cx = c0[0]; cx <= c1[0]; cx++) {
+				const bp_Chunk *c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+				if (!c || (!c->ids && c->uniform == 0))
+					continue;
+				const int64_t base[3] = {cx * 16, cy * 16, cz * 16};
+				int64_t a[3], b[3];
+				for (int k = 0; k < 3; k++) {
+					a[k] = lo[k] > base[k] ? lo[k] : base[k];
+					b[k] = hi[k] < base[k] + 15 ? hi[k] : base[k] + 15;
+				}
+				for (int64_t y = a[1]; y <= b[1]; y++)
+					for (int64_t z = a[2]; z <= b[2]; z++)
+						for (int64_t x = a[0]; x <= b[0]; x++) {
+							size_t k = (size_t)(((y - base[1]) << 8) | ((z - base[2]) << 4) |
+							                    (x - base[0]));
+							uint16_t id = c->ids ? c->ids[k] : c->uniform;
+							const bp_BlockType *t = &w->types[id];
+							for (int i = 0; i < t->nboxes; i++) {
+								bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x,
+								                             (double)y, (double)z);
+								if (!sweep_one(s, &box))
+									continue;
+								s->hit->kind = BP_HIT_BLOCK;
+								s->hit->cell[0] = (int32_t)x;
+								s->hit->cell[1] = (int32_t)y;
+								s->hit->cell[2] = (int32_t)z;
+								s->hit->id = id;
+								s->hit->collider = 0;
+							}
+						}
+			}
+}
+
+bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit)
+{
+	hit->kind = BP_HIT_NONE;
+	hit->t = 1;
+	for (int a = 0; a < 3; a++) {
+		if (!(fabs(v[a]) <= BP_MAX_MOVE))
+			return BP_ELIMIT;
+	}
+	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+		return BP_OK; /* nothing to sweep: bp_aabb_sweep never hits a still box */
+	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
+	SweepBest s = {m, v, hit};
+	sweep_cells(w, &region, &s);
+	for (uint32_t i = 0; i < w->ncolliders; i++) {
+		const bp_StaticCollider *c = &w->colliders[i];
+		if (!c->alive || !sweep_one(&s, &c->box))
+			continue;
+		hit->kind = BP_HIT_COLLIDER;
+		hit->id = 0;
+		hit->collider = i + 1;
+	}
+	return BP_OK;
+}
