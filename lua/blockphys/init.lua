@@ -65,6 +65,44 @@ end
 -- @treturn table rules
 bp.rules.copy = core.rules_copy
 
+--- World methods written in Lua.
+-- @section World
+
+local world_methods = core.World_methods
+
+--- Places a schematic with its minimum corner at block (x, y, z), defining the
+-- block types it needs (see `blockphys.schematic.paste`, which this calls).
+--
+-- `schem` may also be a path or the file's bytes: it is then loaded first with
+-- `blockphys.schematic.load`, and a file that cannot be read or parsed returns
+-- `nil, message` with the world untouched.
+-- @function World:paste
+-- @tparam table|string schem a schematic from `bp.schematic.load`, a path, or bytes
+-- @tparam integer x block X of the minimum corner
+-- @tparam integer y block Y of the minimum corner
+-- @tparam integer z block Z of the minimum corner
+-- @tparam[opt] table shapes `block_def(state) -> def, known` (default `bp.minecraft`)
+-- @treturn[1] table `{placed = n, guessed = {names...}}`
+-- @return[2] nil
+-- @treturn[2] string message from `bp.schematic.load`
+-- @raise `bad argument #n to 'paste' (...)`, numbered from `schem` = #1, for a bad
+--   schematic, coordinate or shape table (nothing is placed); "calling 'paste' on
+--   bad self (...)" when self is not a live World.
+-- @usage local report = assert(world:paste("lobby.schem", 0, 64, 0))
+function world_methods.paste(world, schem, x, y, z, shapes)
+  local ok, err = pcall(world_methods.stats, world)
+  if not ok then
+    error("calling 'paste' on bad self (" .. (err:match("%((.*)%)$") or err) .. ")", 2)
+  end
+  local schematic = require "blockphys.schematic"
+  if type(schem) == "string" then
+    local loaded, msg = schematic.load(schem)
+    if not loaded then return nil, msg end
+    schem = loaded
+  end
+  return schematic.paste_method(world, schem, x, y, z, shapes)
+end
+
 -- Optional modules, loaded on first use so that `require "blockphys"` needs only
 -- the C core.
 setmetatable(bp, {

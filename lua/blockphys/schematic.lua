@@ -932,22 +932,25 @@ local function check_world(world)
   end
 end
 
-local function check_schematic(schem)
-  if type(schem) ~= "table" then argerror(2, "schematic expected, got " .. type(schem)) end
+-- `n` below is the argument number when the world is argument 1; World:paste
+-- passes base = -1 so that its messages count from the schematic.
+local function check_schematic(schem, base)
+  local n = 2 + base
+  if type(schem) ~= "table" then argerror(n, "schematic expected, got " .. type(schem)) end
   for _, k in ipairs({ "width", "height", "length" }) do
     local v = schem[k]
-    if mtype(v) ~= "integer" or v < 0 then argerror(2, "schematic has no valid " .. k) end
+    if mtype(v) ~= "integer" or v < 0 then argerror(n, "schematic has no valid " .. k) end
   end
   local nb = schem.cell_bytes
   if type(schem.palette) ~= "table" or type(schem.blocks) ~= "string"
       or not CELL_FORMATS[nb] then
-    argerror(2, "schematic has no valid palette, blocks or cell_bytes")
+    argerror(n, "schematic has no valid palette, blocks or cell_bytes")
   end
   if #schem.blocks ~= schem.width * schem.height * schem.length * nb then
-    argerror(2, "schematic blocks do not match its size")
+    argerror(n, "schematic blocks do not match its size")
   end
   for i, state in ipairs(schem.palette) do
-    if type(state) ~= "string" then argerror(2, format("palette entry %d is not a string", i)) end
+    if type(state) ~= "string" then argerror(n, format("palette entry %d is not a string", i)) end
   end
 end
 
@@ -975,28 +978,28 @@ local function check_box(b)
   return nil
 end
 
-local function check_def(state, def)
+local function check_def(state, def, n)
   if type(def) ~= "table" or type(def.name) ~= "string" then
-    argerror(6, format("block_def(%q) returned no definition with a name", state))
+    argerror(n, format("block_def(%q) returned no definition with a name", state))
   end
   if def.boxes ~= nil then
-    if type(def.boxes) ~= "table" then argerror(6, format("block_def(%q): boxes is not a table", state)) end
+    if type(def.boxes) ~= "table" then argerror(n, format("block_def(%q): boxes is not a table", state)) end
     for _, b in ipairs(def.boxes) do
       local err = check_box(b)
-      if err then argerror(6, format("block_def(%q): %s", state, err)) end
+      if err then argerror(n, format("block_def(%q): %s", state, err)) end
     end
   end
 end
 
 -- One definition per palette entry (nil for air), plus the sorted names
 -- of states the shape table guessed.
-local function palette_defs(palette, shapes)
+local function palette_defs(palette, shapes, n)
   local defs, guessed, seen = {}, {}, {}
   for i, state in ipairs(palette) do
     local name = minecraft.parse_state(state)
     if not (name and minecraft.is_air(name)) then
       local def, known = shapes.block_def(state)
-      check_def(state, def)
+      check_def(state, def, n)
       defs[i] = def
       local bare = name and (name:find(":", 1, true) and name or "minecraft:" .. name) or state
       if known == false and not seen[bare] then
@@ -1019,6 +1022,37 @@ local function define_all(world, defs, npal)
     end
   end
   return ids
+end
+
+-- The body of paste; argument numbers in messages are shifted by `base`.
+local function paste(world, schem, x, y, z, shapes, base)
+  check_schematic(schem, base)
+  local w, h, l = schem.width, schem.height, schem.length
+  x = check_coord(3 + base, x, w)
+  y = check_coord(4 + base, y, h)
+  z = check_coord(5 + base, z, l)
+  shapes = shapes == nil and minecraft or shapes
+  if type(shapes) ~= "table" or type(shapes.block_def) ~= "function" then
+    argerror(6 + base, "shape table with a block_def function expected")
+  end
+  local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
+  local ids = define_all(world, defs, #schem.palette)
+  local blocks, nb = schem.blocks, schem.cell_bytes
+  local fmt = CELL_FORMATS[nb]
+  local placed, pos = 0, 1
+  for dy = 0, h - 1 do
+    for dz = 0, l - 1 do
+      for dx = 0, w - 1 do
+        local id = ids[unpack(fmt, blocks, pos) + 1]
+        pos = pos + nb
+        if id then
+          world:set_block(x + dx, y + dy, z + dz, id)
+          placed = placed + 1
+        end
+      end
+    end
+  end
+  return { placed = placed, guessed = guessed }
 end
 
 --- Places a schematic in a world with its minimum corner at block (x, y, z).
@@ -1047,33 +1081,14 @@ end
 --   coordinate or shape definition
 function schematic.paste(world, schem, x, y, z, shapes)
   check_world(world)
-  check_schematic(schem)
-  local w, h, l = schem.width, schem.height, schem.length
-  x = check_coord(3, x, w)
-  y = check_coord(4, y, h)
-  z = check_coord(5, z, l)
-  shapes = shapes == nil and minecraft or shapes
-  if type(shapes) ~= "table" or type(shapes.block_def) ~= "function" then
-    argerror(6, "shape table with a block_def function expected")
-  end
-  local defs, guessed = palette_defs(schem.palette, shapes)
-  local ids = define_all(world, defs, #schem.palette)
-  local blocks, nb = schem.blocks, schem.cell_bytes
-  local fmt = CELL_FORMATS[nb]
-  local placed, pos = 0, 1
-  for dy = 0, h - 1 do
-    for dz = 0, l - 1 do
-      for dx = 0, w - 1 do
-        local id = ids[unpack(fmt, blocks, pos) + 1]
-        pos = pos + nb
-        if id then
-          world:set_block(x + dx, y + dy, z + dz, id)
-          placed = placed + 1
-        end
-      end
-    end
-  end
-  return { placed = placed, guessed = guessed }
+  return paste(world, schem, x, y, z, shapes, 0)
+end
+
+--- `schematic.paste` for `World:paste`: the same, with argument numbers counted
+-- from the schematic (the world is `self`, which the caller has checked).
+-- @local
+function schematic.paste_method(world, schem, x, y, z, shapes)
+  return paste(world, schem, x, y, z, shapes, -1)
 end
 
 return schematic
