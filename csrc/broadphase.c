@@ -330,7 +330,8 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 		if (x == hi[0])
 			break;
 	}
-	qsort(g->results + base, g->nresults - base, sizeof(uint64_t), cmp_u64);
+	if (g->nresults - base > 1) /* also keeps a NULL (never grown) array out of qsort */
+		qsort(g->results + base, g->nresults - base, sizeof(uint64_t), cmp_u64);
 	return BP_OK;
 }
 
