@@ -67,6 +67,34 @@ int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                       bp_BoxVisitor fn, void *ctx);
 /** Group/mask filter: a and b interact if each one's mask has the other's group. */
 int bp_entities_interact(const bp_Entity *a, const bp_Entity *b);
+/** Groups and masks, then the entity filters (w->hooks->filter, a's first): true if
+ *  a and b push or block each other. A failing filter sets w->hook_failed and the
+ *  pair does not interact (the step then aborts). */
+int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b);
+
+/* --- entity broadphase (broadphase.c, bp_broadphase.h) --- */
+
+/** Visitor of entity slots; returns nonzero to stop. */
+typedef int (*bp_EntityVisitor)(void *ctx, uint32_t index);
+
+/** Call fn for every live entity whose box overlaps `region` strictly (touching is
+ *  not overlap), in creation order. Rebuilds the grid first if entities were spawned
+ *  or removed since the last build; if memory for the grid runs out, or the region
+ *  covers more cells than the grid has listings, it scans all entities instead (same
+ *  results). fn may query again (nested) but must not spawn or remove. Returns the
+ *  first nonzero value of fn, else 0. */
+int bp_broadphase_visit(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx);
+
+/** Tell the grid that entity slot `index` changed its box (move, teleport, push).
+ *  Every writer of an entity's box outside bp_world_step must call it (the step calls
+ *  it after each entity's update). Cheap when the box stays in the same cells. */
+void bp_broadphase_moved(bp_World *w, uint32_t index);
+
+/** Drop the grid (rebuilt on the next query): after boxes were restored wholesale. */
+void bp_broadphase_invalidate(bp_World *w);
+
+/** Free the grid's memory (bp_world_destroy). */
+void bp_broadphase_free(bp_World *w);
 
 /* --- resolvers --- */
 
@@ -174,6 +202,9 @@ typedef struct bp_Hooks {
 	               double k, double dv[2]);
 	/* jump: called while the jump input is held, instead of the native jump */
 	int (*jump)(void *ctx, bp_World *w, uint32_t index);
+	/* filter: entity `self` (has_filter set) decides whether it interacts with `other`
+	 * (push and block); *allow = 0 refuses the pair */
+	int (*filter)(void *ctx, bp_World *w, uint32_t self, uint32_t other, int *allow);
 } bp_Hooks;
 
 /** One tick of the Beta 1.7.3 rules for one entity (section 0 and 2 of the reference). */
@@ -186,9 +217,11 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
  *  gravity, clamped decay. Returns nonzero if a hook aborted. No liquids. */
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks);
 
-/** Step every entity in creation order (rules -> resolver), then entity pushing.
- *  dt is used by per-second models only (Beta rules are per tick). Returns nonzero
- *  if a hook aborted; the world is then locked-free but partially stepped: callers
+/** Step every entity in creation order (rules -> resolver -> Beta push), then the
+ *  separation push. dt is used by per-second models only (Beta rules are per tick).
+ *  hooks (may be NULL) stay in w->hooks during the step so that resolvers and pushes
+ *  reach the entity filters. Returns nonzero if a hook or filter aborted; the world
+ *  is then unlocked but partially stepped: callers
  *  that need atomicity snapshot with bp_world_snapshot first. */
 int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bp_aabb.h"
+#include "bp_broadphase.h"
 #include "bp_entity.h"
 
 /** Result codes of core calls that can fail. */
@@ -110,6 +111,10 @@ struct bp_World {
 	uint32_t nsolid; /* live solid entities: their boxes block moves */
 	bp_BoxList scratch;
 	int locked; /* inside a step: structural changes refused */
+
+	bp_Broadphase broad;           /* entity grid (broadphase.c) */
+	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
+	int hook_failed;               /* a filter raised inside a resolver or push */
 };
 
 /** A fresh world with every block air. Returns NULL if allocation fails. */

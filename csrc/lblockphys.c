@@ -889,6 +889,10 @@ static int l_entity_box(lua_State *L)
 	return 1;
 }
 
+/* Entity filters called from C (defined with the step, below). */
+static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
+                               const double d[3], double out[3]);
+
 static int do_move(lua_State *L, int swept)
 {
 	bp_World *w;
@@ -899,7 +903,17 @@ static int do_move(lua_State *L, int swept)
 		if (fabs(d[a]) > BP_MAX_MOVE)
 			luaL_argerror(L, 2 + a, "displacement too large (at most 1024 blocks per axis)");
 	}
-	bp_Status st = swept ? bp_move_swept(w, e, d, out) : bp_move_axis(w, e, d, out);
+	uint32_t index = ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1;
+	const bp_Entity saved = *e;
+	bp_Status st = move_filtered(L, w, index, swept, d, out);
+	if (w->hook_failed && !w->locked) { /* a filter raised: undo the move */
+		w->hook_failed = 0;
+		w->entities.items[index] = saved;
+		bp_broadphase_moved(w, index);
+		return lua_error(L);
+	}
+	if (w->hook_failed) /* inside a step's hook: the step aborts too */
+		return lua_error(L);
 	if (st != BP_OK)
 		raise_status(L, st);
 	for (int a = 0; a < 3; a++)
@@ -921,13 +935,15 @@ static void check_position(lua_State *L, int i, double p[3])
 
 static int l_entity_teleport(lua_State *L)
 {
-	bp_Entity *e = check_entity(L, 1);
+	bp_World *w;
+	bp_Entity *e = check_entity_w(L, 1, &w);
 	double p[3];
 	check_position(L, 2, p);
 	bp_entity_place(e, p);
 	memcpy(e->prev, p, sizeof p);
 	e->on_ground = 0;
 	e->fall_distance = 0;
+	bp_broadphase_moved(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
 	return 0;
 }
 
@@ -998,7 +1014,24 @@ static void store_hooks(lua_State *L, int wi, int t, uint32_t index)
 	lua_setfield(L, -2, "heading");
 	lua_getfield(L, t, "jump");
 	lua_setfield(L, -2, "jump");
+	lua_rawgeti(L, -2, (lua_Integer)index + 1); /* the entity filter is not a rule: keep it */
+	if (lua_istable(L, -1)) {
+		lua_getfield(L, -1, "filter");
+		lua_setfield(L, -3, "filter");
+	}
+	lua_pop(L, 1);
 	lua_rawseti(L, -2, (lua_Integer)index + 1);
+	lua_pop(L, 1);
+}
+
+/* Store the function (or nil) on the stack top as the filter of slot index of the
+ * world at wi, and pop it. */
+static void set_filter(lua_State *L, int wi, uint32_t index, bp_Entity *e)
+{
+	push_hooks(L, wi, index);
+	lua_insert(L, -2);
+	e->has_filter = (uint8_t)lua_isfunction(L, -1);
+	lua_setfield(L, -2, "filter");
 	lua_pop(L, 1);
 }
 
@@ -1111,6 +1144,12 @@ static int l_entity_index(lua_State *L)
 		lua_getiuservalue(L, 1, 1);
 		return 1;
 	}
+	if (strcmp(k, "filter") == 0) {
+		lua_getiuservalue(L, 1, 1);
+		push_hooks(L, lua_gettop(L), ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
+		lua_getfield(L, -1, "filter");
+		return 1;
+	}
 	luaL_getmetafield(L, 1, "methods");
 	lua_getfield(L, -1, k);
 	return 1;
@@ -1172,6 +1211,14 @@ static int l_entity_newindex(lua_State *L)
 		if (v < 0 || v > (lua_Integer)UINT32_MAX)
 			return luaL_error(L, "entity field '%s' must be an integer in [0, 2^32)", k);
 		*(k[0] == 'g' ? &e->group : &e->mask) = (uint32_t)v;
+		return 0;
+	}
+	if (strcmp(k, "filter") == 0) {
+		if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
+			return luaL_error(L, "entity field 'filter' must be a function or nil");
+		lua_getiuservalue(L, 1, 1);
+		lua_pushvalue(L, 3);
+		set_filter(L, lua_gettop(L) - 1, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1, e);
 		return 0;
 	}
 	if (k[0] && !k[1] && (k[0] == 'x' || k[0] == 'y' || k[0] == 'z'))
@@ -1287,7 +1334,8 @@ static int l_view_tostring(lua_State *L)
 static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
 {
 	static const char *const keys[] = {"x", "y", "z", "width", "height", "rules", "solid",
-	                                   "group", "mask", "yaw", "vx", "vy", "vz", NULL};
+	                                   "group", "mask", "yaw", "vx", "vy", "vz", "filter",
+	                                   NULL};
 	reject_unknown_keys(L, t, "spawn", keys);
 	static const char *const xyz[] = {"x", "y", "z"};
 	double *pos[3] = {&d->x, &d->y, &d->z};
@@ -1322,6 +1370,9 @@ static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
 			luaL_error(L, "spawn: field '%s' must be an integer in [0, 2^32)", gm[i]);
 		*gmv[i] = (uint32_t)v;
 	}
+	int ft = lua_getfield(L, t, "filter");
+	if (ft != LUA_TNIL && ft != LUA_TFUNCTION)
+		luaL_error(L, "spawn: field 'filter' must be a function or nil");
 	lua_settop(L, t);
 }
 
@@ -1400,6 +1451,8 @@ static int l_world_spawn(lua_State *L)
 		lua_newtable(L);
 		lua_rawseti(L, ud - 1, (lua_Integer)index + 1);
 	}
+	if (lua_getfield(L, 2, "filter") == LUA_TFUNCTION)
+		set_filter(L, 1, index, e);
 	lua_pushvalue(L, ud);
 	return 1;
 }
@@ -1427,6 +1480,51 @@ static int l_world_remove(lua_State *L)
 	return 0;
 }
 
+typedef struct QueryCtx {
+	lua_State *L;
+	int cache, out; /* stack indices: entity userdata cache, result table */
+	lua_Integer n;
+} QueryCtx;
+
+static int query_count(void *ctx, uint32_t index)
+{
+	(void)index;
+	((QueryCtx *)ctx)->n++;
+	return 0;
+}
+
+/* Raises no Lua error: rawgeti pushes a cached value, rawseti fills a slot of the
+ * preallocated array part (so no longjmp crosses the broadphase's visit). */
+static int query_store(void *ctx, uint32_t index)
+{
+	QueryCtx *q = ctx;
+	lua_rawgeti(q->L, q->cache, (lua_Integer)index + 1);
+	lua_rawseti(q->L, q->out, ++q->n);
+	return 0;
+}
+
+/***
+ * The entities whose boxes overlap a box (touching is not overlap), in creation order.
+ * Groups, masks and filters do not apply: this is a spatial query.
+ * @function World:query
+ * @tparam Collider collider
+ * @treturn {Entity,...}
+ * @raise "bad argument #1 to 'query' (blockphys.Collider expected, got ...)"
+ */
+static int l_world_query(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	bp_AABB r = *check_collider(L, 2);
+	lua_settop(L, 2);
+	QueryCtx q = {L, 3, 4, 0};
+	bp_broadphase_visit(w, &r, query_count, &q);
+	lua_getiuservalue(L, 1, 1);
+	lua_createtable(L, q.n > INT32_MAX ? INT32_MAX : (int)q.n, 0);
+	q.n = 0;
+	bp_broadphase_visit(w, &r, query_store, &q);
+	return 1;
+}
+
 static int l_world_entities(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -1446,6 +1544,7 @@ typedef struct StepCtx {
 	lua_State *L;
 	int wi;      /* stack index of the World userdata */
 	int failed;  /* a hook raised: its message is on the stack top */
+	const char *fn; /* for messages: "world:step", "move", "move_swept" */
 } StepCtx;
 
 /* Call hook `name` of slot index with nargs arguments already pushed above the
@@ -1507,17 +1606,77 @@ static int hook_jump(void *ctx, bp_World *w, uint32_t index)
 	return call_hook(c, index, "jump", 0, 0);
 }
 
-/* Entities whose rules carry hooks need a snapshot so that a failing hook leaves
- * the world as it was before the step. */
+/* The entity filter of slot `self`: filter(self, other) -> truthy to interact. */
+static int hook_filter(void *ctx, bp_World *w, uint32_t self, uint32_t other, int *allow)
+{
+	(void)w;
+	StepCtx *c = ctx;
+	lua_State *L = c->L;
+	push_hooks(L, c->wi, self);
+	lua_getfield(L, -1, "filter");
+	lua_remove(L, -2);
+	push_entity(L, c->wi, self);
+	push_entity(L, c->wi, other);
+	if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+		lua_pushfstring(L, "%s: filter of entity %d failed: %s", c->fn, (int)self + 1,
+		                luaL_tolstring(L, -1, NULL));
+		c->failed = 1;
+		return 1;
+	}
+	*allow = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return 0;
+}
+
+/* Run a resolver for e:move with the entity filters reachable. The world is locked
+ * meanwhile so that a filter cannot spawn or remove under the resolver. Inside a
+ * step (a hook calling e:move) the step's hooks are already in place. On a filter
+ * failure w->hook_failed is set and the message is on the stack top. */
+static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
+                               const double d[3], double out[3])
+{
+	bp_Status st;
+	if (w->locked) {
+		st = swept ? bp_move_swept(w, &w->entities.items[index], d, out)
+		           : bp_move_axis(w, &w->entities.items[index], d, out);
+		bp_broadphase_moved(w, index);
+		return st;
+	}
+	lua_getiuservalue(L, 1, 1);
+	StepCtx c = {L, lua_gettop(L), 0, swept ? "move_swept" : "move"};
+	bp_Hooks hooks = {&c, NULL, NULL, hook_filter};
+	w->locked = 1;
+	w->hooks = &hooks;
+	w->hook_failed = 0;
+	st = swept ? bp_move_swept(w, &w->entities.items[index], d, out)
+	           : bp_move_axis(w, &w->entities.items[index], d, out);
+	w->locked = 0;
+	w->hooks = NULL;
+	bp_broadphase_moved(w, index);
+	return st;
+}
+
+/* Entities whose rules carry hooks, or with a filter, need a snapshot so that a
+ * failing hook leaves the world as it was before the step. */
 static int any_hooks(const bp_World *w)
 {
 	const bp_EntityPool *p = &w->entities;
 	for (uint32_t i = 0; i < p->norder; i++) {
-		const bp_Rules *r = &p->items[p->order[i]].rules;
-		if (r->hook_heading || r->hook_jump)
+		const bp_Entity *e = &p->items[p->order[i]];
+		if (e->rules.hook_heading || e->rules.hook_jump || e->has_filter)
 			return 1;
 	}
 	return 0;
+}
+
+/* After a snapshot is copied back: the grid and the solid count follow the boxes. */
+static void restored(bp_World *w)
+{
+	const bp_EntityPool *p = &w->entities;
+	bp_broadphase_invalidate(w);
+	w->nsolid = 0;
+	for (uint32_t i = 0; i < p->norder; i++)
+		w->nsolid += p->items[p->order[i]].solid;
 }
 
 /***
@@ -1540,8 +1699,8 @@ static int l_world_step(lua_State *L)
 		return luaL_error(L, "world:step: an entity would move %f blocks in one step "
 		                     "(at most 1024 per axis)", m);
 	lua_settop(L, 1);
-	StepCtx c = {L, 1, 0};
-	bp_Hooks hooks = {&c, hook_heading, hook_jump};
+	StepCtx c = {L, 1, 0, "world:step"};
+	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
 	bp_Entity *snap = NULL;
 	size_t snap_bytes = 0;
 	if (any_hooks(w)) {
@@ -1550,8 +1709,10 @@ static int l_world_step(lua_State *L)
 		memcpy(snap, w->entities.items, snap_bytes);
 	}
 	if (bp_world_step(w, dt, &hooks)) {
-		if (snap)
+		if (snap) {
 			memcpy(w->entities.items, snap, snap_bytes);
+			restored(w);
+		}
 		return lua_error(L);
 	}
 	return 0;
@@ -1744,7 +1905,7 @@ static const luaL_Reg world_methods[] = {
 	{"boxes_in", l_world_boxes_in}, {"add_collider", l_world_add_collider},
 	{"remove_collider", l_world_remove_collider}, {"stats", l_world_stats},
 	{"spawn", l_world_spawn}, {"remove", l_world_remove},
-	{"entities", l_world_entities}, {"step", l_world_step},
+	{"entities", l_world_entities}, {"step", l_world_step}, {"query", l_world_query},
 	{"destroy", l_world_destroy}, {"raycast", l_world_raycast},
 	{"raycast_entities", l_world_raycast_entities}, {"sweep", l_world_sweep},
 	{NULL, NULL}};

@@ -10,20 +10,70 @@ int bp_entities_interact(const bp_Entity *a, const bp_Entity *b)
 	return (a->mask & b->group) && (b->mask & a->group);
 }
 
-/* Calls fn for every solid entity other than self whose box overlaps region. */
+/* Ask one entity's Lua filter; a failure is remembered and refuses the pair. */
+static int ask_filter(bp_World *w, const bp_Entity *self, const bp_Entity *other)
+{
+	const bp_Entity *items = w->entities.items;
+	int allow = 1;
+	if (w->hooks->filter(w->hooks->ctx, w, (uint32_t)(self - items),
+	                     (uint32_t)(other - items), &allow)) {
+		w->hook_failed = 1;
+		return 0;
+	}
+	return allow;
+}
+
+int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b)
+{
+	if (!bp_entities_interact(a, b))
+		return 0;
+	if (!(a->has_filter || b->has_filter) || !w->hooks || !w->hooks->filter)
+		return 1; /* bits only: no filter, or no Lua state to call it (C callers) */
+	if (w->hook_failed)
+		return 0; /* the step is being aborted: call no more Lua */
+	if (a->has_filter && !ask_filter(w, a, b))
+		return 0;
+	return !b->has_filter || ask_filter(w, b, a);
+}
+
+/* Beta gathers entities from the region grown by 0.25 on every axis, then keeps the
+ * boxes that overlap the region itself (reference section 4). */
+#define SOLID_QUERY_MARGIN 0.25
+
+typedef struct SolidVisit {
+	bp_World *w;
+	const bp_Entity *self;
+	const bp_AABB *region;
+	bp_BoxVisitor fn;
+	void *ctx;
+} SolidVisit;
+
+/* One candidate: a solid entity blocks everyone it interacts with; a solid mover
+ * (boat, minecart) is also blocked by every entity it interacts with (Beta's
+ * getCollisionBox(other) returns other's box for boats and minecarts). */
+static int solid_one(void *ctx, uint32_t index)
+{
+	SolidVisit *v = ctx;
+	const bp_Entity *o = &v->w->entities.items[index];
+	const bp_Entity *self = v->self;
+	if (o == self || !(o->solid || (self && self->solid)))
+		return 0;
+	if (!bp_aabb_overlaps(&o->box, v->region))
+		return 0;
+	if (self && !bp_pair_interacts(v->w, self, o))
+		return 0;
+	return v->fn(v->ctx, &o->box);
+}
+
+/* Calls fn for every entity box that blocks self inside region, in creation order
+ * (self may be NULL: every solid entity blocks). */
 static int visit_solids(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                         bp_BoxVisitor fn, void *ctx)
 {
-	bp_EntityPool *p = &w->entities;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		const bp_Entity *o = &p->items[p->order[i]];
-		if (o == self || !o->solid || !bp_entities_interact(self, o))
-			continue;
-		int stop;
-		if (bp_aabb_overlaps(&o->box, region) && (stop = fn(ctx, &o->box)))
-			return stop;
-	}
-	return 0;
+	bp_AABB q = bp_aabb_expand(region, SOLID_QUERY_MARGIN, SOLID_QUERY_MARGIN,
+	                           SOLID_QUERY_MARGIN);
+	SolidVisit v = {w, self, region, fn, ctx};
+	return bp_broadphase_visit(w, &q, solid_one, &v);
 }
 
 typedef struct SolidClip {

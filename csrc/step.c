@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * step.c - one step of the whole world: every entity in creation order runs its
- * rules and resolver, then the positional separation push, then every entity
- * becomes stable. Structural changes are refused while the world is locked.
+ * rules and resolver (the Beta velocity push ends each Beta tick), then the
+ * positional separation push, then every entity becomes stable. Structural changes
+ * are refused while the world is locked. The broadphase is told of each move.
  */
 #include "blockphys.h"
 
@@ -20,23 +21,33 @@ double bp_world_max_displacement(const bp_World *w, double dt)
 	return m;
 }
 
+static int step_end(bp_World *w, int rc)
+{
+	w->locked = 0;
+	w->hooks = NULL;
+	return rc;
+}
+
 int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 {
 	bp_EntityPool *p = &w->entities;
 	w->locked = 1;
+	w->hooks = hooks;
+	w->hook_failed = 0;
+	w->broad.nresults = 0; /* no query is in flight between steps */
 	for (uint32_t i = 0; i < p->norder; i++) {
 		uint32_t index = p->order[i];
 		int rc = p->items[index].rules.model == BP_MODEL_MCCPP
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
-		if (rc) {
-			w->locked = 0;
-			return rc;
-		}
+		bp_broadphase_moved(w, index);
+		if (rc || w->hook_failed)
+			return step_end(w, 1);
 	}
 	bp_push_separate(w, dt);
+	if (w->hook_failed)
+		return step_end(w, 1);
 	for (uint32_t i = 0; i < p->norder; i++)
 		p->items[p->order[i]].stable = 1;
-	w->locked = 0;
-	return 0;
+	return step_end(w, 0);
 }

@@ -88,6 +88,7 @@ void bp_world_destroy(bp_World *w)
 	bp_chunks_free(w);
 	bp_free(w, w->colliders, (size_t)w->colliders_cap * sizeof(bp_StaticCollider));
 	bp_entities_free(w);
+	bp_broadphase_free(w);
 	bp_free(w, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
 	w->alloc(w->alloc_ud, w, sizeof *w, 0);
 }

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT
+ * broadphase.c - the entity grid (bp_broadphase.h): a hash map of 2-block cells, each
+ * with a linked list of the entities whose boxes touch it. Queries gather candidates
+ * from the covered cells, drop duplicates with a per-query stamp, keep strict
+ * overlaps, and sort them by serial so that callers see creation order whatever the
+ * hash or list order. Neighbour finding thus costs O(n) per step on average.
+ */
+#include "blockphys.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cells are clamped to +-2^30: beyond every entity (|coordinate| <= ~2^31 blocks, so
+ * |cell| <= 2^30) and safe to convert. Clamping is monotone, so boxes that overlap
+ * still share a cell after it. NaN maps to the low bound (and then overlaps nothing). */
+#define CELL_LIMIT 1073741824.0
+
+static int32_t cell_of(double v)
+{
+	double c = floor(v * (1.0 / BP_BROAD_CELL));
+	if (!(c >= -CELL_LIMIT))
+		c = -CELL_LIMIT;
+	if (c > CELL_LIMIT)
+		c = CELL_LIMIT;
+	return (int32_t)c;
+}
+
+static void cell_range(const bp_AABB *b, int32_t lo[3], int32_t hi[3])
+{
+	for (int a = 0; a < 3; a++) {
+		lo[a] = cell_of(b->lo[a]);
+		hi[a] = cell_of(b->hi[a]);
+		if (hi[a] < lo[a]) /* NaN on hi only */
+			hi[a] = lo[a];
+	}
+}
+
+/* Cells a range covers (double: the product may exceed any integer type). */
+static double range_cells(const int32_t lo[3], const int32_t hi[3])
+{
+	double n = 1;
+	for (int a = 0; a < 3; a++)
+		n *= (double)hi[a] - (double)lo[a] + 1;
+	return n;
+}
+
+static uint32_t cell_hash(int32_t x, int32_t y, int32_t z)
+{
+	uint32_t h = (uint32_t)x * 0x9E3779B1u ^ (uint32_t)y * 0x85EBCA77u ^
+	             (uint32_t)z * 0xC2B2AE3Du;
+	h ^= h >> 15;
+	h *= 0x2C1B3C6Du;
+	h ^= h >> 12;
+	return h;
+}
+
+/* The slot of cell (x, y, z), or the empty slot where it would go. */
+static bp_BroadCell *cell_slot(const bp_Broadphase *g, int32_t x, int32_t y, int32_t z)
+{
+	uint32_t mask = g->cells_cap - 1;
+	for (uint32_t i = cell_hash(x, y, z) & mask;; i = (i + 1) & mask) {
+		bp_BroadCell *c = &g->cells[i];
+		if (!c->used || (c->c[0] == x && c->c[1] == y && c->c[2] == z))
+			return c;
+	}
+}
+
+static bp_BroadCell *cell_find(const bp_Broadphase *g, int32_t x, int32_t y, int32_t z)
+{
+	if (!g->cells_cap)
+		return NULL;
+	bp_BroadCell *c = cell_slot(g, x, y, z);
+	return c->used ? c : NULL;
+}
+
+/* Double the cell table (kept at most half full) and rehash the used slots. */
+static bp_Status cells_grow(bp_World *w)
+{
+	bp_Broadphase *g = &w->broad;
+	uint32_t ncap = g->cells_cap ? g->cells_cap * 2 : 1024;
+	if (ncap > (UINT32_MAX / 2) / sizeof(bp_BroadCell))
+		return BP_ELIMIT;
+	bp_BroadCell *nc = bp_alloc(w, (size_t)ncap * sizeof *nc);
+	if (!nc)
+		return BP_ENOMEM;
+	memset(nc, 0, (size_t)ncap * sizeof *nc);
+	bp_BroadCell *old = g->cells;
+	uint32_t ocap = g->cells_cap;
+	g->cells = nc;
+	g->cells_cap = ncap;
+	for (uint32_t i = 0; i < ocap; i++) {
+		if (old[i].used)
+			*cell_slot(g, old[i].c[0], old[i].c[1], old[i].c[2]) = old[i];
+	}
+	bp_free(w, old, (size_t)ocap * sizeof *old);
+	return BP_OK;
+}
+
+static bp_Status node_alloc(bp_World *w, uint32_t *out)
+{
+	bp_Broadphase *g = &w->broad;
+	if (g->free_node != BP_BROAD_NONE) {
+		*out = g->free_node;
+		g->free_node = g->nodes[*out].next;
+	} else {
+		bp_Status st = bp_grow(w, (void **)&g->nodes, &g->nodes_cap, g->nnodes + 1,
+		                       sizeof(bp_BroadNode));
+		if (st != BP_OK)
+			return st;
+		*out = g->nnodes++;
+	}
+	g->live_nodes++;
+	return BP_OK;
+}
+
+/* List slot `index` in every cell of its box. On failure the grid is left invalid. */
+static bp_Status grid_insert(bp_World *w, uint32_t index)
+{
+	bp_Broadphase *g = &w->broad;
+	bp_BroadEntry *en = &g->ents[index];
+	en->box = w->entities.items[index].box;
+	en->serial = w->entities.items[index].serial;
+	cell_range(&en->box, en->lo, en->hi);
+	en->listed = 1; /* set first: a failed insert is undone by the rebuild anyway */
+	for (int32_t x = en->lo[0];; x++) {
+		for (int32_t y = en->lo[1];; y++) {
+			for (int32_t z = en->lo[2];; z++) {
+				if ((g->ncells + 1) * 2 > g->cells_cap && cells_grow(w) != BP_OK)
+					return BP_ENOMEM;
+				uint32_t n;
+				if (node_alloc(w, &n) != BP_OK)
+					return BP_ENOMEM;
+				bp_BroadCell *c = cell_slot(g, x, y, z);
+				if (!c->used) {
+					c->used = 1;
+					c->c[0] = x, c->c[1] = y, c->c[2] = z;
+					c->head = BP_BROAD_NONE;
+					g->ncells++;
+				}
+				g->nodes[n].ent = index;
+				g->nodes[n].next = c->head;
+				c->head = n;
+				if (z == en->hi[2])
+					break;
+			}
+			if (y == en->hi[1])
+				break;
+		}
+		if (x == en->hi[0])
+			break;
+	}
+	return BP_OK;
+}
+
+/* Unlist slot `index` from the cells it was listed in. */
+static void grid_remove(bp_World *w, uint32_t index)
+{
+	bp_Broadphase *g = &w->broad;
+	bp_BroadEntry *en = &g->ents[index];
+	for (int32_t x = en->lo[0];; x++) {
+		for (int32_t y = en->lo[1];; y++) {
+			for (int32_t z = en->lo[2];; z++) {
+				bp_BroadCell *c = cell_find(g, x, y, z);
+				for (uint32_t *link = c ? &c->head : NULL; link && *link != BP_BROAD_NONE;
+				     link = &g->nodes[*link].next) {
+					uint32_t n = *link;
+					if (g->nodes[n].ent == index) {
+						*link = g->nodes[n].next;
+						g->nodes[n].next = g->free_node;
+						g->free_node = n;
+						g->live_nodes--;
+						break;
+					}
+				}
+				if (z == en->hi[2])
+					break;
+			}
+			if (y == en->hi[1])
+				break;
+		}
+		if (x == en->hi[0])
+			break;
+	}
+	en->listed = 0;
+}
+
+/* True if the grid was built for the entities as they are now (no spawn or remove
+ * since: every spawn raises next_serial, every remove lowers norder). */
+static int grid_current(const bp_World *w)
+{
+	const bp_Broadphase *g = &w->broad;
+	return g->valid && g->built_serial == w->entities.next_serial &&
+	       g->built_count == w->entities.norder;
+}
+
+static bp_Status grid_build(bp_World *w)
+{
+	bp_Broadphase *g = &w->broad;
+	const bp_EntityPool *p = &w->entities;
+	g->valid = 0;
+	uint32_t old_cap = g->ents_cap;
+	bp_Status st = bp_grow(w, (void **)&g->ents, &g->ents_cap, p->count ? p->count : 1,
+	                       sizeof(bp_BroadEntry));
+	if (st != BP_OK)
+		return st;
+	if (g->ents_cap != old_cap) /* new entries: stamps must start below the counter */
+		memset(g->ents, 0, (size_t)g->ents_cap * sizeof *g->ents);
+	for (uint32_t i = 0; i < g->ents_cap; i++)
+		g->ents[i].listed = 0;
+	if (g->cells)
+		memset(g->cells, 0, (size_t)g->cells_cap * sizeof *g->cells);
+	g->ncells = 0;
+	g->nnodes = 0;
+	g->live_nodes = 0;
+	g->free_node = BP_BROAD_NONE;
+	for (uint32_t i = 0; i < p->norder; i++) {
+		if ((st = grid_insert(w, p->order[i])) != BP_OK)
+			return st;
+	}
+	g->built_serial = p->next_serial;
+	g->built_count = p->norder;
+	g->valid = 1;
+	return BP_OK;
+}
+
+void bp_broadphase_moved(bp_World *w, uint32_t index)
+{
+	bp_Broadphase *g = &w->broad;
+	if (!grid_current(w) || index >= g->ents_cap || !g->ents[index].listed)
+		return; /* rebuilt on the next query anyway */
+	int32_t lo[3], hi[3];
+	bp_BroadEntry *en = &g->ents[index];
+	en->box = w->entities.items[index].box;
+	cell_range(&en->box, lo, hi);
+	if (!memcmp(lo, en->lo, sizeof lo) && !memcmp(hi, en->hi, sizeof hi))
+		return; /* same cells: only the box copy changes */
+	grid_remove(w, index);
+	if (grid_insert(w, index) != BP_OK)
+		g->valid = 0;
+	/* Cells left empty by wandering entities stay in the table: rebuild when they
+	 * outnumber the listings. */
+	if (g->ncells > 2 * g->live_nodes + 1024)
+		g->valid = 0;
+}
+
+void bp_broadphase_invalidate(bp_World *w)
+{
+	w->broad.valid = 0;
+}
+
+void bp_broadphase_free(bp_World *w)
+{
+	bp_Broadphase *g = &w->broad;
+	bp_free(w, g->cells, (size_t)g->cells_cap * sizeof *g->cells);
+	bp_free(w, g->nodes, (size_t)g->nodes_cap * sizeof *g->nodes);
+	bp_free(w, g->ents, (size_t)g->ents_cap * sizeof *g->ents);
+	bp_free(w, g->results, (size_t)g->results_cap * sizeof *g->results);
+	memset(g, 0, sizeof *g);
+}
+
+/* Creation order without the grid: the fallback for huge regions and low memory. */
+static int visit_linear(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx)
+{
+	const bp_EntityPool *p = &w->entities;
+	for (uint32_t i = 0; i < p->norder; i++) {
+		uint32_t index = p->order[i];
+		int stop;
+		if (bp_aabb_overlaps(&p->items[index].box, region) && (stop = fn(ctx, index)))
+			return stop;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static uint32_t next_stamp(bp_Broadphase *g)
+{
+	if (++g->stamp == 0) { /* wrapped: old stamps could collide */
+		for (uint32_t i = 0; i < g->ents_cap; i++)
+			g->ents[i].stamp = 0;
+		g->stamp = 1;
+	}
+	return g->stamp;
+}
+
+/* Push the overlapping entities of one cell onto the results stack. */
+static bp_Status gather_cell(bp_World *w, const bp_BroadCell *c, const bp_AABB *region,
+                             uint32_t stamp)
+{
+	bp_Broadphase *g = &w->broad;
+	for (uint32_t n = c->head; n != BP_BROAD_NONE; n = g->nodes[n].next) {
+		uint32_t index = g->nodes[n].ent;
+		if (g->ents[index].stamp == stamp)
+			continue;
+		g->ents[index].stamp = stamp;
+		const bp_BroadEntry *en = &g->ents[index];
+		if (!bp_aabb_overlaps(&en->box, region))
+			continue;
+		if (bp_grow(w, (void **)&g->results, &g->results_cap, g->nresults + 1,
+		            sizeof(uint64_t)) != BP_OK)
+			return BP_ENOMEM;
+		g->results[g->nresults++] = (uint64_t)en->serial << 32 | index;
+	}
+	return BP_OK;
+}
+
+/* Gather the region's entities above `base` on the results stack, sorted. */
+static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
+                        const int32_t hi[3], uint32_t base)
+{
+	bp_Broadphase *g = &w->broad;
+	uint32_t stamp = next_stamp(g);
+	for (int32_t x = lo[0];; x++) {
+		for (int32_t y = lo[1];; y++) {
+			for (int32_t z = lo[2];; z++) {
+				const bp_BroadCell *c = cell_find(g, x, y, z);
+				if (c && gather_cell(w, c, region, stamp) != BP_OK)
+					return BP_ENOMEM;
+				if (z == hi[2])
+					break;
+			}
+			if (y == hi[1])
+				break;
+		}
+		if (x == hi[0])
+			break;
+	}
+	if (g->nresults - base > 1) /* also keeps a NULL (never grown) array out of qsort */
+		qsort(g->results + base, g->nresults - base, sizeof(uint64_t), cmp_u64);
+	return BP_OK;
+}
+
+int bp_broadphase_visit(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx)
+{
+	bp_Broadphase *g = &w->broad;
+	if (!grid_current(w) && grid_build(w) != BP_OK)
+		return visit_linear(w, region, fn, ctx);
+	int32_t lo[3], hi[3];
+	cell_range(region, lo, hi);
+	/* A region wider than the population is cheaper to scan linearly. */
+	if (range_cells(lo, hi) > 2.0 * g->live_nodes + 64)
+		return visit_linear(w, region, fn, ctx);
+	uint32_t base = g->nresults;
+	if (gather(w, region, lo, hi, base) != BP_OK) {
+		g->nresults = base;
+		return visit_linear(w, region, fn, ctx);
+	}
+	uint32_t end = g->nresults;
+	int stop = 0;
+	/* fn may query again: nested results go above `end` and are popped by their
+	 * own call; g->results may move, so it is indexed afresh each time. */
+	for (uint32_t i = base; i < end && !stop; i++)
+		stop = fn(ctx, (uint32_t)(g->results[i] & 0xFFFFFFFFu));
+	g->nresults = base;
+	return stop;
+}

@@ -1,0 +1,144 @@
+-- luacheck: std +busted
+-- Who pushes and blocks whom: groups and masks, and Lua filter functions.
+local bp = require "blockphys"
+
+local STILL = bp.rules.beta173{ push = false }
+
+local function world()
+  local w = bp.World()
+  w:fill(-8, 63, -8, 8, 63, 8, w:define_block{ name = "stone" })
+  return w
+end
+
+-- Two beta173 entities 0.3 apart on X: do they push each other in one step?
+local function pushes(def_a, def_b)
+  local w = world()
+  def_a.x, def_a.y, def_a.z = 0.5, 64, 0.5
+  def_b.x, def_b.y, def_b.z = 0.8, 64, 0.5
+  local a, b = w:spawn(def_a), w:spawn(def_b)
+  w:step()
+  return a.vx ~= 0 or b.vx ~= 0, w, a, b
+end
+
+describe("filters", function()
+  it("groups and masks: a pair interacts only if each mask has the other's group", function()
+    assert.is_true((pushes({}, {})))
+    assert.is_true((pushes({ group = 2, mask = 3 }, { group = 1, mask = 2 })))
+    assert.is_false((pushes({ group = 2 }, { mask = 1 })))  -- b refuses a's group
+    assert.is_false((pushes({ mask = 2 }, {})))             -- a refuses b's group
+    assert.is_false((pushes({ group = 0 }, {})))
+  end)
+
+  it("reads and writes group and mask, and checks them", function()
+    local w = world()
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, group = 4, mask = 5 }
+    assert.equal(4, e.group)
+    assert.equal(5, e.mask)
+    e.group = 8
+    assert.equal(8, e.group)
+    assert.has_error(function() e.mask = -1 end,
+                     "entity field 'mask' must be an integer in [0, 2^32)")
+    assert.has_error(function() w:spawn{ x = 0, y = 0, z = 0, group = 1.5 } end,
+                     "spawn: field 'group' must be an integer in [0, 2^32)")
+  end)
+
+  it("a Lua filter decides pairs the bits cannot express, called as filter(self, other)", function()
+    local calls = {}
+    local function only_taller(self, other)
+      calls[#calls + 1] = { self, other }
+      return other.height > self.height
+    end
+    local pushed, _, a, b = pushes({ filter = only_taller }, { height = 1 })
+    assert.is_false(pushed)
+    assert.is_true(#calls >= 1)
+    assert.equal(a, calls[1][1])
+    assert.equal(b, calls[1][2])
+    assert.is_true((pushes({ filter = only_taller }, { height = 2 })))
+    -- both filters must agree
+    assert.is_false((pushes({ filter = function() return true end },
+                            { filter = function() return false end })))
+  end)
+
+  it("filters blocking by solid entities too", function()
+    local w = world()
+    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL,
+                       filter = function(_, other) return not other.solid end }
+    assert.equal(3, (e:move(3, 0, 0)))
+    e.filter = nil
+    e:teleport(0.5, 64, 0.5)
+    assert.is_true(e:move(3, 0, 0) < 2)
+  end)
+
+  it("e.filter reads, writes and survives a rules change", function()
+    local w = world()
+    local f = function() return false end
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, filter = f }
+    assert.equal(f, e.filter)
+    e.rules = bp.rules.beta173{ jump_impulse = 0.5 }
+    assert.equal(f, e.filter)
+    e.filter = nil
+    assert.is_nil(e.filter)
+    assert.has_error(function() e.filter = 3 end,
+                     "entity field 'filter' must be a function or nil")
+    assert.has_error(function() w:spawn{ x = 0, y = 64, z = 0, filter = "no" } end,
+                     "spawn: field 'filter' must be a function or nil")
+    assert.equal(1, #w:entities()) -- the failed spawn added nothing
+  end)
+
+  it("a failing filter aborts world:step, restores the world and names the entity", function()
+    local w = world()
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+    local b = w:spawn{ x = 0.8, y = 64, z = 0.5, filter = function() error("boom", 0) end }
+    a.vx = 0.1
+    w:spawn{ x = 5, y = 64, z = 5, vx = 0.2 }
+    local before = {}
+    for i, e in ipairs(w:entities()) do before[i] = { e.x, e.y, e.z, e.vx, e.vy, e.vz } end
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    assert.equal("world:step: filter of entity 2 failed: boom", err)
+    for i, e in ipairs(w:entities()) do
+      assert.same(before[i], { e.x, e.y, e.z, e.vx, e.vy, e.vz })
+    end
+    -- the world still works: a fixed filter steps normally
+    b.filter = function() return true end
+    w:step()
+    assert.is_true(a.vx ~= 0.1)
+    assert.equal(0, #w:query(bp.Collider(100, 100, 100, 101, 101, 101)))
+  end)
+
+  it("a failing filter inside e:move restores the entity", function()
+    local w = world()
+    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL,
+                       filter = function() error("nope", 0) end }
+    local x = e.x
+    local ok, err = pcall(e.move, e, 3, 0, 0)
+    assert.is_false(ok)
+    assert.equal("move: filter of entity 2 failed: nope", err)
+    assert.equal(x, e.x)
+    -- the world is not left locked
+    w:spawn{ x = 5, y = 64, z = 5 }
+  end)
+
+  it("a filter may query the world but not spawn inside a step", function()
+    local w = world()
+    local seen
+    w:spawn{ x = 0.5, y = 64, z = 0.5 }
+    w:spawn{ x = 0.8, y = 64, z = 0.5, filter = function(self)
+      seen = #self.world:query(bp.Collider(-8, 60, -8, 8, 70, 8))
+      return true
+    end }
+    w:step()
+    assert.equal(2, seen)
+    w:spawn{ x = 3, y = 64, z = 0.5 }
+    w:spawn{ x = 3.2, y = 64, z = 0.5, filter = function(self)
+      self.world:spawn{ x = 0, y = 70, z = 0 }
+      return true
+    end }
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    assert.matches("^world:step: filter of entity 4 failed: .*world is locked", err)
+    assert.equal(4, #w:entities())
+  end)
+end)

@@ -1,0 +1,152 @@
+-- luacheck: std +busted
+-- The Beta velocity push (reference/b173-movement.md section 6).
+local bp = require "blockphys"
+
+-- Java float rounding of a double (MathHelper.sqrt_double returns float).
+local function f32(x) return (string.unpack("f", string.pack("f", x))) end
+
+local F05 = 0.05000000074505806 -- 0.05F
+local F091 = 0.9100000262260437 -- 0.91F: air friction
+
+-- The impulse self gains from one pass against o (o gets the opposite), restated
+-- from the reference: positions dx, dz = self - o.
+local function impulse(dx, dz)
+  local m = math.max(math.abs(dx), math.abs(dz))
+  if m < 0.009999999776482582 then return 0, 0 end
+  m = f32(math.sqrt(m))
+  dx, dz = dx / m, dz / m
+  local s = math.min(1, 1 / m)
+  return dx * s * F05, dz * s * F05
+end
+
+-- Entities floating in empty space: no floor, so no ground friction and no clip.
+local function pair(ox, oz, width, second_push)
+  local w = bp.World()
+  -- `o` first: its tick (velocity 0) is over when `self` pushes it.
+  local o = w:spawn{ x = 0.5 + ox, y = 64, z = 0.5 + oz, width = width,
+                     rules = bp.rules.beta173{ push = second_push or "separate" } }
+  local self = w:spawn{ x = 0.5, y = 64, z = 0.5, width = width }
+  return w, self, o
+end
+
+describe("beta173 push", function()
+  it("is the default push model of the Beta rules", function()
+    assert.equal("beta173", bp.rules.beta173().push)
+  end)
+
+  -- One impulse: self (beta173) pushes o ("separate" model: pushable, pushes nobody
+  -- with impulses; alone in its model, so no separation either). Expected values
+  -- use the positions as stored (box centres), read before the step.
+  local cases = {
+    { "below 0.01 on X: nothing", 0.005, 0, 0.6 },
+    { "0.3 on X (below 1: 0.05 x d / sqrt(m))", 0.3, 0, 0.6 },
+    { "0.3 on Z", 0, 0.3, 0.6 },
+    { "-0.5 on X, 0.2 on Z (Chebyshev m)", -0.5, 0.2, 0.6 },
+    { "1.5 on X (above 1)", 1.5, 0, 2 },
+    { "0.7 on X, 1.5 on Z", 0.7, 1.5, 2 },
+  }
+  for _, c in ipairs(cases) do
+    it("gives one impulse per pass: " .. c[1], function()
+      local w, self, o = pair(c[2], c[3], c[4])
+      local ex, ez = impulse(self.x - o.x, self.z - o.z)
+      w:step()
+      assert.equal(ex, self.vx)
+      assert.equal(ez, self.vz)
+      assert.equal(-ex, o.vx)
+      assert.equal(-ez, o.vz)
+    end)
+  end
+
+  it("pushes nothing below 0.01F, and 0.05 x d / sqrt(m) below m = 1", function()
+    local w, self, o = pair(0.005, 0.003, 0.6)
+    w:step()
+    assert.equal(0, self.vx)
+    assert.equal(0, o.vz)
+    w, self = pair(0.25, 0, 0.6)
+    w:step()
+    -- sqrt(0.25) = 0.5 exactly in float, 1/m = 2 is capped at 1: 0.05F x -0.25 / 0.5
+    assert.is_near(-F05 * 0.5, self.vx, 1e-15)
+    assert.equal(0, self.vz)
+  end)
+
+  it("gives the dominant axis 0.05F above m = 1 (to float rounding)", function()
+    local w, self, o = pair(1.5, 0.75, 2)
+    w:step()
+    assert.is_near(-F05, self.vx, 1e-8)
+    assert.is_near(-F05 / 2, self.vz, 1e-8)
+    assert.is_near(F05, o.vx, 1e-8)
+  end)
+
+  it("gives a pair of beta173 entities two impulses per tick", function()
+    local w = bp.World()
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+    local b = w:spawn{ x = 0.9, y = 64, z = 0.5 }
+    -- a's pass (first in creation order): nothing has moved yet.
+    local da = impulse(a.x - b.x, 0)
+    w:step()
+    -- b then moved by -da (its velocity from a's pass), air friction 0.91F, and
+    -- made its own pass against a (which did not move: a's velocity was 0).
+    local db = impulse(b.x - a.x, 0)
+    assert.equal(da - db, a.vx)
+    assert.equal(-da * F091 + db, b.vx)
+    assert.is_true(da < 0 and db > 0)
+  end)
+
+  it("ignores entities outside the box grown 0.2F on X/Z and 0 on Y", function()
+    local w = bp.World()
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+    local b = w:spawn{ x = 1.5, y = 64, z = 0.5, rules = bp.rules.beta173{ push = false } }
+    local c = w:spawn{ x = 0.5, y = 65.8, z = 0.5, rules = bp.rules.beta173{ push = false } }
+    w:step()
+    -- b: 1.0 apart = 0.6 width + 0.4 growth: touching only. c: on a's head (Y touch).
+    assert.equal(0, a.vx)
+    assert.equal(0, b.vx)
+    assert.equal(0, c.vx)
+  end)
+
+  it("does not push entities whose push is false, nor entities with push = false push", function()
+    local w = bp.World()
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{ push = false } }
+    local b = w:spawn{ x = 0.8, y = 64, z = 0.5, rules = bp.rules.beta173{ push = false } }
+    w:step()
+    assert.equal(0, a.vx)
+    assert.equal(0, b.vx)
+  end)
+
+  it("uses the tunable push_strength, push_threshold and push_radius", function()
+    local w = bp.World()
+    local o = w:spawn{ x = 1.3, y = 64, z = 0.5, rules = bp.rules.beta173{ push = "separate" } }
+    local s = w:spawn{ x = 0.5, y = 64, z = 0.5,
+                       rules = bp.rules.beta173{ push_strength = 0.1, push_radius = 0.5 } }
+    local dx = s.x - o.x
+    w:step()
+    -- 0.8 apart: outside 0.6 + 0.4, inside 0.6 + 1.0
+    local m = f32(math.sqrt(-dx)) -- 1/m > 1 is capped at 1
+    assert.equal(dx / m * 0.1, s.vx)
+    assert.equal(-s.vx, o.vx)
+    s.rules.push_threshold = 1
+    s.vx, o.vx = 0, 0
+    o:teleport(1.3, 64, 0.5)
+    s:teleport(0.5, 64, 0.5)
+    w:step()
+    assert.equal(0, s.vx)
+  end)
+
+  it("is bit-identical for the same script", function()
+    local function run()
+      local w = bp.World()
+      w:fill(-8, 63, -8, 8, 63, 8, w:define_block{ name = "stone" })
+      local out = {}
+      for i = 1, 30 do
+        local e = w:spawn{ x = (i % 5) * 0.3, y = 64, z = (i // 5) * 0.3, yaw = i * 37 }
+        e.forward = 1
+      end
+      for _ = 1, 40 do w:step() end
+      for _, e in ipairs(w:entities()) do
+        out[#out + 1] = string.format("%a %a %a %a", e.x, e.z, e.vx, e.vz)
+      end
+      return table.concat(out, "\n")
+    end
+    assert.equal(run(), run())
+  end)
+end)

@@ -1,0 +1,179 @@
+-- luacheck: std +busted
+-- Positional separation (sources/n64-quick-collisions.txt): circles of radius
+-- width/2 in X/Z, half the overlap each, velocity only for stable entities.
+local bp = require "blockphys"
+
+local SEP = bp.rules.beta173{ push = "separate" }
+local W = 0.6000000238418579 -- default width 0.6F
+
+local function floor_world(half)
+  local w = bp.World()
+  local stone = w:define_block{ name = "stone" }
+  w:fill(-half, 63, -half, half, 63, half, stone)
+  return w, stone
+end
+
+-- Largest circle overlap of any pair, found through world:query.
+local function max_overlap(w)
+  local worst = 0
+  for _, e in ipairs(w:entities()) do
+    for _, o in ipairs(w:query(e:box())) do
+      if o ~= e then
+        local d = math.sqrt((e.x - o.x) ^ 2 + (e.z - o.z) ^ 2)
+        worst = math.max(worst, (e.width + o.width) / 2 - d)
+      end
+    end
+  end
+  return worst
+end
+
+local function max_speed(w)
+  local v = 0
+  for _, e in ipairs(w:entities()) do v = math.max(v, math.sqrt(e.vx ^ 2 + e.vz ^ 2)) end
+  return v
+end
+
+describe("separate push", function()
+  it("moves two new (unstable) entities apart by half the overlap each, no velocity", function()
+    local w = floor_world(4)
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = SEP }
+    local b = w:spawn{ x = 0.7, y = 64, z = 0.5, rules = SEP }
+    assert.is_false(a.stable)
+    local ax, bx = a.x, b.x
+    w:step()
+    local half = (W - (bx - ax)) / 2 -- 0.2
+    assert.is_near(ax - half, a.x, 1e-12)
+    assert.is_near(bx + half, b.x, 1e-12)
+    assert.is_near(W, b.x - a.x, 1e-12)
+    assert.equal(0, a.vx)
+    assert.equal(0, b.vx)
+    assert.is_true(a.stable and b.stable)
+  end)
+
+  it("gives stable entities the push as velocity (blocks/tick), capped", function()
+    local w = floor_world(4)
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = SEP }
+    local b = w:spawn{ x = 3.5, y = 64, z = 0.5, rules = SEP }
+    w:step()
+    b:teleport(0.8, 64, 0.5) -- overlap W - 0.3: about 0.15 each
+    local half = (W - (b.x - a.x)) / 2
+    w:step()
+    assert.is_near(-half, a.vx, 1e-12)
+    assert.is_near(half, b.vx, 1e-12)
+    assert.is_near(W, b.x - a.x, 1e-12)
+    b.rules.max_push_speed = 0.05
+    a.vx, b.vx = 0, 0
+    a:teleport(0.5, 64, 0.5)
+    b:teleport(0.8, 64, 0.5)
+    w:step()
+    assert.is_near(-half, a.vx, 1e-12)
+    assert.is_near(0.05, b.vx, 1e-12)
+  end)
+
+  it("leaves entities that only touch, or that are not both 'separate', alone", function()
+    local w = floor_world(4)
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, width = 0.5, rules = SEP }
+    local b = w:spawn{ x = 1.0, y = 64, z = 0.5, width = 0.5, rules = SEP } -- touching
+    local c = w:spawn{ x = 0.5, y = 64, z = 2.5, rules = SEP }
+    local d = w:spawn{ x = 0.6, y = 64, z = 2.5, rules = bp.rules.beta173{ push = false } }
+    local bx, dx = b.x, d.x
+    w:step()
+    assert.equal(bx, b.x)
+    assert.equal(dx, d.x)
+    assert.equal(0.5, c.x)
+    assert.equal(0.5, a.x)
+  end)
+
+  it("makes stability contagious within a step", function()
+    local w = floor_world(4)
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = SEP }
+    local b = w:spawn{ x = 2.5, y = 64, z = 0.5, rules = SEP }
+    w:step()
+    assert.is_true(b.stable)
+    local c = w:spawn{ x = 2.7, y = 64, z = 0.5, rules = SEP } -- newcomer on b
+    w:step()
+    assert.equal(0, b.vx) -- b caught c's instability: position only
+    assert.equal(0, c.vx)
+    assert.is_near(W, c.x - b.x, 1e-12)
+    assert.equal(0.5, a.x)
+    assert.is_true(b.stable and c.stable) -- stable again at the end of the step
+  end)
+
+  it("never pushes an entity into a block", function()
+    local w, stone = floor_world(4)
+    w:fill(1, 64, -2, 1, 65, 2, stone) -- wall at x = 1
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = SEP }
+    local b = w:spawn{ x = 0.6, y = 64, z = 0.5, rules = SEP }
+    w:step()
+    local _, _, _, bx2 = b:box():unpack()
+    assert.is_near(1, bx2, 1e-12) -- stopped at the wall, not in it
+    assert.is_true(bx2 <= 1)
+    assert.is_true(a.x < 0.5)
+  end)
+
+  it("spreads 20 entities spawned at one point without a velocity above the cap", function()
+    local w = floor_world(10)
+    local rules = bp.rules.beta173{ push = "separate", max_push_speed = 0.05 }
+    for _ = 1, 20 do w:spawn{ x = 0.5, y = 64, z = 0.5, rules = rules } end
+    local fastest = 0
+    for _ = 1, 100 do
+      w:step()
+      fastest = math.max(fastest, max_speed(w))
+    end
+    assert.is_true(fastest <= 0.05 + 1e-12, "fastest " .. fastest)
+    assert.is_true(fastest > 0.04) -- stable pushes did happen, and were capped
+    assert.is_true(max_overlap(w) <= 1e-9)
+    -- the first step moved them apart without any velocity
+    local w2 = floor_world(10)
+    for _ = 1, 20 do w2:spawn{ x = 0.5, y = 64, z = 0.5, rules = rules } end
+    w2:step()
+    assert.equal(0, max_speed(w2))
+    assert.is_true(max_overlap(w2) < 0.6)
+  end)
+
+  -- A 40 x 40 pen with 2,000 mobs at random spots (deterministic LCG).
+  local function crowd()
+    local w = bp.World()
+    local stone = w:define_block{ name = "stone" }
+    local S = 40
+    w:fill(-1, 63, -1, S, 63, S, stone)
+    w:fill(-1, 64, -1, S, 65, -1, stone)
+    w:fill(-1, 64, S, S, 65, S, stone)
+    w:fill(-1, 64, -1, -1, 65, S, stone)
+    w:fill(S, 64, -1, S, 65, S, stone)
+    local seed = 12345
+    local function rnd()
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed / 2147483648
+    end
+    for _ = 1, 2000 do
+      w:spawn{ x = 0.3 + rnd() * (S - 0.6), y = 64, z = 0.3 + rnd() * (S - 0.6), rules = SEP }
+    end
+    return w, S
+  end
+
+  it("settles a 2,000-entity crowd in a pen: no pair overlaps by more than 1e-6", function()
+    local w, S = crowd()
+    assert.is_true(max_overlap(w) > 0.5) -- they start badly overlapped
+    for _ = 1, 60 do w:step() end
+    assert.is_true(max_overlap(w) <= 1e-6, "overlap " .. max_overlap(w))
+    for _, e in ipairs(w:entities()) do
+      assert.is_true(e.x >= 0.3 - 1e-9 and e.x <= S - 0.3 + 1e-9)
+      assert.is_true(e.z >= 0.3 - 1e-9 and e.z <= S - 0.3 + 1e-9)
+      assert.equal(64, e.y)
+    end
+  end)
+
+  it("is bit-identical for the same script", function()
+    local function run()
+      local w = crowd()
+      for _ = 1, 10 do w:step() end
+      local out = {}
+      for _, e in ipairs(w:entities()) do
+        out[#out + 1] = string.format("%a %a %a %a", e.x, e.z, e.vx, e.vz)
+      end
+      return table.concat(out, "\n")
+    end
+    assert.equal(run(), run())
+  end)
+end)
