@@ -62,7 +62,7 @@ sanitize: deps
 	$(BUSTED) --cpath='./build-asan/?.so' -o spec/helpers/summary.lua spec
 
 lint: deps
-	luacheck --std lua54 lua spec examples bench
+	luacheck lua spec examples bench
 
 install: all
 	mkdir -p $(INST_LIBDIR)/blockphys $(INST_LUADIR)/blockphys

@@ -162,5 +162,6 @@ else
 end
 
 local mc = move_costs()
-print(("one move along a floor: 1 block %.2f us, 10 blocks %.2f us, 100 blocks %.2f us; ratios 10/1 = %.2f, 100/10 = %.2f")
+print(("one move along a floor: 1 block %.2f us, 10 blocks %.2f us, 100 blocks %.2f us; "
+  .. "ratios 10/1 = %.2f, 100/10 = %.2f")
   :format(mc[1] * 1e6, mc[10] * 1e6, mc[100] * 1e6, mc[10] / mc[1], mc[100] / mc[10]))

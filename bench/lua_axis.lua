@@ -102,13 +102,13 @@ function M.move(w, e, dx, dy, dz)
   local can_step = e.on_ground or (oy ~= dy and oy < 0)
   if can_step and (ox ~= dx or oz ~= dz) then
     local s = { start[1], start[2], start[3], start[4], start[5], start[6] }
-    local sx, sy, sz = clip_all(w, s, ox, STEP, oz, ox, STEP, oz)
+    -- the rise itself (the y result) is not reported, as in Beta
+    local sx, _, sz = clip_all(w, s, ox, STEP, oz, ox, STEP, oz)
     local n = gather(w, s[1], s[2] - STEP, s[3], s[4], s[5], s[6], list)
     local down = clip_y(list, n, s, -STEP); offset(s, 0, down, 0)
     if dx * dx + dz * dz < sx * sx + sz * sz then
       for i = 1, 6 do b[i] = s[i] end
       dx, dy, dz = sx, down, sz
-      sy = sy -- the rise itself is not reported, as in Beta
     end
   end
   e.on_ground = oy ~= dy and oy < 0
