@@ -808,6 +808,19 @@ static int l_make_rules(lua_State *L)
 	const char *model = luaL_checkstring(L, 1);
 	const char *fn = lua_pushfstring(L, "bp.rules.%s", model);
 	int fn_idx = lua_gettop(L);
+	if (lua_istable(L, 2)) {
+		/* An override 'model' must name this preset: raise as assigning it would,
+		 * rather than silently handing back the other model's rules. */
+		lua_pushliteral(L, "model");
+		if (lua_rawget(L, 2) != LUA_TNIL) {
+			bp_Rules preset = bp_rules_beta173();
+			lua_pushvalue(L, 1);
+			preset.model = option_index(L, MODEL_NAMES, fn, "model");
+			lua_pop(L, 1);
+			set_rule(L, &preset, "model", fn);
+		}
+	}
+	lua_settop(L, fn_idx);
 	lua_newtable(L); /* the table read_rules will parse: model + overrides */
 	lua_pushvalue(L, 1);
 	lua_setfield(L, -2, "model");

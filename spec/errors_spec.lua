@@ -126,6 +126,12 @@ local cases = {
     "bp.rules.beta173: rule 'push' must be \"beta173\", \"separate\" or false" },
   { "a rules preset with a mccpp-only rule", function() bp.rules.beta173{ friction = { 1, 2, 3 } } end,
     "bp.rules.beta173: unknown rule 'friction' for model beta173" },
+  { "a beta173 preset asked for model mccpp", function() bp.rules.beta173{ model = "mccpp" } end,
+    "bp.rules.beta173: rule 'model' cannot change (make new rules with bp.rules.mccpp)" },
+  { "a mccpp preset asked for model beta173", function() bp.rules.mccpp{ model = "beta173" } end,
+    "bp.rules.mccpp: rule 'model' cannot change (make new rules with bp.rules.beta173)" },
+  { "a rules preset with an unknown model", function() bp.rules.beta173{ model = "alpha" } end,
+    "bp.rules.beta173: rule 'model' must be one of \"beta173\", \"mccpp\"" },
   { "a rules preset with a non-function hook", function() bp.rules.beta173{ heading = 5 } end,
     "bp.rules.beta173: hook 'heading' must be a function or nil" },
   { "a rules table assignment to an unknown key", function() bp.rules.beta173().gravty = 1 end,
@@ -176,6 +182,12 @@ describe("bad input", function()
       assert.same(before, snapshot(w, e))
     end)
   end
+
+  it("a rules preset accepts its own model as an override", function()
+    assert.equal("beta173", bp.rules.beta173{ model = "beta173" }.model)
+    assert.equal("mccpp", bp.rules.mccpp{ model = "mccpp", gravity = 0.5 }.model)
+    assert.equal(0.5, bp.rules.mccpp{ model = "mccpp", gravity = 0.5 }.gravity)
+  end)
 
   it("a removed entity raises in a move and is not stepped", function()
     local w = H.world()

@@ -47,7 +47,9 @@ bp.rules = {}
 -- widened to double; the README lists every field.
 -- @tparam[opt] table overrides e.g. `{ jump_impulse = 0.6, heading = fn, jump = fn }`
 -- @treturn table rules
--- @raise "bp.rules.beta173: unknown rule 'x' for model beta173", or a type/range error.
+-- @raise "bp.rules.beta173: unknown rule 'x' for model beta173", or a type/range error;
+-- an override `model` other than "beta173" raises
+-- "bp.rules.beta173: rule 'model' cannot change (make new rules with bp.rules.mccpp)".
 function bp.rules.beta173(overrides)
   return core.make_rules("beta173", overrides)
 end
@@ -56,6 +58,7 @@ end
 -- `../shared/sources/mccpp-entity-physics.txt`.
 -- @tparam[opt] table overrides
 -- @treturn table rules
+-- @raise as `bp.rules.beta173`, naming `bp.rules.mccpp`.
 function bp.rules.mccpp(overrides)
   return core.make_rules("mccpp", overrides)
 end
