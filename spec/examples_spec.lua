@@ -1,0 +1,155 @@
+-- Every examples/*.lua runs to completion in a child interpreter: exit status 0,
+-- nothing on stderr, output on stdout, and for the examples listed in `checks` the
+-- lines that show it did its job. The child gets this busted's package.path and
+-- package.cpath, so it loads the same build (./build, or ./build-asan under
+-- `make sanitize`, whose LD_PRELOAD and ASAN_OPTIONS it inherits).
+local LUA = "lua5.4"
+local LOBBY = "../shared/data/limbo_spawn.schem"
+
+local function readable(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+local function read_all(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- POSIX shell single quoting.
+local function shell_quote(s)
+  return "'" .. s:gsub("'", [['\'']]) .. "'"
+end
+
+-- Run `examples/<name> [args]`; returns the exit code, stdout and stderr.
+local function run(name, args)
+  local setup = ("package.path = %q; package.cpath = %q"):format(package.path, package.cpath)
+  local err = os.tmpname()
+  local cmd = table.concat({ LUA, "-e", shell_quote(setup), shell_quote("examples/" .. name),
+                             args or "", "2>" .. shell_quote(err) }, " ")
+  local p = assert(io.popen(cmd, "r"))
+  local out = p:read("a")
+  local _, how, code = p:close()
+  local stderr = read_all(err)
+  os.remove(err)
+  assert.equal("exit", how, name .. " was killed by a signal\n" .. stderr)
+  return code, out, stderr
+end
+
+local function lines(s)
+  local t = {}
+  for l in s:gmatch("[^\n]*") do t[#t + 1] = l end
+  return t
+end
+
+-- The example files, sorted (examples/ holds only .lua files and no spaces).
+local function example_files()
+  local p = assert(io.popen("ls examples", "r"))
+  local names = {}
+  for name in p:lines() do
+    if name:match("%.lua$") then names[#names + 1] = name end
+  end
+  p:close()
+  table.sort(names)
+  return names
+end
+
+local function has_line(out, line)
+  for _, l in ipairs(lines(out)) do
+    if l == line then return true end
+  end
+  return false
+end
+
+local function assert_line(out, line)
+  assert.is_true(has_line(out, line), "missing line: " .. line .. "\n-- output:\n" .. out)
+end
+
+-- Per-example checks on stdout; an example without an entry gets only the generic
+-- ones (exit 0, empty stderr, non-empty stdout).
+local checks = {}
+
+-- 10 rows, one per simulated second; an overlap is at most the width 0.6 (two mobs
+-- at the same X/Z), strictly less under "separate" (it parts even coincident mobs;
+-- Beta's push skips pairs closer than 0.01 on both axes), and the crowd keeps moving.
+local function crowd_rows(out, n, push)
+  local most = push == "separate" and 0.6 - 1e-9 or 0.6
+  assert_line(out, ("%d mobs in a 24x24 pen, push = %s"):format(n, push))
+  assert_line(out, "  time   max overlap (blocks)   max speed (blocks/tick)")
+  local seconds = {}
+  for s, overlap, speed in out:gmatch("\n +(%d+) s +(%S+) +(%S+)") do
+    overlap, speed = tonumber(overlap), tonumber(speed)
+    assert.is_true(overlap >= 0 and overlap <= most, "overlap " .. overlap)
+    assert.is_true(speed > 0 and speed < 1, "speed " .. speed)
+    seconds[#seconds + 1] = tonumber(s)
+  end
+  assert.same({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, seconds)
+end
+
+checks["crowd.lua"] = function(out) crowd_rows(out, 400, "separate") end
+
+checks["lobby.lua"] = function(out)
+  assert_line(out, "loaded " .. LOBBY .. ": 41 x 48 x 35 (width x height x length), 25 palette entries")
+  assert_line(out, "  every block state had a known shape")
+  local settled, at_rest, on_top = out:match("after (%d+) ticks: (%d+) at rest, (%d+) exactly on the highest")
+  assert.is_truthy(settled, "no settling line\n" .. out)
+  local dropped = out:match("dropped (%d+) entities")
+  assert.is_truthy(dropped, "no drop line\n" .. out)
+  assert.equal(dropped, at_rest)
+  assert.equal(dropped, on_top)
+  assert.truthy(out:match("\nfinal position %(%-?[%d.]+, %-?[%d.]+, %-?[%d.]+%); overlapping boxes: 0\n$"),
+    "no final line with 0 overlapping boxes\n" .. out)
+end
+
+checks["swept_vs_axis.lua"] = function(out)
+  local sections = {}
+  for title in out:gmatch("\n== ([^\n]*)") do sections[#sections + 1] = title end
+  assert.same({
+    "walk +X over a floor of separate blocks",
+    "onto the slabs at x = 4 (0.5 high)",
+    "off the slabs and into the full-block wall at x = 12",
+    "diagonally into the inside corner of the walls x = 12 and z = 3",
+    "one move of (1.5, 0, 3) past the corner of the pillar at x 16..17, z 1..2",
+    "a fast fall: vy = -1320 b/s (22 blocks in one tick) from y = 84",
+  }, sections)
+  local _, whys = out:gsub("\n  why: ", "")
+  assert.equal(#sections, whys)
+  -- The two headline differences, exact (docs/mccpp.md derives them).
+  assert_line(out, "  swept moved (1.500000, 3.000000)  axis moved (1.500000, 0.200000)")
+  assert_line(out, "  swept y = 64.022000  axis y = 64.000000  on_ground true / true")
+end
+
+describe("examples", function()
+  local files = example_files()
+
+  it("include every example with specific checks", function()
+    local present = {}
+    for _, name in ipairs(files) do present[name] = true end
+    for name in pairs(checks) do
+      assert.is_true(present[name], "examples/" .. name .. " is missing")
+    end
+  end)
+
+  for _, name in ipairs(files) do
+    if name == "lobby.lua" and not readable(LOBBY) then
+      it(name .. " needs " .. LOBBY, function() pending("the lobby schematic is missing: " .. LOBBY) end)
+    else
+      it(name .. " runs to completion", function()
+        local code, out, stderr = run(name)
+        assert.equal(0, code, name .. " exited with " .. tostring(code) .. "\n" .. stderr)
+        assert.equal("", stderr)
+        assert.is_true(out:match("%S") ~= nil, name .. " printed nothing")
+        if checks[name] then checks[name](out) end
+      end)
+    end
+  end
+
+  it("crowd.lua takes the push model and the crowd size from its arguments", function()
+    local code, out, stderr = run("crowd.lua", "beta173 50")
+    assert.equal(0, code, stderr)
+    crowd_rows(out, 50, "beta173")
+  end)
+end)
