@@ -23,9 +23,7 @@ typedef struct Boxes {
 
 static void boxes_gather(bp_World *w, const bp_Entity *e, const bp_AABB *region, Boxes *s)
 {
-	s->n = -1;
-	if (bp_world_region_cells(w, region) <= SMALL_REGION_CELLS)
-		s->n = bp_collect_blocking(w, e, region, s->b, LIST_CAP);
+	s->n = bp_collect_blocking(w, e, region, s->b, LIST_CAP, SMALL_REGION_CELLS);
 }
 
 /* One per-axis pass: d of box m clipped by the boxes (only those overlapping

@@ -213,10 +213,9 @@ static double clip_cells(bp_World *w, const bp_AABB *m, const bp_AABB *region,
 
 /* Append the block shapes of the cells [lo, hi] that overlap region to out (at most
  * cap boxes); returns the count, or -1 when more boxes than cap are there. */
-static int collect_cells(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap)
+static int collect_cells(bp_World *w, const bp_AABB *region, const int64_t lo[3],
+                         const int64_t hi[3], bp_AABB *out, int cap)
 {
-	int64_t lo[3], hi[3];
-	region_cells(w, region, lo, hi);
 	const int64_t first_y = cell_floor(region->lo[1]);
 	int n = 0;
 	for (int64_t cy = chunk_floor(lo[1]); cy <= chunk_floor(hi[1]); cy++)
@@ -262,9 +261,17 @@ static int collect_cells(bp_World *w, const bp_AABB *region, bp_AABB *out, int c
 	return n;
 }
 
-int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap)
+int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
+                     double max_cells)
 {
-	int n = collect_cells(w, region, out, cap);
+	int64_t lo[3], hi[3];
+	region_cells(w, region, lo, hi);
+	double cells = 1;
+	for (int a = 0; a < 3; a++)
+		cells *= hi[a] >= lo[a] ? (double)(hi[a] - lo[a] + 1) : 0;
+	if (cells > max_cells)
+		return -1;
+	int n = collect_cells(w, region, lo, hi, out, cap);
 	for (uint32_t i = 0; n >= 0 && i < w->ncolliders; i++) {
 		const bp_StaticCollider *c = &w->colliders[i];
 		if (!c->alive || !bp_aabb_overlaps(&c->box, region))

@@ -141,9 +141,9 @@ static int collect_one(void *ctx, const bp_AABB *box)
 }
 
 int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
-                        bp_AABB *out, int cap)
+                        bp_AABB *out, int cap, double max_cells)
 {
-	int n = bp_world_collect(w, region, out, cap);
+	int n = bp_world_collect(w, region, out, cap, max_cells);
 	if (n < 0 || !w->nsolid)
 		return n;
 	Collect c = {out, cap, n};
