@@ -62,6 +62,11 @@ double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, d
                const bp_AABB *within);
 /** True if any blocking box (blocks, colliders, solid entities but self) overlaps region. */
 int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region);
+/** Copy every blocking box overlapping region (blocks, colliders, then solid entities
+ *  but self) into out, at most cap; returns the count, or -1 if there are more or the
+ *  region spans more than max_cells cells. */
+int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
+                        bp_AABB *out, int cap, double max_cells);
 /** Visit every blocking box overlapping region (blocks and colliders, then solids). */
 int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                       bp_BoxVisitor fn, void *ctx);

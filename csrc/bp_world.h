@@ -185,6 +185,13 @@ double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
 /** The box m extended by d along one axis. */
 bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d);
 
+/** Copy every box (block shapes, static colliders) overlapping `region` into out, at
+ *  most cap of them, in the order of bp_world_visit. Returns the count, or -1 if there
+ *  are more than cap (out then holds a partial list) or the region spans more than
+ *  max_cells cells (nothing scanned). No allocation: for small regions. */
+int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
+                     double max_cells);
+
 /** True if any box overlaps `region` strictly. */
 int bp_world_any_box(bp_World *w, const bp_AABB *region);
 

@@ -1,13 +1,44 @@
 /* SPDX-License-Identifier: MIT
  * move_axis.c - the per-axis resolver: Beta 1.7.3 Entity.moveEntity restated in
- * reference/b173-movement.md section 3. Boxes are gathered per axis pass (the slab
- * swept along that axis) instead of once for the whole swept region: a box outside
- * a pass's slab cannot change that pass's clip, so the results are the same while
- * the work grows with the distance, not with the region's volume (DESIGN.md).
+ * reference/b173-movement.md section 3. Like Beta, a short move gathers the boxes of
+ * its whole swept region once (a small list on the stack); a long move gathers per
+ * axis pass instead (the slab swept along that axis): a box outside a pass's slab
+ * cannot change that pass's clip, so the results are the same while the work grows
+ * with the distance, not with the region's volume (DESIGN.md).
  */
 #include "blockphys.h"
 
 #include <math.h>
+
+/* Swept regions up to this many cells are gathered once into a list. */
+#define SMALL_REGION_CELLS 64.0
+#define LIST_CAP 96
+
+/* The boxes of one move: a gathered list (n >= 0) or, for long moves, per-axis
+ * gathers from the world (n < 0). */
+typedef struct Boxes {
+	int n;
+	bp_AABB b[LIST_CAP];
+} Boxes;
+
+static void boxes_gather(bp_World *w, const bp_Entity *e, const bp_AABB *region, Boxes *s)
+{
+	s->n = bp_collect_blocking(w, e, region, s->b, LIST_CAP, SMALL_REGION_CELLS);
+}
+
+/* One per-axis pass: d of box m clipped by the boxes (only those overlapping
+ * `within`, when given). */
+static double pass(bp_World *w, const bp_Entity *e, const Boxes *s, const bp_AABB *m,
+                   int axis, double d, const bp_AABB *within)
+{
+	if (s->n < 0)
+		return bp_clip(w, e, m, axis, d, within);
+	for (int i = 0; i < s->n; i++) {
+		if (!within || bp_aabb_overlaps(&s->b[i], within))
+			d = bp_aabb_clip(m, &s->b[i], axis, d);
+	}
+	return d;
+}
 
 /* Sneak edge guard on one axis (section 3a): shorten d in guard_step steps until
  * the box moved by d and pushed down guard_probe still overlaps some box. */
@@ -43,18 +74,22 @@ static StepResult step_attempt(bp_World *w, const bp_Entity *e, const bp_AABB *s
                                double ox, double oz)
 {
 	const double h = e->rules.step_height;
-	StepResult s;
-	s.box = *start;
-	s.d[1] = bp_clip(w, e, &s.box, BP_Y, h, NULL);
-	s.box = bp_aabb_offset(&s.box, 0, s.d[1], 0);
-	s.d[0] = bp_clip(w, e, &s.box, BP_X, ox, NULL);
-	s.box = bp_aabb_offset(&s.box, s.d[0], 0, 0);
-	s.d[2] = bp_clip(w, e, &s.box, BP_Z, oz, NULL);
-	s.box = bp_aabb_offset(&s.box, 0, 0, s.d[2]);
-	bp_AABB region = bp_aabb_extend(start, ox, h, oz);
-	s.d[1] = bp_clip(w, e, &s.box, BP_Y, -h, e->rules.step_sink_fix ? NULL : &region);
-	s.box = bp_aabb_offset(&s.box, 0, s.d[1], 0);
-	return s;
+	const bp_AABB region = bp_aabb_extend(start, ox, h, oz);
+	/* One list over the step region and the down-probe below it. */
+	const bp_AABB all = bp_aabb_extend(&region, 0, -h, 0);
+	Boxes s;
+	boxes_gather(w, e, &all, &s);
+	StepResult r;
+	r.box = *start;
+	r.d[1] = pass(w, e, &s, &r.box, BP_Y, h, NULL);
+	r.box = bp_aabb_offset(&r.box, 0, r.d[1], 0);
+	r.d[0] = pass(w, e, &s, &r.box, BP_X, ox, NULL);
+	r.box = bp_aabb_offset(&r.box, r.d[0], 0, 0);
+	r.d[2] = pass(w, e, &s, &r.box, BP_Z, oz, NULL);
+	r.box = bp_aabb_offset(&r.box, 0, 0, r.d[2]);
+	r.d[1] = pass(w, e, &s, &r.box, BP_Y, -h, e->rules.step_sink_fix ? NULL : &region);
+	r.box = bp_aabb_offset(&r.box, 0, r.d[1], 0);
+	return r;
 }
 
 /* Flags, fall distance and velocity zeroing from requested (o) and clipped (d)
@@ -92,23 +127,26 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double ou
 	const double o[3] = {d[0], d[1], d[2]};
 	const bp_AABB start = e->box;
 	bp_AABB b = e->box;
-	d[1] = bp_clip(w, e, &b, BP_Y, d[1], NULL);
+	const bp_AABB region = bp_aabb_extend(&start, d[0], d[1], d[2]);
+	Boxes s;
+	boxes_gather(w, e, &region, &s);
+	d[1] = pass(w, e, &s, &b, BP_Y, d[1], NULL);
 	b = bp_aabb_offset(&b, 0, d[1], 0);
 	const int can_step = e->on_ground || (o[1] != d[1] && o[1] < 0);
-	d[0] = bp_clip(w, e, &b, BP_X, d[0], NULL);
+	d[0] = pass(w, e, &s, &b, BP_X, d[0], NULL);
 	b = bp_aabb_offset(&b, d[0], 0, 0);
-	d[2] = bp_clip(w, e, &b, BP_Z, d[2], NULL);
+	d[2] = pass(w, e, &s, &b, BP_Z, d[2], NULL);
 	b = bp_aabb_offset(&b, 0, 0, d[2]);
 
 	if (r->step_height > 0 && can_step && (guard || e->y_size < r->step_cooldown) &&
 	    (o[0] != d[0] || o[2] != d[2])) {
-		StepResult s = step_attempt(w, e, &start, o[0], o[2]);
+		StepResult st = step_attempt(w, e, &start, o[0], o[2]);
 		/* Kept only if strictly farther horizontally; ties keep the plain move. */
-		if (d[0] * d[0] + d[2] * d[2] < s.d[0] * s.d[0] + s.d[2] * s.d[2]) {
-			b = s.box;
-			d[0] = s.d[0];
-			d[1] = s.d[1]; /* only the down-probe result, as in Beta */
-			d[2] = s.d[2];
+		if (d[0] * d[0] + d[2] * d[2] < st.d[0] * st.d[0] + st.d[2] * st.d[2]) {
+			b = st.box;
+			d[0] = st.d[0];
+			d[1] = st.d[1]; /* only the down-probe result, as in Beta */
+			d[2] = st.d[2];
 			double frac = b.lo[1] - trunc(b.lo[1]); /* Java (int) truncates */
 			if (frac > 0)
 				e->y_size = (double)(float)(e->y_size + frac + 0.01);

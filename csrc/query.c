@@ -211,6 +211,78 @@ static double clip_cells(bp_World *w, const bp_AABB *m, const bp_AABB *region,
 	return d;
 }
 
+/* Append the block shapes of the cells [lo, hi] that overlap region to out (at most
+ * cap boxes); returns the count, or -1 when more boxes than cap are there. */
+static int collect_cells(bp_World *w, const bp_AABB *region, const int64_t lo[3],
+                         const int64_t hi[3], bp_AABB *out, int cap)
+{
+	const int64_t first_y = cell_floor(region->lo[1]);
+	int n = 0;
+	for (int64_t cy = chunk_floor(lo[1]); cy <= chunk_floor(hi[1]); cy++)
+		for (int64_t cz = chunk_floor(lo[2]); cz <= chunk_floor(hi[2]); cz++)
+			for (int64_t cx = chunk_floor(lo[0]); cx <= chunk_floor(hi[0]); cx++) {
+				const bp_Chunk *c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+				if (!c || (!c->ids && c->uniform == 0))
+					continue;
+				const int64_t base[3] = {cx * 16, cy * 16, cz * 16};
+				int64_t a[3], b[3];
+				for (int k = 0; k < 3; k++) {
+					a[k] = lo[k] > base[k] ? lo[k] : base[k];
+					b[k] = hi[k] < base[k] + 15 ? hi[k] : base[k] + 15;
+				}
+				for (int64_t y = a[1]; y <= b[1]; y++)
+					for (int64_t z = a[2]; z <= b[2]; z++)
+						for (int64_t x = a[0]; x <= b[0]; x++) {
+							uint16_t id = c->ids ? c->ids[((y - base[1]) << 8) |
+							                              ((z - base[2]) << 4) | (x - base[0])]
+							                     : c->uniform;
+							if (!id)
+								continue;
+							const bp_BlockType *t = &w->types[id];
+							const double fx = (double)x, fy = (double)y, fz = (double)z;
+							if (t->full_cube) {
+								if (y < first_y)
+									continue; /* the extra layer is for tall shapes only */
+								if (n == cap)
+									return -1;
+								out[n++] = bp_aabb_make(fx, fy, fz, fx + 1, fy + 1, fz + 1);
+								continue;
+							}
+							for (int i = 0; i < t->nboxes; i++) {
+								bp_AABB box = bp_aabb_offset(&t->boxes[i], fx, fy, fz);
+								if (!bp_aabb_overlaps(&box, region))
+									continue;
+								if (n == cap)
+									return -1;
+								out[n++] = box;
+							}
+						}
+			}
+	return n;
+}
+
+int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
+                     double max_cells)
+{
+	int64_t lo[3], hi[3];
+	region_cells(w, region, lo, hi);
+	double cells = 1;
+	for (int a = 0; a < 3; a++)
+		cells *= hi[a] >= lo[a] ? (double)(hi[a] - lo[a] + 1) : 0;
+	if (cells > max_cells)
+		return -1;
+	int n = collect_cells(w, region, lo, hi, out, cap);
+	for (uint32_t i = 0; n >= 0 && i < w->ncolliders; i++) {
+		const bp_StaticCollider *c = &w->colliders[i];
+		if (!c->alive || !bp_aabb_overlaps(&c->box, region))
+			continue;
+		if (n == cap)
+			return -1;
+		out[n++] = c->box;
+	}
+	return n;
+}
+
 double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
                           const bp_AABB *within)
 {

@@ -125,3 +125,27 @@ int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
 		stop = visit_solids(w, self, region, fn, ctx);
 	return stop;
 }
+
+typedef struct Collect {
+	bp_AABB *out;
+	int cap, n;
+} Collect;
+
+static int collect_one(void *ctx, const bp_AABB *box)
+{
+	Collect *c = ctx;
+	if (c->n == c->cap)
+		return 1;
+	c->out[c->n++] = *box;
+	return 0;
+}
+
+int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
+                        bp_AABB *out, int cap, double max_cells)
+{
+	int n = bp_world_collect(w, region, out, cap, max_cells);
+	if (n < 0 || !w->nsolid)
+		return n;
+	Collect c = {out, cap, n};
+	return visit_solids(w, self, region, collect_one, &c) ? -1 : c.n;
+}

@@ -119,7 +119,7 @@ static void resolve(bp_World *w, bp_Entity *e, const double v[3])
 {
 	double d[3], out[3];
 	for (int a = 0; a < 3; a++)
-		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, v[a]));
+		d[a] = v[a] < -BP_MAX_MOVE ? -BP_MAX_MOVE : v[a] > BP_MAX_MOVE ? BP_MAX_MOVE : v[a];
 	if (e->rules.resolver == BP_RESOLVER_SWEPT)
 		bp_move_swept(w, e, d, out);
 	else
