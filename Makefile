@@ -51,7 +51,8 @@ demo: deps all
 
 bench: deps
 	$(MAKE) all BUILD=build-bench OPT="-O3 -DNDEBUG"
-	BUILD=build-bench $(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/bench.lua
+	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/bench.lua
+	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/crowd.lua
 
 # The suite under AddressSanitizer + UBSan: the module is built with the
 # sanitizers and the interpreter preloads the runtime, halting on any report.

@@ -117,7 +117,7 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[
  *  (step_offset and prev[1] adjusted); per-axis clip as a safety fallback. Flags and
  *  fall distance have bp_move_axis's meaning; a zero d is a no-op. d = requested
  *  displacement (blocks); the actual one goes to out. BP_ELIMIT when |d| on an axis
- *  exceeds BP_MAX_MOVE or is not finite (nothing moves). Decisions: docs/mccpp.md. */
+ *  exceeds BP_MAX_MOVE or is not finite (nothing moves). Decisions: README.md, "MC-CPP rules and the swept resolver". */
 bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
 /* --- entity pushing (push.c) --- */

@@ -5,7 +5,7 @@
  * remaining displacement, moves there less rules.back_off (in time units of the
  * pass), and zeroes the hit axis of both the velocity and the remaining displacement.
  *
- * Decisions (docs/mccpp.md, "The swept resolver"):
+ * Decisions (README.md, "MC-CPP rules and the swept resolver", "The swept resolver"):
  * - A pass moves the box along the whole remaining displacement up to the hit (all
  *   axes), not only along the hit axis as the printed code does. Both give the same
  *   totals (the other axes get the rest later), but moving one axis alone may cross

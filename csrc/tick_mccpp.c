@@ -5,7 +5,7 @@
  * vector of the state, jump, the move by the entity's resolver, gravity, and the
  * clamped velocity decay with the friction / drag vector of the new state.
  * MC-CPP has no water, lava or ladders: liquid blocks have no boxes, so these
- * entities pass through them and in_water / in_lava stay false (docs/mccpp.md).
+ * entities pass through them and in_water / in_lava stay false (README.md, "MC-CPP rules and the swept resolver").
  */
 #include "blockphys.h"
 

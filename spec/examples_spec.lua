@@ -117,7 +117,7 @@ checks["swept_vs_axis.lua"] = function(out)
   }, sections)
   local _, whys = out:gsub("\n  why: ", "")
   assert.equal(#sections, whys)
-  -- The two headline differences, exact (docs/mccpp.md derives them).
+  -- The two headline differences, exact (README.md, "MC-CPP rules and the swept resolver" derives them).
   assert_line(out, "  swept moved (1.500000, 3.000000)  axis moved (1.500000, 0.200000)")
   assert_line(out, "  swept y = 64.022000  axis y = 64.000000  on_ground true / true")
 end

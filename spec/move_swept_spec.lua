@@ -1,6 +1,6 @@
 -- The swept resolver (e:move_swept): passes, back-off, seams, tunnelling, step
 -- assist, no-op and a seeded property test. Source: sources/mccpp-entity-physics.txt
--- and docs/mccpp.md for our decisions.
+-- and README.md, "MC-CPP rules and the swept resolver" for our decisions.
 local bp = require "blockphys"
 
 local BACK = 0.001 -- rules.back_off: a fraction of the pass's displacement

@@ -1,4 +1,4 @@
--- The MC-CPP rules (per second): sources/mccpp-entity-physics.txt, docs/mccpp.md.
+-- The MC-CPP rules (per second): sources/mccpp-entity-physics.txt, README.md, "MC-CPP rules and the swept resolver".
 local bp = require "blockphys"
 
 local G, H, WALK, BACK = 32, 1.25, 4.317, 0.001
