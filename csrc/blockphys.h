@@ -26,6 +26,7 @@
 
 /* --- internal helpers shared by the core's files --- */
 bp_Status bp_grow(bp_World *w, void **arr, uint32_t *cap, uint32_t need, size_t size);
+void bp_chunks_init(bp_World *w);
 void bp_chunks_free(bp_World *w);
 void bp_entities_free(bp_World *w);
 

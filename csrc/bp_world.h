@@ -75,6 +75,8 @@ typedef struct bp_StaticCollider {
 
 typedef struct bp_World bp_World;
 
+#define BP_CHUNK_CACHE 8
+
 /** Grown list of boxes for gathers (owned by the world, reused between calls). */
 typedef struct bp_BoxList {
 	bp_AABB *items;
@@ -92,14 +94,17 @@ struct bp_World {
 	uint32_t *name_slots; /* open addressing: type id + 1, 0 = empty */
 	uint32_t name_cap;
 	int tall_shapes; /* some type rises above its cell: gathers scan one block lower */
+	int has_climbable; /* some type is climbable: the ladder test can be skipped if not */
 
 	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
 	bp_Chunk *chunks;
 	uint32_t nchunks, chunks_cap;
 	uint32_t *chunk_slots;
 	uint32_t chunk_slot_cap;
-	int32_t cache_key[3];
-	int64_t cache_index; /* -1 empty, -2 "no chunk there", else chunk index */
+	/* Recent chunk lookups, direct-mapped: an entity's gathers touch a few chunks
+	 * (e.g. across a chunk border below its feet) and hit here. */
+	int32_t cache_key[BP_CHUNK_CACHE][3];
+	int64_t cache_index[BP_CHUNK_CACHE]; /* -1 empty, -2 "no chunk there", else index */
 	uint64_t stored_blocks; /* non-air blocks */
 	uint64_t liquid_blocks; /* liquid blocks (liquid tests are skipped when 0) */
 

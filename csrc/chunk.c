@@ -31,12 +31,25 @@ static uint32_t chunk_hash(int32_t cx, int32_t cy, int32_t cz)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-/* Index of the chunk at (cx, cy, cz), or -1. Remembers the last answer. */
+static inline uint32_t cache_slot(int32_t cx, int32_t cy, int32_t cz)
+{
+	return ((uint32_t)cx ^ ((uint32_t)cy * 3u) ^ ((uint32_t)cz * 5u)) & (BP_CHUNK_CACHE - 1);
+}
+
+/* Forget every remembered lookup (a chunk was created: "none there" may be stale). */
+static void cache_clear(bp_World *w)
+{
+	for (int i = 0; i < BP_CHUNK_CACHE; i++)
+		w->cache_index[i] = -1;
+}
+
+/* Index of the chunk at (cx, cy, cz), or -1. Remembers recent answers. */
 static int64_t chunk_find(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 {
-	if (w->cache_index != -1 && w->cache_key[0] == cx && w->cache_key[1] == cy &&
-	    w->cache_key[2] == cz)
-		return w->cache_index == -2 ? -1 : w->cache_index;
+	const uint32_t s = cache_slot(cx, cy, cz);
+	if (w->cache_index[s] != -1 && w->cache_key[s][0] == cx && w->cache_key[s][1] == cy &&
+	    w->cache_key[s][2] == cz)
+		return w->cache_index[s] == -2 ? -1 : w->cache_index[s];
 	int64_t found = -1;
 	if (w->chunk_slot_cap) {
 		uint32_t mask = w->chunk_slot_cap - 1;
@@ -51,10 +64,10 @@ static int64_t chunk_find(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 			}
 		}
 	}
-	w->cache_key[0] = cx;
-	w->cache_key[1] = cy;
-	w->cache_key[2] = cz;
-	w->cache_index = found < 0 ? -2 : found;
+	w->cache_key[s][0] = cx;
+	w->cache_key[s][1] = cy;
+	w->cache_key[s][2] = cz;
+	w->cache_index[s] = found < 0 ? -2 : found;
 	return found;
 }
 
@@ -110,7 +123,7 @@ static bp_Status chunk_get(bp_World *w, int32_t cx, int32_t cy, int32_t cz, uint
 	c->cz = cz;
 	slot_insert(w->chunk_slots, w->chunk_slot_cap, c, w->nchunks);
 	*index = w->nchunks++;
-	w->cache_index = -1;
+	cache_clear(w);
 	return BP_OK;
 }
 
@@ -240,6 +253,11 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 					return st;
 			}
 	return BP_OK;
+}
+
+void bp_chunks_init(bp_World *w)
+{
+	cache_clear(w);
 }
 
 void bp_chunks_free(bp_World *w)

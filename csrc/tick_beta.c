@@ -109,6 +109,8 @@ static float friction_factor(bp_World *w, const bp_Entity *e)
 
 static int on_ladder(bp_World *w, const bp_Entity *e)
 {
+	if (!w->has_climbable)
+		return 0;
 	double pos[3];
 	bp_entity_position(e, pos);
 	return bp_world_type_at(w, pos[0], e->box.lo[1], pos[2])->climbable;

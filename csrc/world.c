@@ -61,7 +61,7 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud)
 	w->alloc = alloc;
 	w->alloc_ud = ud;
 	w->bytes = sizeof *w;
-	w->cache_index = -1;
+	bp_chunks_init(w);
 	/* Type 0 is air: no boxes. */
 	bp_BlockDef air = bp_default_block_def();
 	air.name = "air";
@@ -214,6 +214,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	t->slipperiness = def->slipperiness;
 	t->liquid = (uint8_t)def->liquid;
 	t->climbable = (uint8_t)(def->climbable != 0);
+	w->has_climbable |= t->climbable;
 	for (int i = 0; i < nboxes; i++) {
 		if (boxes[i].hi[1] > 1)
 			w->tall_shapes = 1;
