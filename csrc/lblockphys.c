@@ -1254,6 +1254,7 @@ static const luaL_Reg entity_meta[] = {
 /* A live view of one entity's rules: reads and writes go to the entity. */
 static int l_view_index(lua_State *L)
 {
+	luaL_checkudata(L, 1, RULESVIEW_MT); /* the metamethod may be called directly */
 	lua_getiuservalue(L, 1, 1);
 	int ei = lua_gettop(L);
 	bp_Entity *e = check_entity(L, ei);
@@ -1283,6 +1284,7 @@ static int l_view_index(lua_State *L)
 
 static int l_view_newindex(lua_State *L)
 {
+	luaL_checkudata(L, 1, RULESVIEW_MT);
 	lua_getiuservalue(L, 1, 1);
 	int ei = lua_gettop(L);
 	bp_Entity *e = check_entity(L, ei);
