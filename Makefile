@@ -43,10 +43,13 @@ deps:
 	fi
 
 # The suite; prints "N passed, N failed" (see spec/helpers/summary.lua).
-test: deps all
+# Sub-makes: the build must see headers that `deps` may have just installed.
+test: deps
+	$(MAKE) --no-print-directory all
 	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
 
-demo: deps all
+demo: deps
+	$(MAKE) --no-print-directory all
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
 
 bench: deps
@@ -65,7 +68,8 @@ sanitize: deps
 lint: deps
 	luacheck lua spec examples bench
 
-install: all
+install:
+	$(MAKE) --no-print-directory all
 	mkdir -p $(INST_LIBDIR)/blockphys $(INST_LUADIR)/blockphys
 	cp $(MODULE) $(INST_LIBDIR)/blockphys/core.so
 	cp lua/blockphys/*.lua $(INST_LUADIR)/blockphys/
