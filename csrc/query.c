@@ -41,14 +41,19 @@ static void region_cells(const bp_World *w, const bp_AABB *r, int64_t lo[3], int
 		lo[1] -= 1;
 }
 
-double bp_world_region_cells(const bp_World *w, const bp_AABB *region)
+static double cell_count(const int64_t lo[3], const int64_t hi[3])
 {
-	int64_t lo[3], hi[3];
-	region_cells(w, region, lo, hi);
 	double n = 1;
 	for (int a = 0; a < 3; a++)
 		n *= hi[a] >= lo[a] ? (double)(hi[a] - lo[a] + 1) : 0;
 	return n;
+}
+
+double bp_world_region_cells(const bp_World *w, const bp_AABB *region)
+{
+	int64_t lo[3], hi[3];
+	region_cells(w, region, lo, hi);
+	return cell_count(lo, hi);
 }
 
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z)
@@ -64,59 +69,115 @@ static inline int64_t chunk_floor(int64_t v)
 	return v >= 0 ? v / 16 : -((15 - v) / 16);
 }
 
-/* Visit the boxes of the cells [lo, hi] that overlap region, chunk by chunk: one
- * chunk lookup per chunk, not per cell, and uniform air chunks are skipped whole.
- * Inlined into each caller so that the visitor is a direct call. */
-static inline int visit_cells(bp_World *w, const bp_AABB *region, const int64_t lo[3],
-                              const int64_t hi[3], bp_BoxVisitor fn, void *ctx)
+#if defined(__GNUC__)
+#define BP_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define BP_ALWAYS_INLINE inline
+#endif
+
+/* The part of one chunk inside a cell range: chunk-local ranges a..b (0..15). */
+typedef struct ChunkPart {
+	const bp_Chunk *c;
+	int64_t base[3];
+	int a[3], b[3];
+} ChunkPart;
+
+typedef int (*ChunkFn)(void *ctx, const ChunkPart *p);
+
+/* Call fn for each stored chunk meeting the cells [lo, hi]: one lookup per chunk,
+ * not per cell. Chunks of only air are skipped, or with `liquid`, chunks without
+ * liquid. Every walk below is built on this one and inlined into its caller, so the
+ * callbacks are direct calls. */
+static BP_ALWAYS_INLINE int walk_chunks(bp_World *w, const int64_t lo[3], const int64_t hi[3],
+                                        int liquid, ChunkFn fn, void *ctx)
 {
-	const int64_t c0[3] = {chunk_floor(lo[0]), chunk_floor(lo[1]), chunk_floor(lo[2])};
-	const int64_t c1[3] = {chunk_floor(hi[0]), chunk_floor(hi[1]), chunk_floor(hi[2])};
-	for (int64_t cy = c0[1]; cy <= c1[1]; cy++)
-		for (int64_t cz = c0[2]; cz <= c1[2]; cz++)
-			for (int64_t cx = c0[0]; cx <= c1[0]; cx++) {
-				const bp_Chunk *c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-				if (!c || (!c->ids && c->uniform == 0))
+	for (int64_t cy = chunk_floor(lo[1]); cy <= chunk_floor(hi[1]); cy++)
+		for (int64_t cz = chunk_floor(lo[2]); cz <= chunk_floor(hi[2]); cz++)
+			for (int64_t cx = chunk_floor(lo[0]); cx <= chunk_floor(hi[0]); cx++) {
+				ChunkPart p;
+				p.c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+				if (!p.c || (liquid ? !p.c->liquid : !p.c->ids && p.c->uniform == 0))
 					continue;
 				const int64_t base[3] = {cx * 16, cy * 16, cz * 16};
-				int64_t a[3], b[3];
 				for (int k = 0; k < 3; k++) {
-					a[k] = lo[k] > base[k] ? lo[k] : base[k];
-					b[k] = hi[k] < base[k] + 15 ? hi[k] : base[k] + 15;
+					p.base[k] = base[k];
+					p.a[k] = (int)((lo[k] > base[k] ? lo[k] : base[k]) - base[k]);
+					p.b[k] = (int)((hi[k] < base[k] + 15 ? hi[k] : base[k] + 15) - base[k]);
 				}
-				for (int64_t y = a[1]; y <= b[1]; y++)
-					for (int64_t z = a[2]; z <= b[2]; z++)
-						for (int64_t x = a[0]; x <= b[0]; x++) {
-							uint16_t id = c->ids ? c->ids[((y - base[1]) << 8) |
-							                              ((z - base[2]) << 4) | (x - base[0])]
-							                     : c->uniform;
-							if (!id)
-								continue;
-							const bp_BlockType *t = &w->types[id];
-							for (int i = 0; i < t->nboxes; i++) {
-								bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x,
-								                             (double)y, (double)z);
-								int stop;
-								if (bp_aabb_overlaps(&box, region) && (stop = fn(ctx, &box)))
-									return stop;
-							}
-						}
+				int stop = fn(ctx, &p);
+				if (stop)
+					return stop;
 			}
 	return 0;
 }
 
-static inline int visit_region(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn,
-                               void *ctx)
+static BP_ALWAYS_INLINE uint16_t part_id(const ChunkPart *p, int x, int y, int z)
 {
-	int64_t lo[3], hi[3];
-	region_cells(w, region, lo, hi);
-	int stop = visit_cells(w, region, lo, hi, fn, ctx);
+	return p->c->ids ? p->c->ids[(y << 8) | (z << 4) | x] : p->c->uniform;
+}
+
+typedef struct BoxWalk {
+	bp_World *w;
+	const bp_AABB *region;
+	bp_BoxVisitor fn;
+	void *ctx;
+} BoxWalk;
+
+/* The block shapes of one chunk part that overlap the region. A full cube skips the
+ * box loop (the common case: one box, no offset arithmetic). */
+static BP_ALWAYS_INLINE int boxes_in_part(void *ctx, const ChunkPart *p)
+{
+	const BoxWalk *bw = ctx;
+	for (int y = p->a[1]; y <= p->b[1]; y++) {
+		const double fy = (double)(p->base[1] + y);
+		for (int z = p->a[2]; z <= p->b[2]; z++) {
+			const double fz = (double)(p->base[2] + z);
+			for (int x = p->a[0]; x <= p->b[0]; x++) {
+				uint16_t id = part_id(p, x, y, z);
+				if (!id)
+					continue;
+				const bp_BlockType *t = &bw->w->types[id];
+				const double fx = (double)(p->base[0] + x);
+				int stop;
+				if (t->full_cube) {
+					bp_AABB box = bp_aabb_make(fx, fy, fz, fx + 1, fy + 1, fz + 1);
+					if (bp_aabb_overlaps(&box, bw->region) && (stop = bw->fn(bw->ctx, &box)))
+						return stop;
+					continue;
+				}
+				for (int i = 0; i < t->nboxes; i++) {
+					bp_AABB box = bp_aabb_offset(&t->boxes[i], fx, fy, fz);
+					if (bp_aabb_overlaps(&box, bw->region) && (stop = bw->fn(bw->ctx, &box)))
+						return stop;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* Every block shape box of the cells [lo, hi] overlapping region, then every static
+ * collider that does; fn returns nonzero to stop. */
+static BP_ALWAYS_INLINE int visit_cells(bp_World *w, const bp_AABB *region,
+                                        const int64_t lo[3], const int64_t hi[3],
+                                        bp_BoxVisitor fn, void *ctx)
+{
+	BoxWalk bw = {w, region, fn, ctx};
+	int stop = walk_chunks(w, lo, hi, 0, boxes_in_part, &bw);
 	for (uint32_t i = 0; !stop && i < w->ncolliders; i++) {
 		const bp_StaticCollider *c = &w->colliders[i];
 		if (c->alive && bp_aabb_overlaps(&c->box, region))
 			stop = fn(ctx, &c->box);
 	}
 	return stop;
+}
+
+static BP_ALWAYS_INLINE int visit_region(bp_World *w, const bp_AABB *region,
+                                         bp_BoxVisitor fn, void *ctx)
+{
+	int64_t lo[3], hi[3];
+	region_cells(w, region, lo, hi);
+	return visit_cells(w, region, lo, hi, fn, ctx);
 }
 
 int bp_world_visit(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn, void *ctx)
@@ -158,107 +219,18 @@ int bp_world_any_box(bp_World *w, const bp_AABB *region)
 	return visit_region(w, region, stop_at_first, NULL);
 }
 
-/* Clip d against the block shapes of the cells [lo, hi] (the hot path of both
- * resolvers). Like visit_cells, but the clip is inline and full cubes skip the box
- * loop: a full cube in the range always overlaps the region, except in the extra
- * layer below it that only tall shapes need. */
-static double clip_cells(bp_World *w, const bp_AABB *m, const bp_AABB *region,
-                         const bp_AABB *within, int axis, double d)
-{
-	int64_t lo[3], hi[3];
-	region_cells(w, region, lo, hi);
-	const int64_t first_y = cell_floor(region->lo[1]);
-	const int64_t c0[3] = {chunk_floor(lo[0]), chunk_floor(lo[1]), chunk_floor(lo[2])};
-	const int64_t c1[3] = {chunk_floor(hi[0]), chunk_floor(hi[1]), chunk_floor(hi[2])};
-	for (int64_t cy = c0[1]; cy <= c1[1]; cy++)
-		for (int64_t cz = c0[2]; cz <= c1[2]; cz++)
-			for (int64_t cx = c0[0]; cx <= c1[0]; cx++) {
-				const bp_Chunk *c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-				if (!c || (!c->ids && c->uniform == 0))
-					continue;
-				const int64_t base[3] = {cx * 16, cy * 16, cz * 16};
-				int64_t a[3], b[3];
-				for (int k = 0; k < 3; k++) {
-					a[k] = lo[k] > base[k] ? lo[k] : base[k];
-					b[k] = hi[k] < base[k] + 15 ? hi[k] : base[k] + 15;
-				}
-				for (int64_t y = a[1]; y <= b[1]; y++)
-					for (int64_t z = a[2]; z <= b[2]; z++)
-						for (int64_t x = a[0]; x <= b[0]; x++) {
-							uint16_t id = c->ids ? c->ids[((y - base[1]) << 8) |
-							                              ((z - base[2]) << 4) | (x - base[0])]
-							                     : c->uniform;
-							if (!id)
-								continue;
-							const bp_BlockType *t = &w->types[id];
-							const double fx = (double)x, fy = (double)y, fz = (double)z;
-							if (t->full_cube) {
-								if (y < first_y)
-									continue;
-								bp_AABB box = bp_aabb_make(fx, fy, fz, fx + 1, fy + 1, fz + 1);
-								if (!within || bp_aabb_overlaps(&box, within))
-									d = bp_aabb_clip(m, &box, axis, d);
-								continue;
-							}
-							for (int i = 0; i < t->nboxes; i++) {
-								bp_AABB box = bp_aabb_offset(&t->boxes[i], fx, fy, fz);
-								if (bp_aabb_overlaps(&box, region) &&
-								    (!within || bp_aabb_overlaps(&box, within)))
-									d = bp_aabb_clip(m, &box, axis, d);
-							}
-						}
-			}
-	return d;
-}
+typedef struct Collect {
+	bp_AABB *out;
+	int cap, n;
+} Collect;
 
-/* Append the block shapes of the cells [lo, hi] that overlap region to out (at most
- * cap boxes); returns the count, or -1 when more boxes than cap are there. */
-static int collect_cells(bp_World *w, const bp_AABB *region, const int64_t lo[3],
-                         const int64_t hi[3], bp_AABB *out, int cap)
+static BP_ALWAYS_INLINE int collect_one(void *ctx, const bp_AABB *box)
 {
-	const int64_t first_y = cell_floor(region->lo[1]);
-	int n = 0;
-	for (int64_t cy = chunk_floor(lo[1]); cy <= chunk_floor(hi[1]); cy++)
-		for (int64_t cz = chunk_floor(lo[2]); cz <= chunk_floor(hi[2]); cz++)
-			for (int64_t cx = chunk_floor(lo[0]); cx <= chunk_floor(hi[0]); cx++) {
-				const bp_Chunk *c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-				if (!c || (!c->ids && c->uniform == 0))
-					continue;
-				const int64_t base[3] = {cx * 16, cy * 16, cz * 16};
-				int64_t a[3], b[3];
-				for (int k = 0; k < 3; k++) {
-					a[k] = lo[k] > base[k] ? lo[k] : base[k];
-					b[k] = hi[k] < base[k] + 15 ? hi[k] : base[k] + 15;
-				}
-				for (int64_t y = a[1]; y <= b[1]; y++)
-					for (int64_t z = a[2]; z <= b[2]; z++)
-						for (int64_t x = a[0]; x <= b[0]; x++) {
-							uint16_t id = c->ids ? c->ids[((y - base[1]) << 8) |
-							                              ((z - base[2]) << 4) | (x - base[0])]
-							                     : c->uniform;
-							if (!id)
-								continue;
-							const bp_BlockType *t = &w->types[id];
-							const double fx = (double)x, fy = (double)y, fz = (double)z;
-							if (t->full_cube) {
-								if (y < first_y)
-									continue; /* the extra layer is for tall shapes only */
-								if (n == cap)
-									return -1;
-								out[n++] = bp_aabb_make(fx, fy, fz, fx + 1, fy + 1, fz + 1);
-								continue;
-							}
-							for (int i = 0; i < t->nboxes; i++) {
-								bp_AABB box = bp_aabb_offset(&t->boxes[i], fx, fy, fz);
-								if (!bp_aabb_overlaps(&box, region))
-									continue;
-								if (n == cap)
-									return -1;
-								out[n++] = box;
-							}
-						}
-			}
-	return n;
+	Collect *c = ctx;
+	if (c->n == c->cap)
+		return 1;
+	c->out[c->n++] = *box;
+	return 0;
 }
 
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
@@ -266,21 +238,25 @@ int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
 {
 	int64_t lo[3], hi[3];
 	region_cells(w, region, lo, hi);
-	double cells = 1;
-	for (int a = 0; a < 3; a++)
-		cells *= hi[a] >= lo[a] ? (double)(hi[a] - lo[a] + 1) : 0;
-	if (cells > max_cells)
+	if (cell_count(lo, hi) > max_cells)
 		return -1;
-	int n = collect_cells(w, region, lo, hi, out, cap);
-	for (uint32_t i = 0; n >= 0 && i < w->ncolliders; i++) {
-		const bp_StaticCollider *c = &w->colliders[i];
-		if (!c->alive || !bp_aabb_overlaps(&c->box, region))
-			continue;
-		if (n == cap)
-			return -1;
-		out[n++] = c->box;
-	}
-	return n;
+	Collect c = {out, cap, 0};
+	return visit_cells(w, region, lo, hi, collect_one, &c) ? -1 : c.n;
+}
+
+typedef struct ClipCtx {
+	const bp_AABB *m;
+	const bp_AABB *within;
+	int axis;
+	double d;
+} ClipCtx;
+
+static BP_ALWAYS_INLINE int clip_one(void *ctx, const bp_AABB *box)
+{
+	ClipCtx *c = ctx;
+	if (!c->within || bp_aabb_overlaps(box, c->within))
+		c->d = bp_aabb_clip(c->m, box, c->axis, c->d);
+	return 0;
 }
 
 double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
@@ -289,14 +265,9 @@ double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
 	if (d == 0)
 		return d;
 	bp_AABB region = bp_axis_region(m, axis, d);
-	d = clip_cells(w, m, &region, within, axis, d);
-	for (uint32_t i = 0; i < w->ncolliders; i++) {
-		const bp_StaticCollider *c = &w->colliders[i];
-		if (c->alive && bp_aabb_overlaps(&c->box, &region) &&
-		    (!within || bp_aabb_overlaps(&c->box, within)))
-			d = bp_aabb_clip(m, &c->box, axis, d);
-	}
-	return d;
+	ClipCtx c = {m, within, axis, d};
+	visit_region(w, &region, clip_one, &c);
+	return c.d;
 }
 
 bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d)
@@ -306,26 +277,21 @@ bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d)
 	return bp_aabb_extend(m, e[0], e[1], e[2]);
 }
 
-/* Liquid of the given kind (0: either) in the cells [lo, hi]; chunks that hold no
- * liquid are skipped whole. */
-static int liquid_cells(bp_World *w, const int64_t lo[3], const int64_t hi[3], int liquid)
+typedef struct LiquidWalk {
+	const bp_World *w;
+	int liquid;
+} LiquidWalk;
+
+/* 1 if a cell of the chunk part holds the liquid (0: either kind). */
+static BP_ALWAYS_INLINE int liquid_in_part(void *ctx, const ChunkPart *p)
 {
-	for (int64_t cy = chunk_floor(lo[1]); cy <= chunk_floor(hi[1]); cy++)
-		for (int64_t cz = chunk_floor(lo[2]); cz <= chunk_floor(hi[2]); cz++)
-			for (int64_t cx = chunk_floor(lo[0]); cx <= chunk_floor(hi[0]); cx++) {
-				const bp_Chunk *c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-				if (!c || !c->liquid)
-					continue;
-				for (int64_t y = lo[1] > cy * 16 ? lo[1] : cy * 16; y <= hi[1] && y < cy * 16 + 16; y++)
-					for (int64_t z = lo[2] > cz * 16 ? lo[2] : cz * 16; z <= hi[2] && z < cz * 16 + 16; z++)
-						for (int64_t x = lo[0] > cx * 16 ? lo[0] : cx * 16; x <= hi[0] && x < cx * 16 + 16; x++) {
-							uint16_t id = c->ids ? c->ids[((y - cy * 16) << 8) |
-							                              ((z - cz * 16) << 4) | (x - cx * 16)]
-							                     : c->uniform;
-							int l = w->types[id].liquid;
-							if (l && (liquid == 0 || l == liquid))
-								return 1;
-						}
+	const LiquidWalk *lw = ctx;
+	for (int y = p->a[1]; y <= p->b[1]; y++)
+		for (int z = p->a[2]; z <= p->b[2]; z++)
+			for (int x = p->a[0]; x <= p->b[0]; x++) {
+				int l = lw->w->types[part_id(p, x, y, z)].liquid;
+				if (l && (lw->liquid == 0 || l == lw->liquid))
+					return 1;
 			}
 	return 0;
 }
@@ -341,5 +307,6 @@ int bp_world_liquid_in(bp_World *w, const bp_AABB *r, int liquid, int low_quirk)
 		if (low_quirk && r->lo[a] < 0 && lo[a] > INT32_MIN)
 			lo[a]--;
 	}
-	return liquid_cells(w, lo, hi, liquid);
+	LiquidWalk lw = {w, liquid};
+	return walk_chunks(w, lo, hi, 1, liquid_in_part, &lw);
 }
