@@ -30,7 +30,8 @@
 #define MAX_QUERY_CELLS 16777216.0
 
 typedef struct LWorld {
-	bp_World *w; /* NULL once destroyed */
+	bp_World *w;       /* NULL once destroyed */
+	bp_World *pending; /* destroyed from a finalizer: freed by __gc (see l_world_destroy) */
 } LWorld;
 
 typedef struct LEntity {
@@ -94,6 +95,26 @@ static uint16_t check_block(lua_State *L, bp_World *w, int i)
 	return (uint16_t)id;
 }
 
+static int l_tolstring(lua_State *L)
+{
+	luaL_tolstring(L, 1, NULL);
+	return 1;
+}
+
+/* Push a text for the value at idx and return it. Unlike luaL_tolstring it never
+ * raises: a __tostring that fails or returns a non-string gives "(a table value)". */
+static const char *safe_tostring(lua_State *L, int idx)
+{
+	idx = lua_absindex(L, idx);
+	lua_pushcfunction(L, l_tolstring);
+	lua_pushvalue(L, idx);
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TSTRING) {
+		lua_pop(L, 1);
+		return lua_pushfstring(L, "(a %s value)", luaL_typename(L, idx));
+	}
+	return lua_tostring(L, -1);
+}
+
 static void raise_status(lua_State *L, bp_Status st)
 {
 	switch (st) {
@@ -115,10 +136,12 @@ static bp_AABB *check_collider(lua_State *L, int i)
 	return luaL_checkudata(L, i, COLLIDER_MT);
 }
 
+/* b is copied before the allocation: a finalizer run by it may move what b points to. */
 static bp_AABB *push_collider(lua_State *L, const bp_AABB *b)
 {
+	const bp_AABB box = *b;
 	bp_AABB *c = lua_newuserdatauv(L, sizeof *c, 0);
-	*c = *b;
+	*c = box;
 	luaL_setmetatable(L, COLLIDER_MT);
 	return c;
 }
@@ -298,6 +321,7 @@ static int l_world_new(lua_State *L)
 {
 	LWorld *lw = lua_newuserdatauv(L, sizeof *lw, 2);
 	lw->w = NULL; /* closed until the core world exists (liolib newprefile) */
+	lw->pending = NULL;
 	luaL_setmetatable(L, WORLD_MT);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 1);
@@ -314,13 +338,37 @@ static int l_world_new(lua_State *L)
 	return 1;
 }
 
+/* True while a finalizer (__gc) runs: Lua 5.4 then refuses every lua_gc option. A
+ * finalizer may run at any allocation inside a method of this very world, which
+ * still holds pointers into it. */
+static int in_finalizer(lua_State *L)
+{
+	return lua_gc(L, LUA_GCISRUNNING) < 0;
+}
+
+/* world:destroy() and __close. From a finalizer the core world is only detached (the
+ * world is destroyed for Lua at once) and freed by __gc: the interrupted method may
+ * still read it. */
 static int l_world_destroy(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
 	if (lw->w && lw->w->locked)
 		return luaL_error(L, "world is locked: cannot destroy it inside world:step");
-	bp_world_destroy(lw->w);
+	if (lw->w && in_finalizer(L))
+		lw->pending = lw->w; /* lw->w set: nothing pending yet */
+	else
+		bp_world_destroy(lw->w);
 	lw->w = NULL;
+	return 0;
+}
+
+/* __gc: nothing can use the world any more. */
+static int l_world_gc(lua_State *L)
+{
+	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	bp_world_destroy(lw->pending);
+	bp_world_destroy(lw->w);
+	lw->pending = lw->w = NULL;
 	return 0;
 }
 
@@ -374,7 +422,7 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
 	while (lua_next(L, t)) {
 		if (!is_key(L, keys)) {
 			lua_pop(L, 1);
-			luaL_error(L, "%s: unknown field '%s'", fn, luaL_tolstring(L, -1, NULL));
+			luaL_error(L, "%s: unknown field '%s'", fn, safe_tostring(L, -1));
 		}
 		lua_pop(L, 1);
 	}
@@ -426,6 +474,8 @@ static int l_world_define_block(lua_State *L)
 		return luaL_error(L, "define_block: field 'liquid' must be \"water\" or \"lava\"");
 	lua_getfield(L, 2, "climbable");
 	def.climbable = lua_toboolean(L, -1);
+	/* The fields' metamethods may have run any code, destroying the world too. */
+	w = world_of(L, 1);
 	const char *err = bp_block_def_error(&def);
 	if (err)
 		return luaL_error(L, "define_block: %s", err);
@@ -443,8 +493,10 @@ static int l_world_define_block(lua_State *L)
 
 static int l_world_block_id(lua_State *L)
 {
+	world_of(L, 1);
+	const char *name = luaL_checkstring(L, 2); /* may allocate (a number): finalizers */
 	bp_World *w = world_of(L, 1);
-	int32_t id = bp_world_find_type(w, luaL_checkstring(L, 2));
+	int32_t id = bp_world_find_type(w, name);
 	if (id < 0)
 		luaL_pushfail(L);
 	else
@@ -452,9 +504,11 @@ static int l_world_block_id(lua_State *L)
 	return 1;
 }
 
-/* A table describing block type `id`. */
-static void push_block_info(lua_State *L, const bp_BlockType *t, uint16_t id)
+/* A table describing block type `id`. The type is copied first: a finalizer run by an
+ * allocation may define blocks (moving w->types); its name and boxes stay put. */
+static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 {
+	const bp_BlockType copy = *type, *t = &copy;
 	lua_createtable(L, 0, 6);
 	lua_pushinteger(L, id);
 	lua_setfield(L, -2, "id");
@@ -844,7 +898,7 @@ static int l_make_rules(lua_State *L)
 /* Rules tables reject keys that are not rules (typos fail early). */
 static int l_rules_newindex(lua_State *L)
 {
-	return luaL_error(L, "unknown rule '%s'", luaL_tolstring(L, 2, NULL));
+	return luaL_error(L, "unknown rule '%s'", safe_tostring(L, 2));
 }
 
 /* -------------------------------------------------------------- Entity */
@@ -902,6 +956,9 @@ static int l_entity_box(lua_State *L)
 	return 1;
 }
 
+static void view_to_table(lua_State *L, int i);
+static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index);
+
 /* Entity filters called from C (defined with the step, below). */
 static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
                                const double d[3], double out[3]);
@@ -918,15 +975,22 @@ static int do_move(lua_State *L, int swept)
 	}
 	uint32_t index = ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1;
 	const bp_Entity saved = *e;
+	const int locked = w->locked, failed_before = w->hook_failed;
+	/* Unlocked, move_filtered pushes the world; a failing filter then its message. */
+	const int base = lua_gettop(L) + !locked;
 	bp_Status st = move_filtered(L, w, index, swept, d, out);
-	if (w->hook_failed && !w->locked) { /* a filter raised: undo the move */
-		w->hook_failed = 0;
-		w->entities.items[index] = saved;
-		bp_broadphase_moved(w, index);
+	if (w->hook_failed && !failed_before) {
+		if (lua_gettop(L) == base) /* a nested move's error was caught by a filter */
+			lua_pushfstring(L, "%s: a filter failed inside a filter that caught its error",
+			                swept ? "move_swept" : "move");
+		if (!locked) { /* undo the move; inside a step's hook the step aborts too */
+			w->hook_failed = 0;
+			w->entities.items[index] = saved;
+			sync_hook_flags(L, base, w, index);
+			bp_broadphase_moved(w, index);
+		}
 		return lua_error(L);
 	}
-	if (w->hook_failed) /* inside a step's hook: the step aborts too */
-		return lua_error(L);
 	if (st != BP_OK)
 		raise_status(L, st);
 	for (int a = 0; a < 3; a++)
@@ -1017,24 +1081,36 @@ static void push_hooks(lua_State *L, int wi, uint32_t index)
 	lua_remove(L, -2);
 }
 
-/* Store the hook functions of rules table t for slot index of the world at wi. */
-static void store_hooks(lua_State *L, int wi, int t, uint32_t index)
+/* Push a new hook table with the hook functions of rules table t (reading t may run
+ * its metamethods: call this before taking pointers into the world). */
+static void push_new_hooks(lua_State *L, int t)
 {
 	t = lua_absindex(L, t);
-	lua_getiuservalue(L, wi, 2);
-	lua_createtable(L, 0, 2);
+	lua_createtable(L, 0, 3);
 	lua_getfield(L, t, "heading");
 	lua_setfield(L, -2, "heading");
 	lua_getfield(L, t, "jump");
 	lua_setfield(L, -2, "jump");
-	lua_rawgeti(L, -2, (lua_Integer)index + 1); /* the entity filter is not a rule: keep it */
+}
+
+/* Install the hook table on the stack top (popped) for slot index of the world at wi,
+ * keeping the slot's entity filter (not a rule). Runs no Lua code. */
+static void install_hooks(lua_State *L, int wi, uint32_t index)
+{
+	int h = lua_gettop(L);
+	lua_getiuservalue(L, wi, 2);
+	lua_rawgeti(L, -1, (lua_Integer)index + 1);
 	if (lua_istable(L, -1)) {
-		lua_getfield(L, -1, "filter");
-		lua_setfield(L, -3, "filter");
+		lua_pushliteral(L, "filter");
+		lua_rawget(L, -2);
+		lua_pushliteral(L, "filter");
+		lua_insert(L, -2);
+		lua_rawset(L, h);
 	}
 	lua_pop(L, 1);
+	lua_pushvalue(L, h);
 	lua_rawseti(L, -2, (lua_Integer)index + 1);
-	lua_pop(L, 1);
+	lua_settop(L, h - 1);
 }
 
 /* Store the function (or nil) on the stack top as the filter of slot index of the
@@ -1173,10 +1249,13 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 {
 	bp_Rules r;
 	read_rules(L, t, &r, fn);
-	LEntity *le = lua_touserdata(L, 1);
+	push_new_hooks(L, t);
+	/* The rules' metamethods may have removed the entity or destroyed the world. */
 	bp_Entity *e = check_entity(L, 1);
+	LEntity *le = lua_touserdata(L, 1);
 	lua_getiuservalue(L, 1, 1);
-	store_hooks(L, lua_gettop(L), t, le->id.index1 - 1);
+	lua_insert(L, -2);
+	install_hooks(L, lua_gettop(L) - 1, le->id.index1 - 1);
 	lua_pop(L, 1);
 	e->rules = r;
 }
@@ -1209,13 +1288,7 @@ static int l_entity_newindex(lua_State *L)
 		return 0;
 	}
 	if (strcmp(k, "rules") == 0) {
-		if (luaL_testudata(L, 3, RULESVIEW_MT)) {
-			lua_getiuservalue(L, 3, 1);
-			lua_getfield(L, -1, "rules");
-			lua_remove(L, -2);
-			lua_replace(L, 3);
-		}
-		lua_getmetatable(L, 3);
+		view_to_table(L, 3);
 		assign_rules(L, 3, "entity.rules");
 		return 0;
 	}
@@ -1277,7 +1350,8 @@ static int l_view_index(lua_State *L)
 		if (!f || !(f->models & (1 << e->rules.model)))
 			return luaL_error(L, "unknown rule '%s' for model %s", k,
 			                  MODEL_NAMES[e->rules.model]);
-		push_field(L, &e->rules, f);
+		const bp_Rules r = e->rules; /* a table may be allocated: copy first */
+		push_field(L, &r, f);
 	}
 	return 1;
 }
@@ -1310,6 +1384,8 @@ static int l_view_newindex(lua_State *L)
 	if (!set_rule(L, &r, k, "entity.rules"))
 		return luaL_error(L, "entity.rules: unknown rule '%s' for model %s", k,
 		                  MODEL_NAMES[r.model]);
+	/* Reading a vector's table may run metamethods: the entity may be gone. */
+	e = check_entity(L, ei);
 	e->rules = r;
 	return 0;
 }
@@ -1325,8 +1401,21 @@ static int l_view_copy(lua_State *L)
 	lua_getiuservalue(L, ei, 1);
 	push_hooks(L, lua_gettop(L), le->id.index1 - 1);
 	int h = lua_istable(L, -1) ? lua_gettop(L) : 0;
-	push_rules_table(L, &e->rules, h);
+	const bp_Rules r = e->rules; /* copied before allocating (finalizers) */
+	push_rules_table(L, &r, h);
 	return 1;
+}
+
+/* Replace a RulesView at stack index i by a rules table copied from its entity (so
+ * that `e2.rules = e1.rules` copies); any other value is left as it is. */
+static void view_to_table(lua_State *L, int i)
+{
+	if (!luaL_testudata(L, i, RULESVIEW_MT))
+		return;
+	lua_pushcfunction(L, l_view_copy);
+	lua_pushvalue(L, i);
+	lua_call(L, 1, 1);
+	lua_replace(L, i);
 }
 
 static int l_view_pairs(lua_State *L)
@@ -1391,25 +1480,15 @@ static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
 	lua_settop(L, t);
 }
 
-/* yaw and initial velocity of a spawn table (after the entity exists). */
-static void read_entity_motion(lua_State *L, int t, bp_Entity *e)
-{
-	static const char *const keys[] = {"yaw", "vx", "vy", "vz"};
-	double *dst[4] = {&e->yaw, &e->vel[0], &e->vel[1], &e->vel[2]};
-	for (int i = 0; i < 4; i++) {
-		lua_getfield(L, t, keys[i]);
-		if (!lua_isnil(L, -1))
-			*dst[i] = lua_tonumber(L, -1);
-		lua_pop(L, 1);
-	}
-}
-
-static void check_entity_motion(lua_State *L, int t)
+/* yaw, vx, vy, vz of a spawn table (validated), and which of them were given. */
+static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
 {
 	static const char *const keys[] = {"yaw", "vx", "vy", "vz"};
 	for (int i = 0; i < 4; i++) {
 		lua_getfield(L, t, keys[i]);
-		if (!lua_isnil(L, -1) && (!lua_isnumber(L, -1) || !isfinite(lua_tonumber(L, -1))))
+		given[i] = !lua_isnil(L, -1);
+		v[i] = lua_tonumber(L, -1);
+		if (given[i] && (!lua_isnumber(L, -1) || !isfinite(v[i])))
 			luaL_error(L, "spawn: field '%s' must be a finite number", keys[i]);
 		lua_pop(L, 1);
 	}
@@ -1431,44 +1510,54 @@ static int l_world_spawn(lua_State *L)
 	check_unlocked(L, w);
 	bp_EntityDef def = bp_default_entity_def();
 	read_entity_def(L, 2, &def);
-	check_entity_motion(L, 2);
+	double motion[4];
+	int given[4];
+	read_entity_motion(L, 2, motion, given);
 	int has_rules = lua_getfield(L, 2, "rules") != LUA_TNIL;
 	if (has_rules) {
-		if (luaL_testudata(L, 3, RULESVIEW_MT)) {
-			lua_getiuservalue(L, 3, 1);
-			lua_getfield(L, -1, "rules");
-			lua_replace(L, 3);
-			lua_settop(L, 3);
-		}
+		view_to_table(L, 3);
 		read_rules(L, 3, &def.rules, "spawn");
 	}
-	/* Reserve the Lua-side slots before the core entity exists. */
-	lua_getiuservalue(L, 1, 1);
-	lua_getiuservalue(L, 1, 2);
-	LEntity *le = lua_newuserdatauv(L, sizeof *le, 1);
+	/* Everything that reads Lua values (metamethods may run any code) or allocates
+	 * (finalizers may run) happens before the core entity exists: the hook table,
+	 * then the Entity userdata. */
+	lua_settop(L, 3);
+	lua_createtable(L, 0, 3); /* 4: hooks */
+	if (has_rules) {
+		lua_getfield(L, 3, "heading");
+		lua_setfield(L, 4, "heading");
+		lua_getfield(L, 3, "jump");
+		lua_setfield(L, 4, "jump");
+	}
+	int has_filter = lua_getfield(L, 2, "filter") == LUA_TFUNCTION;
+	lua_setfield(L, 4, "filter");
+	LEntity *le = lua_newuserdatauv(L, sizeof *le, 1); /* 5 */
 	le->id.index1 = 0;
 	luaL_setmetatable(L, ENTITY_MT);
 	lua_pushvalue(L, 1);
-	lua_setiuservalue(L, -2, 1);
-	int ud = lua_gettop(L);
+	lua_setiuservalue(L, 5, 1);
+	lua_getiuservalue(L, 1, 1); /* 6: entity cache */
+	lua_getiuservalue(L, 1, 2); /* 7: hook tables */
+	/* That code may also have destroyed the world (from a metamethod). */
+	w = world_of(L, 1);
 	bp_Status st = bp_world_spawn(w, &def, &le->id);
 	if (st != BP_OK)
 		raise_status(L, st);
+	/* From here on no Lua call may raise or run code: the entity must end whole. */
 	uint32_t index = le->id.index1 - 1;
 	bp_Entity *e = bp_world_entity(w, le->id);
-	read_entity_motion(L, 2, e);
-	w->nsolid += e->solid;
-	lua_pushvalue(L, ud);
-	lua_rawseti(L, ud - 2, (lua_Integer)index + 1);
-	if (has_rules) {
-		store_hooks(L, 1, 3, index);
-	} else {
-		lua_newtable(L);
-		lua_rawseti(L, ud - 1, (lua_Integer)index + 1);
+	double *dst[4] = {&e->yaw, &e->vel[0], &e->vel[1], &e->vel[2]};
+	for (int i = 0; i < 4; i++) {
+		if (given[i])
+			*dst[i] = motion[i];
 	}
-	if (lua_getfield(L, 2, "filter") == LUA_TFUNCTION)
-		set_filter(L, 1, index, e);
-	lua_pushvalue(L, ud);
+	w->nsolid += e->solid;
+	e->has_filter = (uint8_t)has_filter;
+	lua_pushvalue(L, 5);
+	lua_rawseti(L, 6, (lua_Integer)index + 1);
+	lua_pushvalue(L, 4);
+	lua_rawseti(L, 7, (lua_Integer)index + 1);
+	lua_pushvalue(L, 5);
 	return 1;
 }
 
@@ -1569,7 +1658,7 @@ static int call_hook(StepCtx *c, uint32_t index, const char *name, int nargs, in
 	lua_State *L = c->L;
 	if (lua_pcall(L, nargs + 1, nres, 0) != LUA_OK) {
 		lua_pushfstring(L, "world:step: rules hook '%s' of entity %d failed: %s", name,
-		                (int)index + 1, luaL_tolstring(L, -1, NULL));
+		                (int)index + 1, safe_tostring(L, -1));
 		c->failed = 1;
 		return 1;
 	}
@@ -1634,7 +1723,7 @@ static int hook_filter(void *ctx, bp_World *w, uint32_t self, uint32_t other, in
 	push_entity(L, c->wi, other);
 	if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
 		lua_pushfstring(L, "%s: filter of entity %d failed: %s", c->fn, (int)self + 1,
-		                luaL_tolstring(L, -1, NULL));
+		                safe_tostring(L, -1));
 		c->failed = 1;
 		return 1;
 	}
@@ -1684,14 +1773,33 @@ static int any_hooks(const bp_World *w)
 	return 0;
 }
 
-/* After a snapshot is copied back: the grid and the solid count follow the boxes. */
-static void restored(bp_World *w)
+/* The hook flags of slot index from its Lua hook table (world at wi): a hook that
+ * failed may have set or cleared hooks after the snapshot that is copied back. */
+static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index)
+{
+	bp_Entity *e = &w->entities.items[index];
+	push_hooks(L, wi, index);
+	if (!lua_istable(L, -1)) {
+		lua_pop(L, 1);
+		return;
+	}
+	e->rules.hook_heading = lua_getfield(L, -1, "heading") == LUA_TFUNCTION;
+	e->rules.hook_jump = lua_getfield(L, -2, "jump") == LUA_TFUNCTION;
+	e->has_filter = lua_getfield(L, -3, "filter") == LUA_TFUNCTION;
+	lua_pop(L, 4);
+}
+
+/* After a snapshot is copied back: the grid and the solid count follow the boxes,
+ * the hook flags follow the hook tables. */
+static void restored(lua_State *L, int wi, bp_World *w)
 {
 	const bp_EntityPool *p = &w->entities;
 	bp_broadphase_invalidate(w);
 	w->nsolid = 0;
-	for (uint32_t i = 0; i < p->norder; i++)
+	for (uint32_t i = 0; i < p->norder; i++) {
 		w->nsolid += p->items[p->order[i]].solid;
+		sync_hook_flags(L, wi, w, p->order[i]);
+	}
 }
 
 /***
@@ -1709,24 +1817,36 @@ static int l_world_step(lua_State *L)
 		return luaL_argerror(L, 2, "dt must be positive");
 	if (w->locked)
 		return luaL_error(L, "world:step: already stepping (called from a rules hook)");
-	double m = bp_world_max_displacement(w, dt);
-	if (m > BP_MAX_MOVE)
-		return luaL_error(L, "world:step: an entity would move %f blocks in one step "
-		                     "(at most 1024 per axis)", m);
 	lua_settop(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
 	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
 	bp_Entity *snap = NULL;
 	size_t snap_bytes = 0;
-	if (any_hooks(w)) {
+	/* The snapshot's allocation may run finalizers that change the world: allocate
+	 * until its size holds, and check the world only after. */
+	while (any_hooks(w)) {
 		snap_bytes = (size_t)w->entities.count * sizeof(bp_Entity);
 		snap = lua_newuserdatauv(L, snap_bytes ? snap_bytes : 1, 0);
-		memcpy(snap, w->entities.items, snap_bytes);
+		w = world_of(L, 1);
+		if (snap_bytes == (size_t)w->entities.count * sizeof(bp_Entity))
+			break;
+		lua_pop(L, 1);
+		snap = NULL;
 	}
+	double m = bp_world_max_displacement(w, dt);
+	if (m > BP_MAX_MOVE)
+		return luaL_error(L, "world:step: an entity would move %f blocks in one step "
+		                     "(at most 1024 per axis)", m);
+	if (snap)
+		memcpy(snap, w->entities.items, snap_bytes);
+	int base = lua_gettop(L);
 	if (bp_world_step(w, dt, &hooks)) {
+		if (lua_gettop(L) == base) /* a hook caught the error of its e:move's filter */
+			lua_pushliteral(L, "world:step: a filter failed inside a rules hook that "
+			                   "caught its error");
 		if (snap) {
 			memcpy(w->entities.items, snap, snap_bytes);
-			restored(w);
+			restored(L, 1, w);
 		}
 		return lua_error(L);
 	}
@@ -1926,7 +2046,7 @@ static const luaL_Reg world_methods[] = {
 	{NULL, NULL}};
 
 static const luaL_Reg world_meta[] = {
-	{"__gc", l_world_destroy}, {"__close", l_world_destroy},
+	{"__gc", l_world_gc}, {"__close", l_world_destroy},
 	{"__tostring", l_world_tostring}, {"__index", NULL}, {NULL, NULL}};
 
 /* ------------------------------------------------------------------ module */

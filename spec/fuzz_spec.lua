@@ -145,7 +145,7 @@ local function run_fuzz(seed, ncalls)
     function() return {}, nil end,
     function() return 0.01, -0.01 end,
     function() return true end,
-    function(e) mark(); pcall(W.spawn, W, { x = 0, y = 1, z = 0 }); return 0, 0 end,
+    function() mark(); pcall(W.spawn, W, { x = 0, y = 1, z = 0 }); return 0, 0 end,
     function(e) mark(); pcall(W.remove, W, e); return 0, 0 end,
     function() mark(); pcall(W.step, W); return 0, 0 end,
     function() mark(); pcall(W.destroy, W); return 0, 0 end,
@@ -157,11 +157,11 @@ local function run_fuzz(seed, ncalls)
     function(e) mark(); pcall(function() e.filter = nil end); error("HOSTILE after") end,
     function(e) mark(); pcall(function() e.solid = not e.solid end); return 0, 0 end,
     function(e) mark(); pcall(function() e.rules = bp.rules.mccpp() end); return 0, 0 end,
-    function(e, o) mark()
+    function(_, o) mark()
       if o then pcall(function() o:move(0, 0.5, 0) end) end
       return true
     end,
-    function(e) mark(); pcall(function() OTHER:step() end); return 0, 0 end,
+    function() mark(); pcall(function() OTHER:step() end); return 0, 0 end,
     function() mark(); local co = coroutine.wrap(function() W:step() end); pcall(co); return 0, 0 end,
     function(e) mark()
       local co = coroutine.wrap(function() e:move(0.2, 0, 0) end)
@@ -470,6 +470,7 @@ local function run_fuzz(seed, ncalls)
   OTHER:spawn{ x = 0.5, y = 1, z = 0.5 }
   for _ = 1, ncalls do
     refresh()
+
     local t = targets[R(#targets)]
     local before_hostile = S.hostile
     local before = t[2] and world_state(W)
@@ -529,6 +530,63 @@ describe("fuzz regressions", function()
                     { pcall(mt.__index, 5, "gravity") })
     assert.are.same({ false, "bad argument #1 to '?' (blockphys.RulesView expected, got table)" },
                     { pcall(mt.__newindex, {}, "gravity", 1) })
+  end)
+
+  it("a spawn table or block definition whose metamethod destroys the world raises", function()
+    local w = world_with_entity()
+    local def = setmetatable({ x = 0.5, y = 1, z = 0.5 }, { __index = function() w:destroy() end })
+    assert.are.same({ false, "bad argument #1 to '?' (world has been destroyed)" },
+                    { pcall(w.spawn, w, def) })
+    w = world_with_entity()
+    def = setmetatable({ name = "x" }, { __index = function() w:destroy() end })
+    assert.are.same({ false, "bad argument #1 to '?' (world has been destroyed)" },
+                    { pcall(w.define_block, w, def) })
+  end)
+
+  it("world:destroy() from a finalizer destroys the world for Lua at once", function()
+    local w = world_with_entity()
+    setmetatable({}, { __gc = function() w:destroy() end })
+    collectgarbage()
+    collectgarbage()
+    assert.are.same({ false, "bad argument #1 to '?' (world has been destroyed)" },
+                    { pcall(w.stats, w) })
+  end)
+
+  it("rules = e.rules (a live view) copies the rules, in spawn and on assignment", function()
+    local w, e = world_with_entity()
+    e.rules.jump_impulse = 0.5
+    local e2 = w:spawn{ x = 2.5, y = 1, z = 2.5, rules = e.rules }
+    assert.are.equal(0.5, e2.rules.jump_impulse)
+    local e3 = w:spawn{ x = -2.5, y = 1, z = -2.5 }
+    e3.rules = e.rules
+    assert.are.equal(0.5, e3.rules.jump_impulse)
+    e.rules.jump_impulse = 0.25 -- a copy, not shared
+    assert.are.equal(0.5, e3.rules.jump_impulse)
+  end)
+
+  it("a hook error whose __tostring raises fails the step with a string; the world unlocks", function()
+    local w, e = world_with_entity()
+    e.jumping = true
+    e.rules.jump = function()
+      error(setmetatable({}, { __tostring = function() error("again") end }))
+    end
+    assert.are.same({ false, "world:step: rules hook 'jump' of entity 1 failed: (a table value)" },
+                    { pcall(w.step, w) })
+    assert.is_true(pcall(w.spawn, w, { x = 2.5, y = 1, z = 2.5 })) -- not left locked
+  end)
+
+  it("a hook that clears a filter then raises: the restored world steps again", function()
+    local w, e = world_with_entity()
+    local o = w:spawn{ x = 0.9, y = 1, z = 0.5, filter = function() return true end,
+                       rules = bp.rules.beta173{ push = "separate" } }
+    e.rules.push = "separate"
+    e.jumping = true
+    e.rules.jump = function() o.filter = nil; error("after") end
+    local ok, err = pcall(w.step, w)
+    assert.is_false(ok)
+    assert.truthy(err:find("world:step: rules hook 'jump' of entity 1 failed: ", 1, true))
+    e.rules.jump = nil
+    assert.are.same({ true }, { pcall(w.step, w) }) -- no "attempt to call a nil value"
   end)
 end)
 
