@@ -60,7 +60,7 @@ bench: deps
 # The suite under AddressSanitizer + UBSan: the module is built with the
 # sanitizers and the interpreter preloads the runtime, halting on any report.
 sanitize: deps
-	$(MAKE) all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" LIBFLAG="-shared -fsanitize=address,undefined"
+	$(MAKE) all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" LIBFLAG="-shared -fsanitize=address,undefined,float-cast-overflow"
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(BUSTED) --cpath='./build-asan/?.so' -o spec/helpers/summary.lua spec
