@@ -8,6 +8,19 @@
  * value 2 holds the Lua hook functions per slot. An Entity userdata holds only
  * (index1, generation) and keeps its World alive through its user value.
  */
+
+/***
+ * The C core of blockphys as a Lua module (`require "blockphys.core"`; games use it
+ * through `require "blockphys"`). Units: blocks (1 block = 1 m); velocities in
+ * blocks/tick under Beta rules, blocks/s under MC-CPP rules; yaw in degrees. Bad
+ * arguments raise a Lua error naming the function and the problem, and a call that
+ * raises changes nothing (World:fill on memory exhaustion excepted). Lock rule: inside
+ * world:step (hooks, filters) the world is locked and structural changes raise
+ * "world is locked: ...". Module fields: `_VERSION`, `limits` {max_move, max_coord,
+ * max_width, max_height, max_fill_chunks, max_query_cells, max_ray}, `World_methods`
+ * (the World method table, for methods written in Lua).
+ * @module blockphys.core
+ */
 #include <lauxlib.h>
 #include <lua.h>
 
@@ -147,11 +160,14 @@ static bp_AABB *push_collider(lua_State *L, const bp_AABB *b)
 }
 
 /***
- * Axis-aligned box from its min and max corners (blocks).
+ * Axis-aligned box from its min and max corners (blocks). A Collider is an immutable
+ * value: the operations below return new ones. Source: sources/mccpp-collider.txt.
  * @function Collider
- * @tparam number x1 @tparam number y1 @tparam number z1 min corner
- * @tparam number x2 @tparam number y2 @tparam number z2 max corner
- * @raise if a number is not finite or a min exceeds its max. Source: mccpp-collider.txt.
+ * @tparam number x1 @tparam number y1 @tparam number z1 min corner (finite)
+ * @tparam number x2 @tparam number y2 @tparam number z2 max corner (finite, >= min)
+ * @treturn Collider
+ * @raise "bad argument #n to 'Collider' (number must be finite)", or
+ *   "(max corner must not be below the min corner)"; a non-number: "(number expected, got T)".
  */
 static int l_collider_new(lua_State *L)
 {
@@ -168,6 +184,14 @@ static int l_collider_new(lua_State *L)
 	return 1;
 }
 
+/***
+ * The six corner coordinates (blocks). Fields `c.x1, c.y1, c.z1, c.x2, c.y2, c.z2` read
+ * the same values (read-only: a Collider has no __newindex, so assignment raises
+ * "attempt to index a blockphys.Collider value").
+ * @function Collider:unpack
+ * @treturn number x1, y1, z1, x2, y2, z2
+ * @raise "bad argument #1 (blockphys.Collider expected, got T)" for a non-Collider self.
+ */
 static int l_collider_unpack(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -178,6 +202,13 @@ static int l_collider_unpack(lua_State *L)
 	return 6;
 }
 
+/***
+ * The box translated by (dx, dy, dz) blocks.
+ * @function Collider:offset
+ * @tparam number dx @tparam number dy @tparam number dz finite
+ * @treturn Collider a new box
+ * @raise "bad argument #n to 'offset' (number must be finite)". Source: our own.
+ */
 static int l_collider_offset(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -186,7 +217,14 @@ static int l_collider_offset(lua_State *L)
 	return 1;
 }
 
-/* c + {dx, dy, dz} */
+/***
+ * `c + {dx, dy, dz}`: the box translated (as Collider:offset).
+ * @function Collider:__add
+ * @tparam table d `{dx, dy, dz}`, three finite numbers (blocks)
+ * @treturn Collider
+ * @raise "bad argument #2 to '__add' (offset must be a table of three finite numbers)"
+ *   or "(table expected, got T)". Source: sources/mccpp-collider.txt (operator+).
+ */
 static int l_collider_add(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -203,12 +241,30 @@ static int l_collider_add(lua_State *L)
 	return 1;
 }
 
+/***
+ * True if the interiors overlap on all three axes; touching faces do not count.
+ * Also the `c & d` operator (__band). Source: sources/mccpp-collider.txt (operator&),
+ * Beta intersectsWith.
+ * @function Collider:overlaps
+ * @tparam Collider d
+ * @treturn boolean
+ * @raise "bad argument #n (blockphys.Collider expected, got T)".
+ */
 static int l_collider_overlaps(lua_State *L)
 {
 	lua_pushboolean(L, bp_aabb_overlaps(check_collider(L, 1), check_collider(L, 2)));
 	return 1;
 }
 
+/***
+ * The box grown toward a displacement: a negative component lowers the min corner, a
+ * positive one raises the max corner (Beta addCoord; the region a move sweeps).
+ * Source: sources/b173-entity-movement-and-physics.txt (BoundingBox::extend).
+ * @function Collider:extend
+ * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite)
+ * @treturn Collider
+ * @raise "bad argument #n to 'extend' (number must be finite)".
+ */
 static int l_collider_extend(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -217,6 +273,15 @@ static int l_collider_extend(lua_State *L)
 	return 1;
 }
 
+/***
+ * The box grown by (ex, ey, ez) blocks on both sides of each axis; negative shrinks.
+ * Source: Beta AxisAlignedBB.expand (reference/b173-movement.md).
+ * @function Collider:expand
+ * @tparam number ex @tparam number ey @tparam number ez half-growth (blocks, finite)
+ * @treturn Collider
+ * @raise "bad argument #n to 'expand' (number must be finite)" or
+ *   "(shrinks the box below zero size)" when a min would pass its max (zero size is allowed).
+ */
 static int l_collider_expand(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -237,10 +302,36 @@ static int clip(lua_State *L, int axis)
 	return 1;
 }
 
+/***
+ * Displacement d of this (moving) box along X, Y or Z, shortened so that it stops at
+ * obstacle `o`. Only an obstacle that overlaps strictly on the two other axes and lies
+ * wholly on the far side (touching counts) shortens d; an overlapping one is ignored.
+ * Never ends one ulp inside `o` (unlike Beta). Source: reference/b173-movement.md
+ * section 3 (calculateX/Y/ZOffset).
+ * @function Collider:clip_x
+ * @tparam Collider o the obstacle
+ * @tparam number d displacement along the axis (blocks, finite)
+ * @treturn number the allowed displacement, same sign as d, |result| <= |d|
+ * @raise "bad argument #n (blockphys.Collider expected, got T)" or "(number must be finite)".
+ * @see Collider:clip_y, Collider:clip_z (same contract on Y and Z)
+ */
 static int l_collider_clip_x(lua_State *L) { return clip(L, BP_X); }
 static int l_collider_clip_y(lua_State *L) { return clip(L, BP_Y); }
 static int l_collider_clip_z(lua_State *L) { return clip(L, BP_Z); }
 
+/***
+ * Swept AABB test: this box moving by (vx, vy, vz) (blocks per frame) against the
+ * static box `s`. Source: sources/mccpp-collider.txt (collide); our decisions (README
+ * "The swept resolver"): touching on a still axis never hits, touching and moving
+ * into `s` hits at t = 0, already overlapping boxes and entry at exactly 1 give no hit.
+ * @function Collider:sweep
+ * @tparam Collider s the static box
+ * @tparam number vx @tparam number vy @tparam number vz displacement (finite)
+ * @treturn number t entry time in [0, 1]; 1 when there is no hit this frame
+ * @treturn integer nx @treturn integer ny @treturn integer nz face normal of `s`
+ *   (one of them +-1; all 0 without a hit). Edge/corner ties: X before Y before Z.
+ * @raise "bad argument #n (blockphys.Collider expected, got T)" or "(number must be finite)".
+ */
 static int l_collider_sweep(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -253,6 +344,11 @@ static int l_collider_sweep(lua_State *L)
 	return 4;
 }
 
+/***
+ * `c == d`: same six coordinates (both Colliders).
+ * @function Collider:__eq
+ * @treturn boolean
+ */
 static int l_collider_eq(lua_State *L)
 {
 	bp_AABB *a = check_collider(L, 1), *b = check_collider(L, 2);
@@ -263,6 +359,11 @@ static int l_collider_eq(lua_State *L)
 	return 1;
 }
 
+/***
+ * `tostring(c)`: "blockphys.Collider(x1, y1, z1, x2, y2, z2)".
+ * @function Collider:__tostring
+ * @treturn string
+ */
 static int l_collider_tostring(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -271,6 +372,13 @@ static int l_collider_tostring(lua_State *L)
 	return 1;
 }
 
+/***
+ * Field access: `x1, y1, z1` (min corner) and `x2, y2, z2` (max corner), numbers in
+ * blocks, read-only; any other key looks up the methods (nil if none).
+ * @function Collider:__index
+ * @tparam string k
+ * @treturn number|function|nil
+ */
 static int l_collider_index(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
@@ -313,9 +421,12 @@ static void *l_alloc_bridge(void *ud, void *ptr, size_t osize, size_t nsize)
 }
 
 /***
- * A new empty world: every block is air.
+ * A new empty world: every block is air (id 0), no colliders, no entities. Its memory
+ * comes from the Lua allocator. Lifetime: until world:destroy(), `__close` or
+ * garbage collection; entities keep their world alive.
  * @function World
  * @treturn World
+ * @raise "not enough memory".
  */
 static int l_world_new(lua_State *L)
 {
@@ -346,9 +457,15 @@ static int in_finalizer(lua_State *L)
 	return lua_gc(L, LUA_GCISRUNNING) < 0;
 }
 
-/* world:destroy() and __close. From a finalizer the core world is only detached (the
- * world is destroyed for Lua at once) and freed by __gc: the interrupted method may
- * still read it. */
+/***
+ * Free the world now (also `__close`). Idempotent. Afterwards every World method and
+ * every entity of it raises "... (world has been destroyed)" / "(entity belongs to a
+ * destroyed world)"; e:valid() returns false.
+ * @function World:destroy
+ * @raise "world is locked: cannot destroy it inside world:step" (from a hook or filter).
+ */
+/* From a finalizer the core world is only detached (the world is destroyed for Lua at
+ * once) and freed by __gc: the interrupted method may still read it. */
 static int l_world_destroy(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
@@ -362,7 +479,10 @@ static int l_world_destroy(lua_State *L)
 	return 0;
 }
 
-/* __gc: nothing can use the world any more. */
+/***
+ * `__gc`: frees the core world if world:destroy() did not (nothing can use it any more).
+ * @function World:__gc
+ */
 static int l_world_gc(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
@@ -372,6 +492,12 @@ static int l_world_gc(lua_State *L)
 	return 0;
 }
 
+/***
+ * `tostring(world)`: "blockphys.World (N entities, M blocks)" (M = stored non-air
+ * blocks), or "blockphys.World (destroyed)". Never raises for a destroyed world.
+ * @function World:__tostring
+ * @treturn string
+ */
 static int l_world_tostring(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
@@ -429,14 +555,22 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
 }
 
 /***
- * Define a block type.
+ * Define a block type. Source: our own (Beta Block.slipperiness for the friction,
+ * reference/b173-movement.md sections 2 and 8 for liquids and ladders).
  * @function World:define_block
- * @tparam table def `{name = string, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local;
- *   default a full cube; `{}` none), slipperiness = number (default 0.6), liquid =
- *   "water"|"lava", climbable = boolean}`
+ * @tparam table def `{name = string (non-empty, unique), boxes = {{x1,y1,z1,x2,y2,z2},
+ *   ...} (block-local blocks: x, z in [0, 1], y in [0, 2]; at most 64; default a full
+ *   cube; `{}` none), slipperiness = number in [0, 1.5] (default 0.6F; ice 0.98F),
+ *   liquid = "water"|"lava"|nil|false, climbable = boolean}`
  * @treturn integer the new id (1..65535)
- * @raise on a duplicate or missing name, malformed boxes (min > max, outside the cell
- *   on X/Z, more than one block above it), unknown fields, or inside world:step.
+ * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
+ *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
+ *   "boxes[i] must be a table {x1,y1,z1,x2,y2,z2}", "boxes[i][k] must be a finite
+ *   number", "box has min > max (or NaN)", "box leaves its cell on X or Z ...", "box Y
+ *   must be in [0, 2] ...", "field 'slipperiness' must be a number", "slipperiness must
+ *   be in [0, 1.5]", "field 'liquid' must be \"water\" or \"lava\"", "block 'n' is
+ *   already defined", "too many block types (at most 65535)"; "world is locked: ..."
+ *   inside world:step; "not enough memory". Nothing is defined when it raises.
  */
 static int l_world_define_block(lua_State *L)
 {
@@ -491,6 +625,14 @@ static int l_world_define_block(lua_State *L)
 	return 1;
 }
 
+/***
+ * The id of a block type by name.
+ * @function World:block_id
+ * @tparam string name
+ * @treturn[1] integer id (0 for "air")
+ * @treturn[2] nil no such type (not an error)
+ * @raise "bad argument #1 to 'block_id' (string expected, got T)".
+ */
 static int l_world_block_id(lua_State *L)
 {
 	world_of(L, 1);
@@ -534,6 +676,15 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 	lua_setfield(L, -2, "climbable");
 }
 
+/***
+ * A fresh table describing a block type (copies: changing it changes nothing).
+ * @function World:block_info
+ * @tparam integer|string block id or name
+ * @treturn table `{id, name, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local),
+ *   slipperiness, liquid = "water"|"lava"|nil, climbable = boolean}`
+ * @raise "bad argument #1 to 'block_info' (unknown block 'n')", "(unknown block id n)",
+ *   "(block id or name expected, got T)", or "(number has no integer representation)".
+ */
 static int l_world_block_info(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -542,6 +693,15 @@ static int l_world_block_info(lua_State *L)
 	return 1;
 }
 
+/***
+ * Set one block.
+ * @function World:set_block
+ * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
+ * @tparam integer|string block id or name of a defined type (0 or "air" clears)
+ * @raise "bad argument #n to 'set_block' (block coordinate must be an integer in the
+ *   int32 range)", "(unknown block ...)"; "world is locked: ..." inside world:step;
+ *   "not enough memory" (the block is unchanged).
+ */
 static int l_world_set_block(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -554,6 +714,14 @@ static int l_world_set_block(lua_State *L)
 	return 0;
 }
 
+/***
+ * The block id at a block coordinate (0 = air; every unset block is air).
+ * @function World:get_block
+ * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
+ * @treturn integer id
+ * @raise "bad argument #n to 'get_block' (block coordinate must be an integer in the
+ *   int32 range)".
+ */
 static int l_world_get_block(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -567,6 +735,18 @@ static double chunk_span(int32_t a, int32_t b)
 	return floor((double)b / 16) - floor((double)a / 16) + 1;
 }
 
+/***
+ * Set every block of an inclusive box. Whole 16^3 chunks inside it are stored as one id
+ * (no per-block work). Work is bounded by the chunk count.
+ * @function World:fill
+ * @tparam integer x1 @tparam integer y1 @tparam integer z1 one corner (int32)
+ * @tparam integer x2 @tparam integer y2 @tparam integer z2 the other corner, in any order
+ * @tparam integer|string block id or name
+ * @raise block coordinate and unknown block errors as World:set_block; "fill: region too
+ *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks);
+ *   "world is locked: ..." inside world:step; "not enough memory": then the chunks
+ *   already filled stay filled (the one call that can be partly applied).
+ */
 static int l_world_fill(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -594,6 +774,17 @@ static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, cons
 		luaL_error(L, "%s: region too large (more than %f cells)", fn, MAX_QUERY_CELLS);
 }
 
+/***
+ * Every box that overlaps a region strictly (touching does not count): block shapes in
+ * world space (cells in y, z, x order) then static colliders. Entities are not included
+ * (see World:query).
+ * @function World:boxes_in
+ * @tparam Collider region
+ * @treturn {Collider,...} new Colliders
+ * @raise "bad argument #1 to 'boxes_in' (blockphys.Collider expected, got T)";
+ *   "boxes_in: region too large (more than 16777216.0 cells)" (limits.max_query_cells);
+ *   "not enough memory".
+ */
 static int l_world_boxes_in(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -610,6 +801,15 @@ static int l_world_boxes_in(lua_State *L)
 	return 1;
 }
 
+/***
+ * Add a free-standing static box (world space, blocks) that blocks moves, sweeps and
+ * raycasts like a block shape. The box is copied.
+ * @function World:add_collider
+ * @tparam Collider box
+ * @treturn integer handle (generation in the high 32 bits): stays unique after removal
+ * @raise "bad argument #1 to 'add_collider' (blockphys.Collider expected, got T)";
+ *   "world is locked: ..." inside world:step; "not enough memory".
+ */
 static int l_world_add_collider(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -624,6 +824,14 @@ static int l_world_add_collider(lua_State *L)
 	return 1;
 }
 
+/***
+ * Remove a static collider.
+ * @function World:remove_collider
+ * @tparam integer handle from World:add_collider
+ * @raise "bad argument #1 to 'remove_collider' (no such collider (removed or never
+ *   added))", "(number has no integer representation)"; "world is locked: ..." inside
+ *   world:step.
+ */
 static int l_world_remove_collider(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -637,6 +845,13 @@ static int l_world_remove_collider(lua_State *L)
 	return 0;
 }
 
+/***
+ * Counters of the world (a fresh table).
+ * @function World:stats
+ * @treturn table `{blocks` (stored non-air blocks), `chunks` (16^3 chunks stored),
+ *   `bytes` (memory held by the core world, excluding Lua objects), `block_types`
+ *   (defined types including air), `entities` (live), `colliders` (live static)`}`
+ */
 static int l_world_stats(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -851,11 +1066,19 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
 }
 
 /***
- * A complete rules table of a preset with overrides.
+ * A complete rules table of a preset with overrides (what bp.rules.beta173/mccpp call).
+ * Every constant of the model is a named field; the table rejects new keys. Sources:
+ * reference/b173-movement.md (beta173), sources/mccpp-entity-physics.txt (mccpp).
  * @function make_rules
  * @tparam string model "beta173" or "mccpp"
- * @tparam[opt] table overrides named rules and hooks
- * @treturn table rules (unknown keys raise on assignment)
+ * @tparam[opt] table overrides named rules (numbers in each field's range, booleans,
+ *   `{x, y, z}` vectors, `resolver = "axis"|"swept"`, `push = "beta173"|"separate"|false`)
+ *   and hooks (`heading`, `jump`: function or nil)
+ * @treturn table rules
+ * @raise "bp.rules.<model>: ..." naming the problem: "unknown rule 'k' for model m",
+ *   "rule 'k' must be a number in [min, max]", "rule 'k' must be a number/boolean/an
+ *   integer/a table of 3 numbers", "rule 'model' must be one of ...", "rule 'model'
+ *   cannot change (...)", "hook 'k' must be a function or nil", "rule names must be strings".
  */
 static int l_make_rules(lua_State *L)
 {
@@ -895,7 +1118,13 @@ static int l_make_rules(lua_State *L)
 	return 1;
 }
 
-/* Rules tables reject keys that are not rules (typos fail early). */
+/***
+ * `__newindex` of rules tables: assigning a key that is not a rule raises (typos fail
+ * early). Existing keys are plain fields: their values are checked when the table is
+ * used (World:spawn, `e.rules = t`).
+ * @function Rules:__newindex
+ * @raise "unknown rule 'k'".
+ */
 static int l_rules_newindex(lua_State *L)
 {
 	return luaL_error(L, "unknown rule '%s'", safe_tostring(L, 2));
@@ -933,6 +1162,13 @@ static void push_entity(lua_State *L, int wi, uint32_t index)
 	lua_remove(L, -2);
 }
 
+/***
+ * The feet position: centre of the bottom face of the box (blocks). Same as e.x, e.y, e.z.
+ * @function Entity:position
+ * @treturn number x, y, z
+ * @raise "... (entity has been removed)" or "(entity belongs to a destroyed world)"
+ *   (every Entity method but valid raises these for a dead entity).
+ */
 static int l_entity_position(lua_State *L)
 {
 	double p[3];
@@ -942,6 +1178,12 @@ static int l_entity_position(lua_State *L)
 	return 3;
 }
 
+/***
+ * The velocity: blocks/tick under Beta rules, blocks/s under MC-CPP rules.
+ * @function Entity:velocity
+ * @treturn number vx, vy, vz
+ * @raise as Entity:position for a dead entity.
+ */
 static int l_entity_velocity(lua_State *L)
 {
 	bp_Entity *e = check_entity(L, 1);
@@ -950,6 +1192,12 @@ static int l_entity_velocity(lua_State *L)
 	return 3;
 }
 
+/***
+ * A copy of the entity's box (world space, blocks): the ground truth of its position.
+ * @function Entity:box
+ * @treturn Collider
+ * @raise as Entity:position for a dead entity.
+ */
 static int l_entity_box(lua_State *L)
 {
 	push_collider(L, &check_entity(L, 1)->box);
@@ -998,7 +1246,31 @@ static int do_move(lua_State *L, int swept)
 	return 3;
 }
 
+/***
+ * Run the per-axis resolver alone, no rules: sneak edge guard, clip Y then X then Z,
+ * step-up, flags, fall distance, velocity zeroing on blocked axes. Entity filters apply;
+ * the world is locked meanwhile. Allowed inside a hook (in the step's lock). Source:
+ * reference/b173-movement.md section 3 (Beta moveEntity).
+ * @function Entity:move
+ * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite,
+ *   |d| <= limits.max_move = 1024 per axis)
+ * @treturn number dx, dy, dz the actual displacement
+ * @raise "bad argument #n to 'move' (displacement too large (at most 1024 blocks per
+ *   axis))", "(number must be finite)"; "move: filter of entity N failed: msg" (the
+ *   entity is restored; inside world:step the step aborts); "not enough memory".
+ */
 static int l_entity_move(lua_State *L) { return do_move(L, 0); }
+/***
+ * Run the swept resolver alone (as Entity:move otherwise): up to rules.passes earliest-
+ * hit passes with back_off, step assist, per-axis fallback. Source:
+ * sources/mccpp-entity-physics.txt and mccpp-collider.txt; decisions in README "The
+ * swept resolver".
+ * @function Entity:move_swept
+ * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite,
+ *   |d| <= 1024 per axis)
+ * @treturn number dx, dy, dz the actual displacement
+ * @raise as Entity:move, with "move_swept" in the messages.
+ */
 static int l_entity_move_swept(lua_State *L) { return do_move(L, 1); }
 
 static void check_position(lua_State *L, int i, double p[3])
@@ -1010,6 +1282,15 @@ static void check_position(lua_State *L, int i, double p[3])
 	}
 }
 
+/***
+ * Put the feet at (x, y, z) without collision. Also sets the previous position (no lerp
+ * jump), clears on_ground and fall_distance; velocity is kept. Allowed inside a hook.
+ * Source: our own.
+ * @function Entity:teleport
+ * @tparam number x @tparam number y @tparam number z blocks, finite, |v| <= limits.max_coord
+ * @raise "bad argument #n to 'teleport' (position outside the world (|coordinate| >
+ *   2147482000))", "(number must be finite)"; dead entity errors.
+ */
 static int l_entity_teleport(lua_State *L)
 {
 	bp_World *w;
@@ -1024,6 +1305,15 @@ static int l_entity_teleport(lua_State *L)
 	return 0;
 }
 
+/***
+ * Interpolated position for drawing: prev + (current - prev) * alpha, where prev is the
+ * position at the start of the last step. Alpha is not clamped (outside [0, 1]
+ * extrapolates). Source: our own.
+ * @function Entity:lerp
+ * @tparam number alpha finite, usually in [0, 1]
+ * @treturn number x, y, z (blocks)
+ * @raise "bad argument #1 to 'lerp' (number must be finite)"; dead entity errors.
+ */
 static int l_entity_lerp(lua_State *L)
 {
 	bp_Entity *e = check_entity(L, 1);
@@ -1034,6 +1324,12 @@ static int l_entity_lerp(lua_State *L)
 	return 3;
 }
 
+/***
+ * Whether the entity is alive (not removed, world not destroyed). Never raises for a
+ * dead entity.
+ * @function Entity:valid
+ * @treturn boolean
+ */
 static int l_entity_valid(lua_State *L)
 {
 	LEntity *le = luaL_checkudata(L, 1, ENTITY_MT);
@@ -1043,6 +1339,12 @@ static int l_entity_valid(lua_State *L)
 	return 1;
 }
 
+/***
+ * `tostring(e)`: "blockphys.Entity slot:generation (x, y, z)", or
+ * "blockphys.Entity (removed)".
+ * @function Entity:__tostring
+ * @treturn string
+ */
 static int l_entity_tostring(lua_State *L)
 {
 	LEntity *le = luaL_checkudata(L, 1, ENTITY_MT);
@@ -1060,6 +1362,12 @@ static int l_entity_tostring(lua_State *L)
 	return 1;
 }
 
+/***
+ * `e1 == e2`: same handle in the same world. World:entities returns the same userdata
+ * for an entity every time, so entities also work as table keys.
+ * @function Entity:__eq
+ * @treturn boolean
+ */
 static int l_entity_eq(lua_State *L)
 {
 	LEntity *a = luaL_testudata(L, 1, ENTITY_MT), *b = luaL_testudata(L, 2, ENTITY_MT);
@@ -1190,6 +1498,31 @@ static void push_rules_view(lua_State *L, int ei)
 	luaL_setmetatable(L, RULESVIEW_MT);
 }
 
+/***
+ * Field access (reads). Methods are found first, so `e:valid()` works on a dead entity;
+ * any field of a dead entity raises "(entity has been removed)". Unknown keys give nil.
+ * Units: blocks; velocities blocks/tick (Beta rules) or blocks/s (MC-CPP rules).
+ *
+ * - `x, y, z` number: feet position (read-only; see Entity:teleport)
+ * - `vx, vy, vz` number: velocity (writable, finite)
+ * - `forward, strafe` number: input in [-1, 1] (writable; strafe > 0 is left)
+ * - `yaw` number: degrees, 0 faces +Z, clockwise from above (writable, finite)
+ * - `fall_distance` number: blocks fallen since last on the ground (writable, finite)
+ * - `width, height` number: box size (read-only)
+ * - `y_size` number: Beta camera lag (read-only); `step_offset` number: MC-CPP camera
+ *   smoothing after a step assist, <= 0 (read-only)
+ * - `on_ground, collided_horizontally, collided_vertically, in_water, in_lava, stable`
+ *   boolean: results of the last move / step (read-only)
+ * - `jumping, sneaking, flying, solid` boolean: inputs and state (writable, kept)
+ * - `group, mask` integer in [0, 2^32): collision filtering (writable)
+ * - `filter` function|nil: `filter(self, other) -> truthy` (writable)
+ * - `rules` RulesView: a live view of this entity's rules (assign a rules table or
+ *   another entity's `rules` to replace them: copied and validated)
+ * - `world` World: the entity's world (read-only)
+ * @function Entity:__index
+ * @tparam string k
+ * @return the field's value, a method, or nil
+ */
 static int l_entity_index(lua_State *L)
 {
 	/* Methods first: e:valid() must answer for a removed entity, and the other
@@ -1260,6 +1593,19 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	e->rules = r;
 }
 
+/***
+ * Field assignment (see Entity:__index for the fields, units and which are writable).
+ * Nothing changes when it raises.
+ * @function Entity:__newindex
+ * @tparam string k
+ * @param v
+ * @raise "entity field 'k' is read-only" (x, y, z: "... (use e:teleport(x, y, z))"),
+ *   "entity field 'k' must be in [-1, 1]", "entity field 'k' must be a boolean",
+ *   "entity field 'k' must be an integer in [0, 2^32)", "entity field 'filter' must be a
+ *   function or nil", "entity has no field 'k'" (also for `world`), "bad argument #3 to
+ *   'newindex' (number must be finite)", "entity.rules: ..." (rules errors as
+ *   make_rules); dead entity errors.
+ */
 static int l_entity_newindex(lua_State *L)
 {
 	bp_World *w;
@@ -1324,7 +1670,15 @@ static const luaL_Reg entity_meta[] = {
 
 /* ------------------------------------------------------------- RulesView */
 
-/* A live view of one entity's rules: reads and writes go to the entity. */
+/***
+ * `e.rules.k`: read one rule of the entity (live: reflects later writes). `model`,
+ * `resolver`, `push` (string or false), the hooks `heading`, `jump` (function or nil),
+ * or a named constant of the entity's model (units: README rules tables). A vector rule
+ * (`friction`, `drag_*`) returns a new table: assign a whole table to change it.
+ * @function RulesView:__index
+ * @tparam string k
+ * @raise "unknown rule 'k' for model m"; dead entity errors.
+ */
 static int l_view_index(lua_State *L)
 {
 	luaL_checkudata(L, 1, RULESVIEW_MT); /* the metamethod may be called directly */
@@ -1356,6 +1710,18 @@ static int l_view_index(lua_State *L)
 	return 1;
 }
 
+/***
+ * `e.rules.k = v`: change one rule of this entity only, validated first (nothing
+ * half-written). Allowed inside hooks.
+ * @function RulesView:__newindex
+ * @tparam string k
+ * @param v number in the rule's range, boolean, `{x, y, z}`, resolver/push name, or a
+ *   hook function (nil removes it)
+ * @raise "entity.rules: unknown rule 'k' for model m", "entity.rules: rule 'k' must be a
+ *   number in [min, max]" (and the other forms of make_rules), "entity.rules: rule
+ *   'model' cannot change (...)", "entity.rules: hook 'k' must be a function or nil";
+ *   dead entity errors.
+ */
 static int l_view_newindex(lua_State *L)
 {
 	luaL_checkudata(L, 1, RULESVIEW_MT);
@@ -1390,7 +1756,14 @@ static int l_view_newindex(lua_State *L)
 	return 0;
 }
 
-/* view:copy() / rules table snapshot */
+/***
+ * A plain rules table copied from an entity's live view (bp.rules.copy); includes the
+ * hooks. Also what `pairs(e.rules)` iterates and what `e2.rules = e1.rules` assigns.
+ * @function rules_copy
+ * @tparam RulesView view `e.rules`
+ * @treturn table rules
+ * @raise "bad argument #1 (blockphys.RulesView expected, got T)"; dead entity errors.
+ */
 static int l_view_copy(lua_State *L)
 {
 	luaL_checkudata(L, 1, RULESVIEW_MT);
@@ -1418,6 +1791,10 @@ static void view_to_table(lua_State *L, int i)
 	lua_replace(L, i);
 }
 
+/***
+ * `pairs(e.rules)`: iterates a snapshot copy (rules_copy), not the live view.
+ * @function RulesView:__pairs
+ */
 static int l_view_pairs(lua_State *L)
 {
 	l_view_copy(L);
@@ -1427,6 +1804,10 @@ static int l_view_pairs(lua_State *L)
 	return 3;
 }
 
+/***
+ * `tostring(e.rules)`: "blockphys.RulesView".
+ * @function RulesView:__tostring
+ */
 static int l_view_tostring(lua_State *L)
 {
 	lua_pushliteral(L, "blockphys.RulesView");
@@ -1495,13 +1876,21 @@ static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
 }
 
 /***
- * Spawn an entity.
+ * Spawn an entity. It starts not on the ground and unstable (its first tick is an air
+ * tick, as in Beta). Source: reference/b173-movement.md (defaults: the Beta player).
  * @function World:spawn
- * @tparam table def `{x, y, z}` feet position (blocks, required); optional `width`
- *   (0.6F), `height` (1.8F), `rules` (bp.rules.beta173()), `solid`, `group`, `mask`,
- *   `yaw` (degrees), `vx, vy, vz`.
+ * @tparam table def `{x, y, z}` feet position (blocks, finite, |v| <= limits.max_coord,
+ *   required); optional `width` in (0, 16] (0.6F), `height` in (0, 32] (1.8F), `rules`
+ *   (a rules table or an entity's `rules`; default bp.rules.beta173()), `solid`
+ *   (false), `group` (1), `mask` (2^32-1), `yaw` (degrees, 0), `vx, vy, vz` (0;
+ *   blocks/tick or blocks/s per the rules), `filter` (function or nil)
  * @treturn Entity
- * @raise on unknown fields, bad numbers, or inside world:step.
+ * @raise "spawn: unknown field 'k'", "spawn: field 'k' must be a finite number",
+ *   "spawn: field 'k' is outside the world (|coordinate| > 2147482000)", "spawn: field
+ *   'width' must be a number in (0, 16]" (height: (0, 32]), "spawn: field 'k' must be
+ *   an integer in [0, 2^32)", "spawn: field 'filter' must be a function or nil",
+ *   "spawn: ..." rules errors (as make_rules); "world is locked: ..." inside
+ *   world:step; "not enough memory". Nothing is spawned when it raises.
  */
 static int l_world_spawn(lua_State *L)
 {
@@ -1561,6 +1950,14 @@ static int l_world_spawn(lua_State *L)
 	return 1;
 }
 
+/***
+ * Remove an entity: its handle and every copy of it become invalid (any use raises
+ * "entity has been removed"; e:valid() is false). Its slot may be reused.
+ * @function World:remove
+ * @tparam Entity e a live entity of this world
+ * @raise "bad argument #1 to 'remove' (entity belongs to another world)", "(entity has
+ *   been removed)"; "world is locked: ..." inside world:step.
+ */
 static int l_world_remove(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -1609,10 +2006,12 @@ static int query_store(void *ctx, uint32_t index)
 
 /***
  * The entities whose boxes overlap a box (touching is not overlap), in creation order.
- * Groups, masks and filters do not apply: this is a spatial query.
+ * Groups, masks and filters do not apply: this is a spatial query (the broadphase grid;
+ * any region size: a huge one is scanned linearly). Allowed inside hooks and filters.
+ * Source: our own (README "The broadphase").
  * @function World:query
- * @tparam Collider collider
- * @treturn {Entity,...}
+ * @tparam Collider collider region (blocks)
+ * @treturn {Entity,...} a new array
  * @raise "bad argument #1 to 'query' (blockphys.Collider expected, got ...)"
  */
 static int l_world_query(lua_State *L)
@@ -1629,6 +2028,11 @@ static int l_world_query(lua_State *L)
 	return 1;
 }
 
+/***
+ * The live entities in creation order (the step order), as a new array.
+ * @function World:entities
+ * @treturn {Entity,...}
+ */
 static int l_world_entities(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -1803,11 +2207,20 @@ static void restored(lua_State *L, int wi, bp_World *w)
 }
 
 /***
- * Advance every entity by one tick (Beta rules) or dt seconds (MC-CPP rules).
+ * Advance every entity, in creation order, by one tick (Beta rules) or dt seconds
+ * (MC-CPP rules): rules (input, jump, movement branch) -> resolver -> Beta push, then
+ * the separation push; then every entity is stable. The world is locked meanwhile.
+ * Sources: reference/b173-movement.md sections 0-2, 5, 6, 8 (beta173);
+ * sources/mccpp-entity-physics.txt (mccpp); sources/n64-quick-collisions.txt (separate).
  * @function World:step
- * @tparam[opt=0.05] number dt seconds, > 0 and finite (per-second models only)
- * @raise on a bad dt, a velocity above 1024 blocks per step, or a failing hook (the
- *   world is then restored to its state before the step).
+ * @tparam[opt=0.05] number dt seconds, finite and > 0 (used by per-second rules only)
+ * @raise "bad argument #1 to 'step' (dt must be positive)" or "(number must be
+ *   finite)"; "world:step: already stepping (called from a rules hook)"; "world:step:
+ *   an entity would move N blocks in one step (at most 1024 per axis)" (checked before
+ *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
+ *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
+ *   "world:step: filter of entity N failed: msg": then every entity is restored to its
+ *   state before the step (N = the entity's slot + 1).
  */
 static int l_world_step(lua_State *L)
 {
@@ -1904,14 +2317,20 @@ static lua_Integer collider_handle(const bp_World *w, uint32_t index1)
 }
 
 /***
- * Nearest block shape or static collider on a ray.
+ * Nearest block shape (not cell) or static collider on a ray. A ray starting inside a
+ * box hits it at distance 0; ties go to blocks before colliders. Source: our own (grid
+ * walk after Amanatidis-Woo, slab test per box).
  * @function World:raycast
- * @tparam number ox @tparam number oy @tparam number oz origin (|v| <= limits.max_coord)
+ * @tparam number ox @tparam number oy @tparam number oz origin (blocks, |v| <= limits.max_coord)
  * @tparam number dx @tparam number dy @tparam number dz direction (any nonzero length)
- * @tparam number max_distance in (0, limits.max_ray] blocks
- * @treturn[1] table `{x, y, z, id, nx, ny, nz, hx, hy, hz, distance}`; for a static
+ * @tparam number max_distance in (0, limits.max_ray = 4096] blocks
+ * @treturn[1] table `{x, y, z, id, nx, ny, nz, hx, hy, hz, distance}`: block cell and
+ *   id, face normal (integers, one +-1), hit point and distance (blocks); for a static
  *   collider `x, y, z, id` are nil and `collider = true`, `handle` = its handle
  * @treturn[2] nil nothing hit
+ * @raise "bad argument #n to 'raycast' (origin must be within limits.max_coord of 0)",
+ *   "(direction must not be zero)", "(max_distance must be > 0 and <= 4096)",
+ *   "(number must be finite)"; "not enough memory".
  */
 static int l_world_raycast(lua_State *L)
 {
@@ -1942,14 +2361,17 @@ static int l_world_raycast(lua_State *L)
 }
 
 /***
- * Nearest entity box on a ray (linear over the live entities).
+ * Nearest entity box on a ray (linear over the live entities; ties keep the one
+ * created first). Groups, masks and filters do not apply. Source: our own.
  * @function World:raycast_entities
- * @tparam number ox @tparam number oy @tparam number oz origin
+ * @tparam number ox @tparam number oy @tparam number oz origin (as World:raycast)
  * @tparam number dx @tparam number dy @tparam number dz direction (nonzero)
- * @tparam number max_distance in (0, limits.max_ray]
- * @tparam[opt] Entity ignore_entity an entity of this world the ray passes through
+ * @tparam number max_distance in (0, limits.max_ray] blocks
+ * @tparam[opt] Entity ignore_entity a live entity of this world the ray passes through
  * @treturn[1] table `{entity, nx, ny, nz, hx, hy, hz, distance}`
  * @treturn[2] nil nothing hit
+ * @raise the ray errors of World:raycast (naming 'raycast_entities'); "bad argument #8
+ *   to 'raycast_entities' (entity belongs to another world)", "(entity has been removed)".
  */
 static int l_world_raycast_entities(lua_State *L)
 {
@@ -1990,7 +2412,12 @@ static int l_world_raycast_entities(lua_State *L)
  * @treturn number t fraction of the displacement in [0, 1]
  * @treturn number ax @treturn number ay @treturn number az allowed displacement t * d
  * @treturn table|nil first box met: `{x, y, z, id, nx, ny, nz}`, or for a static
- *   collider `{collider = true, handle, nx, ny, nz}`
+ *   collider `{collider = true, handle, nx, ny, nz}`. Boxes the collider already
+ *   overlaps are ignored; a box met exactly at the end gives t = 1 and a hit.
+ *   Source: sources/mccpp-collider.txt (collide); entities are not tested.
+ * @raise "bad argument #1 to 'sweep' (blockphys.Collider expected, got T)", "bad argument
+ *   #n to 'sweep' (displacement must be at most 1024 blocks per axis)", "(number must be
+ *   finite)"; "sweep: region too large (more than 16777216 cells)"; "not enough memory".
  */
 static int l_world_sweep(lua_State *L)
 {
@@ -2074,6 +2501,13 @@ static void create_meta(lua_State *L, const char *name, const luaL_Reg *meta,
 	lua_pop(L, 1);
 }
 
+/***
+ * The preset of a model as a complete rules table (no overrides, no hooks).
+ * @function rules_defaults
+ * @tparam string model "beta173" or "mccpp"
+ * @treturn table rules
+ * @raise "bad argument #1 to 'rules_defaults' (invalid option 'x')".
+ */
 static int l_rules_defaults(lua_State *L)
 {
 	int model = luaL_checkoption(L, 1, NULL, MODEL_NAMES);
