@@ -25,6 +25,9 @@
 #define BP_MAX_FILL_CHUNKS 1048576.0
 
 /* --- internal helpers shared by the core's files --- */
+/** Grow array *arr (capacity *cap elements of `size` bytes) to hold at least `need`
+ *  (doubling). BP_ELIMIT past UINT32_MAX/2 elements or SIZE_MAX/2 bytes, BP_ENOMEM
+ *  (the array is unchanged on either). */
 bp_Status bp_grow(bp_World *w, void **arr, uint32_t *cap, uint32_t need, size_t size);
 void bp_chunks_init(bp_World *w);
 void bp_chunks_free(bp_World *w);
@@ -46,19 +49,23 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
  *  invalid handle, BP_ENOMEM if the free list cannot grow (nothing changes). */
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 
-/** Handle of the live entity in slot `index` (0-based). */
+/** Handle of the live entity in slot `index` (0-based; the caller checks it is live). */
 bp_EntityId bp_entity_id(const bp_World *w, uint32_t index);
 
 /** Position (feet: centre of the bottom face) from the box. */
 void bp_entity_position(const bp_Entity *e, double pos[3]);
 
-/** Put the entity's box at feet position pos (no collision). */
+/** Put the entity's box at feet position pos (blocks; no collision, no validation: the
+ *  caller keeps |pos| <= BP_MAX_COORD). Does not tell the broadphase (see
+ *  bp_broadphase_moved). Source: our own (DESIGN.md section 1). */
 void bp_entity_place(bp_Entity *e, const double pos[3]);
 
 /* --- what blocks a move (solid.c) --- */
 
-/** Clip d of box m along axis against blocks, static colliders and the solid entities
- *  that block `self` (never self). `within`: see bp_world_clip_axis. */
+/** Clip displacement d (blocks) of box m along axis (BP_X/Y/Z) against blocks, static
+ *  colliders and the solid entities that block `self` (never self; self may be NULL).
+ *  Returns the allowed displacement. `within`: see bp_world_clip_axis. Source:
+ *  reference/b173-movement.md sections 3-4 (entities' collision boxes in the gather). */
 double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
                const bp_AABB *within);
 /** True if any blocking box (blocks, colliders, solid entities but self) overlaps region. */
@@ -123,9 +130,18 @@ bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out
 
 /* --- entity pushing (push.c) --- */
 
-/** Beta velocity push of entity `index` against its neighbours (section 6). */
+/** Beta velocity push of entity slot `index` (after its move) against every neighbour
+ *  whose box overlaps its box grown by rules.push_radius on X/Z: both velocities change
+ *  by push_strength along the Chebyshev-normalised offset (blocks/tick), nothing below
+ *  push_threshold. Filters apply (a failure sets w->hook_failed). Source:
+ *  reference/b173-movement.md section 6. */
 void bp_push_beta173(bp_World *w, uint32_t index);
-/** Positional separation of all "separate" entities after the moves (N64 article). */
+/** Positional separation of all "separate" entities after the moves: circles of radius
+ *  width/2 on X/Z, half the overlap each, applied through the per-axis clip; stable
+ *  entities also gain displacement/dt as velocity, capped by max(max_push_speed, prior
+ *  speed). dt: seconds for MC-CPP entities, one tick for Beta ones. Stops early if a
+ *  filter failed (w->hook_failed). Source: sources/n64-quick-collisions.txt; README
+ *  "Push models". */
 void bp_push_separate(bp_World *w, double dt);
 
 /* --- queries that move nothing (raycast.c) --- */
@@ -213,7 +229,11 @@ typedef struct bp_Hooks {
 	int (*filter)(void *ctx, bp_World *w, uint32_t self, uint32_t other, int *allow);
 } bp_Hooks;
 
-/** One tick of the Beta 1.7.3 rules for one entity (section 0 and 2 of the reference). */
+/** One tick of the Beta 1.7.3 rules for entity slot `index`: water/lava tests, input,
+ *  jump (or the jump hook), heading (or the heading hook), movement branch (water, lava,
+ *  ladder, ground/air), move by rules.resolver, gravity, drag, friction. Units:
+ *  blocks/tick. Returns nonzero if a hook or filter aborted (the entity may be partly
+ *  updated). Source: reference/b173-movement.md sections 0, 2, 5, 8. */
 int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
 
 /** One MC-CPP update of dt seconds (> 0, finite: checked by the caller) for entity
@@ -228,10 +248,14 @@ int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
  *  hooks (may be NULL) stay in w->hooks during the step so that resolvers and pushes
  *  reach the entity filters. Returns nonzero if a hook or filter aborted; the world
  *  is then unlocked but partially stepped: callers
- *  that need atomicity snapshot with bp_world_snapshot first. */
+ *  that need atomicity copy w->entities.items first and restore it, then call
+ *  bp_broadphase_invalidate (as the binding's world:step does). Source: README
+ *  "Stepping"; the per-model sources above. */
 int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
 
-/** Largest displacement any entity could attempt this step (for a pre-check). */
+/** Largest |velocity component| x (dt for MC-CPP entities, 1 tick for Beta ones) over
+ *  the live entities: the largest per-axis displacement (blocks) any entity could
+ *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. */
 double bp_world_max_displacement(const bp_World *w, double dt);
 
 #endif

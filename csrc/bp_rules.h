@@ -77,10 +77,12 @@ typedef struct bp_Rules {
 	uint8_t hook_jump;
 } bp_Rules;
 
-/** The Beta 1.7.3 preset (reference/b173-movement.md). */
+/** The Beta 1.7.3 preset (reference/b173-movement.md): model beta173, resolver "axis",
+ *  push "beta173", the constants commented in bp_Rules (per tick), no hooks. */
 bp_Rules bp_rules_beta173(void);
 
-/** The MC-CPP preset (sources/mccpp-entity-physics.txt). */
+/** The MC-CPP preset (sources/mccpp-entity-physics.txt): model mccpp, resolver "swept",
+ *  push "separate", the constants commented in bp_Rules (per second), no hooks. */
 bp_Rules bp_rules_mccpp(void);
 
 /** Field kinds of the rules table, for bindings and tools. */
@@ -100,7 +102,10 @@ typedef struct bp_RuleField {
 	double min, max;
 } bp_RuleField;
 
-/** The table of numeric/boolean fields, terminated by a NULL name. */
+/** The table of numeric/boolean/vector fields, terminated by a NULL name. `model`,
+ *  `resolver`, `push` and the hooks are not in it (bindings handle them). Units and
+ *  defaults: the bp_Rules comments and README's rules tables; min/max are the ranges a
+ *  binding must enforce (per component for BP_FIELD_VEC3). */
 extern const bp_RuleField bp_rule_fields[];
 
 #endif

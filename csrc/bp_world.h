@@ -128,7 +128,8 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud);
 /** Free the world and everything it owns. NULL is accepted. */
 void bp_world_destroy(bp_World *w);
 
-/** Allocation helpers that keep w->bytes. */
+/** Allocation helpers through w->alloc that keep w->bytes: NULL on failure (bp_alloc,
+ *  bp_realloc: the old block stays valid); n is the size given at allocation. */
 void *bp_alloc(bp_World *w, size_t n);
 void *bp_realloc(bp_World *w, void *p, size_t oldn, size_t newn);
 void bp_free(bp_World *w, void *p, size_t n);
@@ -158,15 +159,21 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 
 /** Set every block of the inclusive box [x1..x2]x[y1..y2]x[z1..z2] (x1 <= x2 etc.).
  *  Whole chunks inside the box become uniform without per-block work. On BP_ENOMEM
- *  the blocks already written stay written (callers pre-reserve with bp_world_reserve_fill). */
+ *  the chunks already written stay written (no reservation API exists: the binding
+ *  bounds the call by BP_MAX_FILL_CHUNKS and raises). BP_ELIMIT if the chunk table
+ *  would pass its size limit. Source: our own. */
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id);
 
-/** Add a static collider; its handle goes to *index1 / *generation. */
+/** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the
+ *  caller's check); its handle goes to *index1 (1-based slot) / *generation (bumped on
+ *  each reuse of a slot). BP_ENOMEM or BP_ELIMIT on growth failure (nothing changes).
+ *  Source: our own (DESIGN.md). */
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint32_t *index1,
                                 uint32_t *generation);
 /** True if the handle names a live collider. */
 int bp_world_collider_is_valid(const bp_World *w, uint32_t index1, uint32_t generation);
-/** Remove a live collider (handle checked by the caller). */
+/** Remove a live collider (handle checked by the caller with
+ *  bp_world_collider_is_valid; the slot keeps its generation for reuse). */
 void bp_world_remove_collider(bp_World *w, uint32_t index1);
 
 /** Visit every box (block shapes and static colliders, world space) that overlaps
@@ -178,7 +185,9 @@ int bp_world_visit(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn, void *c
 /** Number of block cells a region query would scan (for the bounded-work limit). */
 double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
 
-/** Gather every box overlapping `region` into w->scratch (cleared first). */
+/** Gather every box overlapping `region` strictly into w->scratch (cleared first; valid
+ *  until the next gather), in bp_world_visit order. BP_ENOMEM if the list cannot grow
+ *  (it then holds a partial list). Callers bound the region (bp_world_region_cells). */
 bp_Status bp_world_gather(bp_World *w, const bp_AABB *region);
 
 /** Clip displacement d of box m along axis against every box in the region m extended
