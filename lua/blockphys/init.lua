@@ -17,15 +17,20 @@ local core = require "blockphys.core"
 
 local bp = {
   _VERSION = core._VERSION,
-  --- Limits of one call (blocks): `max_move`, `max_coord`, `max_width`, `max_height`,
-  -- `max_fill_chunks`, `max_query_cells`.
+  --- Limits of one call: `max_move` (1024 blocks per axis per move or step),
+  -- `max_coord` (2147482000, |entity coordinate|), `max_width` (16 blocks),
+  -- `max_height` (32 blocks), `max_fill_chunks` (1048576 chunks of 16^3 per fill),
+  -- `max_query_cells` (16777216 cells per boxes_in/sweep), `max_ray` (4096 blocks).
+  -- Beyond a limit the call raises and changes nothing. Source: our own.
   limits = core.limits,
   core = core,
 }
 
---- A new empty world (every block is air).
+--- A new empty world (every block is air). Freed by `world:destroy()`, `__close`
+-- or garbage collection; methods of a destroyed world raise "(world has been destroyed)".
 -- @function World
 -- @treturn World
+-- @raise "not enough memory".
 bp.World = core.World
 
 --- An axis-aligned box from its min and max corners (blocks).
@@ -63,9 +68,13 @@ function bp.rules.mccpp(overrides)
   return core.make_rules("mccpp", overrides)
 end
 
---- A plain rules table copied from an entity's live `e.rules` view.
+--- A plain rules table copied from an entity's live `e.rules` view (hooks included);
+-- changing it does not change the entity.
+-- @function rules.copy
 -- @param view `e.rules`
 -- @treturn table rules
+-- @raise "bad argument #1 (blockphys.RulesView expected, got T)", or "(entity has been
+--   removed)" for a removed entity's view.
 bp.rules.copy = core.rules_copy
 
 --- World methods written in Lua.
