@@ -237,20 +237,53 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 	return BP_OK;
 }
 
-bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id)
+/* True if [lo, hi] covers the whole chunk. */
+static int covers_chunk(const bp_Chunk *c, const int64_t lo[3], const int64_t hi[3])
 {
-	int64_t l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
-	for (int64_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)
-		for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
-			for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {
+	const int64_t base[3] = {(int64_t)c->cx * 16, (int64_t)c->cy * 16, (int64_t)c->cz * 16};
+	for (int k = 0; k < 3; k++) {
+		if (lo[k] > base[k] || hi[k] < base[k] + 15)
+			return 0;
+	}
+	return 1;
+}
+
+/* Phase 1 of a fill: create the chunks it needs and give every partly filled
+ * uniform chunk its array. Nothing observable changes (new chunks are air, arrays
+ * hold the same ids), so a failure here leaves the blocks as they were. */
+static bp_Status fill_prepare(bp_World *w, const int64_t lo[3], const int64_t hi[3],
+                              uint16_t id)
+{
+	for (int64_t cy = chunk_of((int32_t)lo[1]); cy <= chunk_of((int32_t)hi[1]); cy++)
+		for (int64_t cz = chunk_of((int32_t)lo[2]); cz <= chunk_of((int32_t)hi[2]); cz++)
+			for (int64_t cx = chunk_of((int32_t)lo[0]); cx <= chunk_of((int32_t)hi[0]); cx++) {
 				uint32_t ci;
 				if (id == 0 && chunk_find(w, (int32_t)cx, (int32_t)cy, (int32_t)cz) < 0)
 					continue; /* clearing where nothing is stored */
 				bp_Status st = chunk_get(w, (int32_t)cx, (int32_t)cy, (int32_t)cz, &ci);
-				if (st == BP_OK)
-					st = fill_chunk(w, ci, l, h, id);
 				if (st != BP_OK)
 					return st;
+				bp_Chunk *c = &w->chunks[ci];
+				if (!c->ids && c->uniform != id && !covers_chunk(c, lo, hi) &&
+				    (st = chunk_expand(w, c)) != BP_OK)
+					return st;
+			}
+	return BP_OK;
+}
+
+bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id)
+{
+	const int64_t l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
+	bp_Status st = fill_prepare(w, l, h, id);
+	if (st != BP_OK)
+		return st;
+	/* Phase 2 cannot fail: every chunk exists and has the array it needs. */
+	for (int64_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)
+		for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
+			for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {
+				int64_t ci = chunk_find(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+				if (ci >= 0)
+					fill_chunk(w, (uint32_t)ci, l, h, id);
 			}
 	return BP_OK;
 }

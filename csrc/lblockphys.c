@@ -744,8 +744,8 @@ static double chunk_span(int32_t a, int32_t b)
  * @tparam integer|string block id or name
  * @raise block coordinate and unknown block errors as World:set_block; "fill: region too
  *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks);
- *   "world is locked: ..." inside world:step; "not enough memory": then the chunks
- *   already filled stay filled (the one call that can be partly applied).
+ *   "world is locked: ..." inside world:step; "not enough memory" (every allocation
+ *   happens before the first block changes, so the blocks stay as they were).
  */
 static int l_world_fill(lua_State *L)
 {
