@@ -18,7 +18,7 @@ DEBS        = lua5.4 liblua5.4-dev lua-busted lua-zlib lua-check luarocks zlib1g
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
-.PHONY: all deps test demo bench check sanitize lint clean install
+.PHONY: all deps test demo repl bench check sanitize lint clean install
 
 all: $(MODULE)
 
@@ -51,6 +51,11 @@ test: deps
 demo: deps
 	$(MAKE) --no-print-directory all
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
+
+# An interactive lua5.4 with blockphys on the paths (for the README's quick start).
+repl: deps
+	$(MAKE) --no-print-directory all
+	$(LUA) -i -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath'
 
 bench: deps
 	$(MAKE) all BUILD=build-bench OPT="-O3 -DNDEBUG"
