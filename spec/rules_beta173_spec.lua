@@ -298,7 +298,8 @@ describe("beta173 rules", function()
       assert.is_near(-G / (1 - D), e.vy, 1e-12)
       assert.is_near(-0.1000000059604645, e.vy, 1e-12)
       -- reset at the start of every tick in water: only this tick's fall remains
-      assert.is_near(G / (1 - D), e.fall_distance, 1e-12)
+      -- (a float field in the game)
+      assert.is_near(f32(G / (1 - D)), e.fall_distance, 1e-12)
     end)
 
     it("swims up at (0.04F - 0.02) / (1 - 0.8F) = +0.1 b/t with jump held", function()
@@ -425,7 +426,8 @@ describe("beta173 rules", function()
         local y = e.y
         w:step()
         assert.is_near(-0.15, e.y - y, 1e-12)
-        assert.is_near(0.15, e.fall_distance, 1e-12) -- reset before the move, then -dy
+        -- reset before the move, then -dy, rounded to float (fallDistance is a float)
+        assert.is_near(f32(0.15), e.fall_distance, 1e-12)
       end
       assert.equal((-0.15 - 0.08) * F.drag, e.vy)
     end)
