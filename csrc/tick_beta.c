@@ -77,10 +77,13 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
 	return 0;
 }
 
-/* Beta's handleWaterMovement test box: shrunk 0.4F on Y and 0.001 on every side. */
+/* Beta's handleWaterMovement test box: shrunk 0.4F on Y, then 0.001 on every side.
+ * Two steps as in the game (expand, then contract): one combined 0.401 rounds
+ * differently and can move a face across a cell boundary. */
 static int water_test(bp_World *w, const bp_Entity *e)
 {
-	bp_AABB t = bp_aabb_expand(&e->box, -0.001, -e->rules.water_inset_y - 0.001, -0.001);
+	bp_AABB t = bp_aabb_expand(&e->box, 0, -e->rules.water_inset_y, 0);
+	t = bp_aabb_expand(&t, -0.001, -0.001, -0.001);
 	return bp_world_liquid_in(w, &t, BP_LIQUID_WATER, 0);
 }
 

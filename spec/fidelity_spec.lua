@@ -281,6 +281,19 @@ describe("beta173 fidelity", function()
         assert.is_near(case[3], moved, 1e-7)
       end)
     end
+
+    it("tests water with the box contracted in two roundings (0.4F, then 0.001)", function()
+      -- minY + 0.4F + 0.001 is 1.9999999999999998 in the game (cell 1), while
+      -- minY + 0.401 would be 2.0 (cell 2): water in cell 1 only.
+      local y = 1.5989999940395354
+      assert.equal(1.9999999999999998, (y + 0.4000000059604645) + 0.001)
+      local w = H.world()
+      w:set_block(0, 1, 0, "water")
+      local e = w:spawn{ x = 0.5, y = y, z = 0.5 }
+      w:step()
+      assert.is_true(e.in_water)
+      assert.equal(-0.02, e.vy) -- water branch: 0 x 0.8F - 0.02
+    end)
   end)
 
   it("steps onto a slab, then waits out the ySize cooldown before the next rise", function()
