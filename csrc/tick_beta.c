@@ -138,12 +138,15 @@ static int offset_free(bp_World *w, const bp_Entity *e, double dx, double dy, do
 	return !bp_blocked(w, e, &b) && !bp_world_liquid_in(w, &b, 0, 1);
 }
 
-/* Water and lava branch (section 2): accelerate, move, drag, gravity, breach. */
+/* Water and lava branch (section 2): accelerate, move, drag, gravity, breach.
+ * ys0: ySize at the end of the last move (before this tick's sneak raise). The
+ * breach probe uses the game's posY = minY - ySize (yOffset 0), set by each move,
+ * so a change of ySize (sneak dip, step) shifts the probe as in the game. */
 static int liquid_move(bp_World *w, uint32_t index, float strafe, float forward,
-                       const bp_Hooks *hooks, int lava)
+                       const bp_Hooks *hooks, int lava, double ys0)
 {
 	bp_Entity *e = &w->entities.items[index];
-	const double y0 = e->box.lo[1];
+	const double y0 = e->box.lo[1] - ys0;
 	const double accel = lava ? e->rules.lava_accel : e->rules.water_accel;
 	if (apply_heading(w, index, strafe, forward, (float)accel, hooks))
 		return 1;
@@ -154,7 +157,8 @@ static int liquid_move(bp_World *w, uint32_t index, float strafe, float forward,
 	for (int a = 0; a < 3; a++)
 		e->vel[a] *= drag;
 	e->vel[1] -= lava ? r->lava_gravity : r->water_gravity;
-	double rise = e->vel[1] + r->breach_height - (e->box.lo[1] - y0);
+	/* ((motionY + 0.6F) - posY) + posY_before, in the game's order */
+	double rise = e->vel[1] + r->breach_height - (e->box.lo[1] - e->y_size) + y0;
 	if (e->coll_h && offset_free(w, e, e->vel[0], rise, e->vel[2]))
 		e->vel[1] = r->breach_impulse;
 	return 0;
@@ -207,6 +211,7 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 	if (e->in_water)
 		e->fall_distance = 0;
 	float strafe = (float)e->strafe, forward = (float)e->forward;
+	const double ys0 = e->y_size; /* posY still carries this until the move */
 	if (e->sneaking) {
 		strafe = (float)(strafe * r->sneak_factor);
 		forward = (float)(forward * r->sneak_factor);
@@ -230,9 +235,9 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 	forward *= (float)r->input_damping;
 	int rc;
 	if (e->in_water)
-		rc = liquid_move(w, index, strafe, forward, hooks, 0);
+		rc = liquid_move(w, index, strafe, forward, hooks, 0, ys0);
 	else if (lava_test(w, e))
-		rc = liquid_move(w, index, strafe, forward, hooks, 1);
+		rc = liquid_move(w, index, strafe, forward, hooks, 1, ys0);
 	else
 		rc = land_move(w, index, strafe, forward, hooks);
 	if (rc)

@@ -294,6 +294,26 @@ describe("beta173 fidelity", function()
       assert.is_true(e.in_water)
       assert.equal(-0.02, e.vy) -- water branch: 0 x 0.8F - 0.02
     end)
+
+    it("breach probe follows posY, which carries ySize (first sneaking tick)", function()
+      -- water cells y 60..63 (surface 64), a wall at x >= 1 level with the surface
+      local function setup(sneak)
+        local w = H.world()
+        w:fill(-4, 60, -4, 0, 63, 4, "water")
+        w:fill(1, 60, -4, 4, 63, 4, "stone")
+        local e = w:spawn{ x = 1 - HW, y = 63.38, z = 0.5, yaw = -90 }
+        e.forward, e.sneaking = 1, sneak
+        w:step()
+        assert.is_true(e.in_water)
+        assert.is_true(e.collided_horizontally)
+        return e
+      end
+      -- posY before = minY - 0 (spawned), after = minY - 0.08F: the probe rises
+      -- 0 x 0.8F - 0.02 + 0.6F + 0.08F = 0.66, to 64.04: clear of water -> 0.3F
+      assert.equal(f32(0.3), setup(true).vy)
+      -- not sneaking: 0.58, to 63.96, still in water: no breach
+      assert.equal(-0.02, setup(false).vy)
+    end)
   end)
 
   it("steps onto a slab, then waits out the ySize cooldown before the next rise", function()
