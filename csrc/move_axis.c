@@ -160,7 +160,8 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double ou
 			d[2] = st.d[2];
 			double frac = b.lo[1] - trunc(b.lo[1]); /* Java (int) truncates */
 			if (frac > 0)
-				e->y_size = (double)(float)(e->y_size + frac + 0.01);
+				/* ySize += frac + 0.01D: the sum first, then a float field */
+				e->y_size = (double)(float)(e->y_size + (frac + 0.01));
 		}
 	}
 	for (int a = 0; a < 3; a++)
