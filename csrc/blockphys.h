@@ -49,9 +49,6 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
  *  invalid handle, BP_ENOMEM if the free list cannot grow (nothing changes). */
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 
-/** Handle of the live entity in slot `index` (0-based; the caller checks it is live). */
-bp_EntityId bp_entity_id(const bp_World *w, uint32_t index);
-
 /** Position (feet: centre of the bottom face) from the box. */
 void bp_entity_position(const bp_Entity *e, double pos[3]);
 

@@ -96,12 +96,6 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id)
 	return e;
 }
 
-bp_EntityId bp_entity_id(const bp_World *w, uint32_t index)
-{
-	bp_EntityId id = {index + 1, w->entities.items[index].generation};
-	return id;
-}
-
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 {
 	bp_EntityPool *p = &w->entities;
