@@ -55,7 +55,6 @@ typedef struct bp_BlockDef {
 
 /** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
  *  so solid ground and cleared air cost a few bytes. */
-#define BP_CHUNK_BITS 4
 #define BP_CHUNK_SIZE 16
 #define BP_CHUNK_VOLUME 4096
 typedef struct bp_Chunk {
