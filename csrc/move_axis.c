@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT
  * move_axis.c - the per-axis resolver: Beta 1.7.3 Entity.moveEntity restated in
  * reference/b173-movement.md section 3. Like Beta, a short move gathers the boxes of
- * its whole swept region once (a small list on the stack); a long move gathers per
- * axis pass instead (the slab swept along that axis): a box outside a pass's slab
- * cannot change that pass's clip, so the results are the same while the work grows
- * with the distance, not with the region's volume (DESIGN.md).
+ * its whole swept region once (a small list on the stack); a long move (or a region
+ * with more boxes than the list holds) gathers per axis pass instead (the slab swept
+ * along that axis): a box outside a pass's slab cannot change that pass's clip, so
+ * the results are the same while the work grows with the distance, not with the
+ * region's volume (DESIGN.md).
  */
 #include "blockphys.h"
 
@@ -15,8 +16,9 @@
 #define SMALL_REGION_CELLS 64.0
 #define LIST_CAP 96
 
-/* The boxes of one move: a gathered list (n >= 0) or, for long moves, per-axis
- * gathers from the world (n < 0). */
+/* The boxes of one move: a gathered list (n >= 0) or, when the region spans more
+ * than SMALL_REGION_CELLS cells or holds more than LIST_CAP boxes, per-axis gathers
+ * from the world (n < 0). */
 typedef struct Boxes {
 	int n;
 	bp_AABB b[LIST_CAP];
