@@ -82,6 +82,8 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
  * differently and can move a face across a cell boundary. */
 static int water_test(bp_World *w, const bp_Entity *e)
 {
+	if (!w->liquid_blocks)
+		return 0; /* no liquid in the world: skip building the test box */
 	bp_AABB t = bp_aabb_expand(&e->box, 0, -e->rules.water_inset_y, 0);
 	t = bp_aabb_expand(&t, -0.001, -0.001, -0.001);
 	return bp_world_liquid_in(w, &t, BP_LIQUID_WATER, 0);
@@ -90,6 +92,8 @@ static int water_test(bp_World *w, const bp_Entity *e)
 /* handleLavaMovement: shrunk 0.1F on X/Z and 0.4F on Y, no 0.001 contraction. */
 static int lava_test(bp_World *w, const bp_Entity *e)
 {
+	if (!w->liquid_blocks)
+		return 0;
 	const bp_Rules *r = &e->rules;
 	bp_AABB t = bp_aabb_expand(&e->box, -r->lava_inset_xz, -r->water_inset_y,
 	                           -r->lava_inset_xz);
