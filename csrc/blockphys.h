@@ -57,6 +57,12 @@ void bp_entity_position(const bp_Entity *e, double pos[3]);
  *  bp_broadphase_moved). Source: our own (DESIGN.md section 1). */
 void bp_entity_place(bp_Entity *e, const double pos[3]);
 
+/** The fall distance after a drop of `drop` blocks. Beta's fallDistance is a Java
+ *  float, so for Beta-rules entities each sum is rounded to float (values beyond float
+ *  range stay unrounded); other models keep doubles. Used by both resolvers.
+ *  Source: reference/b173-movement.md section 3e (updateFallState). */
+double bp_fall_add(const bp_Entity *e, double drop);
+
 /* --- what blocks a move (solid.c) --- */
 
 /** Clip displacement d (blocks) of box m along axis (BP_X/Y/Z) against blocks, static

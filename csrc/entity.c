@@ -3,6 +3,7 @@
  */
 #include "blockphys.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -124,4 +125,12 @@ void bp_entities_free(bp_World *w)
 	bp_free(w, p->items, (size_t)p->cap * sizeof(bp_Entity));
 	bp_free(w, p->free_slots, (size_t)p->free_cap * sizeof(uint32_t));
 	bp_free(w, p->order, (size_t)p->order_cap * sizeof(uint32_t));
+}
+
+double bp_fall_add(const bp_Entity *e, double drop)
+{
+	double sum = e->fall_distance + drop;
+	if (e->rules.model != BP_MODEL_BETA173 || !(fabs(sum) <= FLT_MAX))
+		return sum;
+	return (double)(float)sum;
 }

@@ -9,7 +9,6 @@
  */
 #include "blockphys.h"
 
-#include <float.h>
 #include <math.h>
 
 /* Swept regions up to this many cells are gathered once into a list. */
@@ -95,16 +94,6 @@ static StepResult step_attempt(bp_World *w, const bp_Entity *e, const bp_AABB *s
 	return r;
 }
 
-/* The fall distance after a drop: Beta's fallDistance is a float field, so each
- * tick's sum is rounded to float (values beyond float range stay unrounded, no UB). */
-static double fall_add(const bp_Entity *e, double drop)
-{
-	double sum = e->fall_distance + drop;
-	if (e->rules.model != BP_MODEL_BETA173 || !(fabs(sum) <= FLT_MAX))
-		return sum;
-	return (double)(float)sum;
-}
-
 /* Flags, fall distance and velocity zeroing from requested (o) and clipped (d)
  * displacements (section 3e). */
 static void write_back(bp_Entity *e, const double o[3], const double d[3])
@@ -115,7 +104,7 @@ static void write_back(bp_Entity *e, const double o[3], const double d[3])
 	if (e->on_ground)
 		e->fall_distance = 0;
 	else if (d[1] < 0)
-		e->fall_distance = fall_add(e, -d[1]);
+		e->fall_distance = bp_fall_add(e, -d[1]);
 	for (int a = 0; a < 3; a++) {
 		if (o[a] != d[a])
 			e->vel[a] = 0;

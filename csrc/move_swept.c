@@ -202,7 +202,7 @@ static void write_back(bp_Entity *e, const double d[3], const double out[3], int
 	if (e->on_ground)
 		e->fall_distance = 0;
 	else if (out[1] < 0)
-		e->fall_distance -= out[1];
+		e->fall_distance = bp_fall_add(e, -out[1]);
 	for (int a = 0; a < 3; a++) {
 		if (stopped & 1 << a)
 			e->vel[a] = 0;
