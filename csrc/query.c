@@ -4,6 +4,7 @@
  * (y, then z, then x) so results never depend on memory layout.
  */
 #include "blockphys.h"
+#include "bp_visitors.h"
 
 #include <math.h>
 
@@ -68,12 +69,6 @@ static inline int64_t chunk_floor(int64_t v)
 {
 	return v >= 0 ? v / 16 : -((15 - v) / 16);
 }
-
-#if defined(__GNUC__)
-#define BP_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define BP_ALWAYS_INLINE inline
-#endif
 
 /* The part of one chunk inside a cell range: chunk-local ranges a..b (0..15). */
 typedef struct ChunkPart {
@@ -207,30 +202,9 @@ bp_Status bp_world_gather(bp_World *w, const bp_AABB *region)
 	return visit_region(w, region, push_box, w) ? BP_ENOMEM : BP_OK;
 }
 
-static int stop_at_first(void *ctx, const bp_AABB *box)
-{
-	(void)ctx;
-	(void)box;
-	return 1;
-}
-
 int bp_world_any_box(bp_World *w, const bp_AABB *region)
 {
-	return visit_region(w, region, stop_at_first, NULL);
-}
-
-typedef struct Collect {
-	bp_AABB *out;
-	int cap, n;
-} Collect;
-
-static BP_ALWAYS_INLINE int collect_one(void *ctx, const bp_AABB *box)
-{
-	Collect *c = ctx;
-	if (c->n == c->cap)
-		return 1;
-	c->out[c->n++] = *box;
-	return 0;
+	return visit_region(w, region, bp_stop_at_first, NULL);
 }
 
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
@@ -240,23 +214,8 @@ int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
 	region_cells(w, region, lo, hi);
 	if (cell_count(lo, hi) > max_cells)
 		return -1;
-	Collect c = {out, cap, 0};
-	return visit_cells(w, region, lo, hi, collect_one, &c) ? -1 : c.n;
-}
-
-typedef struct ClipCtx {
-	const bp_AABB *m;
-	const bp_AABB *within;
-	int axis;
-	double d;
-} ClipCtx;
-
-static BP_ALWAYS_INLINE int clip_one(void *ctx, const bp_AABB *box)
-{
-	ClipCtx *c = ctx;
-	if (!c->within || bp_aabb_overlaps(box, c->within))
-		c->d = bp_aabb_clip(c->m, box, c->axis, c->d);
-	return 0;
+	bp_Collect c = {out, cap, 0};
+	return visit_cells(w, region, lo, hi, bp_collect_one, &c) ? -1 : c.n;
 }
 
 double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
@@ -265,8 +224,8 @@ double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
 	if (d == 0)
 		return d;
 	bp_AABB region = bp_axis_region(m, axis, d);
-	ClipCtx c = {m, within, axis, d};
-	visit_region(w, &region, clip_one, &c);
+	bp_ClipCtx c = {m, within, axis, d};
+	visit_region(w, &region, bp_clip_one, &c);
 	return c.d;
 }
 

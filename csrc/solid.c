@@ -3,6 +3,7 @@
  * boxes of solid entities (boats, minecarts: reference/b173-movement.md section 4).
  */
 #include "blockphys.h"
+#include "bp_visitors.h"
 
 /* True if entity a may be blocked by b (group/mask filter, both ways). */
 int bp_entities_interact(const bp_Entity *a, const bp_Entity *b)
@@ -76,45 +77,24 @@ static int visit_solids(bp_World *w, const bp_Entity *self, const bp_AABB *regio
 	return bp_broadphase_visit(w, &q, solid_one, &v);
 }
 
-typedef struct SolidClip {
-	const bp_AABB *m, *within;
-	int axis;
-	double d;
-} SolidClip;
-
-static int solid_clip_one(void *ctx, const bp_AABB *box)
-{
-	SolidClip *c = ctx;
-	if (!c->within || bp_aabb_overlaps(box, c->within))
-		c->d = bp_aabb_clip(c->m, box, c->axis, c->d);
-	return 0;
-}
-
 double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
                const bp_AABB *within)
 {
 	d = bp_world_clip_axis(w, m, axis, d, within);
 	if (w->nsolid && d != 0) {
 		bp_AABB region = bp_axis_region(m, axis, d);
-		SolidClip c = {m, within, axis, d};
-		visit_solids(w, self, &region, solid_clip_one, &c);
+		bp_ClipCtx c = {m, within, axis, d};
+		visit_solids(w, self, &region, bp_clip_one, &c);
 		d = c.d;
 	}
 	return d;
-}
-
-static int stop_at_first(void *ctx, const bp_AABB *box)
-{
-	(void)ctx;
-	(void)box;
-	return 1;
 }
 
 int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region)
 {
 	if (bp_world_any_box(w, region))
 		return 1;
-	return w->nsolid && visit_solids(w, self, region, stop_at_first, NULL);
+	return w->nsolid && visit_solids(w, self, region, bp_stop_at_first, NULL);
 }
 
 int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
@@ -126,26 +106,12 @@ int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
 	return stop;
 }
 
-typedef struct Collect {
-	bp_AABB *out;
-	int cap, n;
-} Collect;
-
-static int collect_one(void *ctx, const bp_AABB *box)
-{
-	Collect *c = ctx;
-	if (c->n == c->cap)
-		return 1;
-	c->out[c->n++] = *box;
-	return 0;
-}
-
 int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                         bp_AABB *out, int cap, double max_cells)
 {
 	int n = bp_world_collect(w, region, out, cap, max_cells);
 	if (n < 0 || !w->nsolid)
 		return n;
-	Collect c = {out, cap, n};
-	return visit_solids(w, self, region, collect_one, &c) ? -1 : c.n;
+	bp_Collect c = {out, cap, n};
+	return visit_solids(w, self, region, bp_collect_one, &c) ? -1 : c.n;
 }
