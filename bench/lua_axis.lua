@@ -1,7 +1,11 @@
 --- A plain pure-Lua implementation of the per-axis Beta rules, as a competent Lua
--- user would write it: blocks in a Lua table, boxes gathered from the swept region,
--- clip Y then X then Z, step-up, the ground/air tick (no liquids, ladders, sneaking).
--- It is the bench's baseline for world:step; it is not part of the library.
+-- user would write it: blocks in a Lua table, boxes gathered once from the swept
+-- region, clip Y then X then Z, step-up with the ySize cooldown, flags and fall
+-- distance, and the tick of the reference: water and lava tests every tick (with
+-- their branches), ladder test, jump, heading, slipperiness read before the move,
+-- gravity, drag, friction. Left out: the sneak edge guard (the bench never sneaks)
+-- and float rounding (doubles throughout). It is the bench's baseline for
+-- world:step; it is not part of the library.
 local floor, sqrt, sin, cos, rad, max = math.floor, math.sqrt, math.sin, math.cos, math.rad, math.max
 
 local M = {}
@@ -13,12 +17,27 @@ local STEP = 0.5
 local function key(x, y, z) return (x * 8192 + z) * 1024 + y end
 
 function M.new_world()
-  return { blocks = {}, shapes = {}, slip = {} }
+  return { blocks = {}, shapes = {}, slip = {}, liquid = {}, climbable = {} }
 end
 
-function M.define(w, id, boxes, slip)
+function M.define(w, id, boxes, slip, liquid, climbable)
   w.shapes[id] = boxes
   w.slip[id] = slip or 0.6000000238418579
+  w.liquid[id] = liquid
+  w.climbable[id] = climbable
+end
+
+-- Any block of the liquid kind in the cells floor(min) .. floor(max + 1) - 1.
+local function liquid_in(w, x1, y1, z1, x2, y2, z2, kind)
+  for x = floor(x1), floor(x2 + 1) - 1 do
+    for y = floor(y1), floor(y2 + 1) - 1 do
+      for z = floor(z1), floor(z2 + 1) - 1 do
+        local id = w.blocks[key(x, y, z)]
+        if id and w.liquid[id] == kind then return true end
+      end
+    end
+  end
+  return false
 end
 
 function M.set(w, x, y, z, id) w.blocks[key(x, y, z)] = id end
@@ -96,11 +115,12 @@ end
 
 function M.move(w, e, dx, dy, dz)
   local b = e.box
+  e.y_size = e.y_size * 0.4000000059604645
   local start = { b[1], b[2], b[3], b[4], b[5], b[6] }
   local ox, oy, oz = dx, dy, dz
   dx, dy, dz = clip_all(w, b, dx, dy, dz, dx, dy, dz)
   local can_step = e.on_ground or (oy ~= dy and oy < 0)
-  if can_step and (ox ~= dx or oz ~= dz) then
+  if can_step and e.y_size < 0.05000000074505806 and (ox ~= dx or oz ~= dz) then
     local s = { start[1], start[2], start[3], start[4], start[5], start[6] }
     -- the rise itself (the y result) is not reported, as in Beta
     local sx, _, sz = clip_all(w, s, ox, STEP, oz, ox, STEP, oz)
@@ -109,9 +129,14 @@ function M.move(w, e, dx, dy, dz)
     if dx * dx + dz * dz < sx * sx + sz * sz then
       for i = 1, 6 do b[i] = s[i] end
       dx, dy, dz = sx, down, sz
+      local frac = b[2] - math.floor(b[2])
+      if frac > 0 then e.y_size = e.y_size + frac + 0.01 end
     end
   end
+  e.collided_h = ox ~= dx or oz ~= dz
+  e.collided_v = oy ~= dy
   e.on_ground = oy ~= dy and oy < 0
+  if e.on_ground then e.fall = 0 elseif dy < 0 then e.fall = e.fall - dy end
   if ox ~= dx then e.vx = 0 end
   if oy ~= dy then e.vy = 0 end
   if oz ~= dz then e.vz = 0 end
@@ -120,27 +145,70 @@ end
 function M.spawn(x, y, z, yaw)
   local h = 0.30000001192092896
   return { box = { x - h, y, z - h, x + h, y + 1.7999999523162842, z + h },
-           vx = 0, vy = 0, vz = 0, yaw = yaw, forward = 1, jumping = false, on_ground = false }
+           vx = 0, vy = 0, vz = 0, yaw = yaw, forward = 1, strafe = 0, jumping = false,
+           sneaking = false, on_ground = false, collided_h = false, collided_v = false,
+           y_size = 0, fall = 0 }
+end
+
+-- Input to a velocity change (moveFlying), added to vx, vz.
+local function heading(e, strafe, forward, k)
+  local len = sqrt(strafe * strafe + forward * forward)
+  if len < 0.01 then return end
+  len = k / max(len, 1)
+  strafe, forward = strafe * len, forward * len
+  local r = rad(e.yaw)
+  local s, c = sin(r), cos(r)
+  e.vx = e.vx + strafe * c - forward * s
+  e.vz = e.vz + forward * c + strafe * s
+end
+
+local function liquid_branch(w, e, strafe, forward, drag)
+  local y0 = e.box[2]
+  heading(e, strafe, forward, 0.02)
+  M.move(w, e, e.vx, e.vy, e.vz)
+  e.vx, e.vy, e.vz = e.vx * drag, e.vy * drag - 0.02, e.vz * drag
+  if e.collided_h then
+    local b = e.box
+    local dy = e.vy + 0.6 - (b[2] - y0)
+    local n = gather(w, b[1] + e.vx, b[2] + dy, b[3] + e.vz, b[4] + e.vx, b[5] + dy, b[6] + e.vz, list)
+    if n == 0 and not liquid_in(w, b[1] + e.vx, b[2] + dy, b[3] + e.vz,
+                                b[4] + e.vx, b[5] + dy, b[6] + e.vz, "water") then
+      e.vy = 0.3
+    end
+  end
 end
 
 function M.tick(w, e)
   local b = e.box
-  if e.jumping and e.on_ground then e.vy = JUMP end
+  local in_water = liquid_in(w, b[1] + 0.001, b[2] + 0.401, b[3] + 0.001,
+                             b[4] - 0.001, b[5] - 0.401, b[6] - 0.001, "water")
+  if in_water then e.fall = 0 end
+  local strafe, forward = e.strafe, e.forward
+  if e.sneaking then strafe, forward = strafe * 0.3, forward * 0.3 end
+  local in_lava = liquid_in(w, b[1] + 0.1, b[2] + 0.4, b[3] + 0.1, b[4] - 0.1, b[5] - 0.4, b[6] - 0.1, "lava")
+  if e.jumping then
+    if in_water or in_lava then e.vy = e.vy + 0.04
+    elseif e.on_ground then e.vy = JUMP end
+  end
+  strafe, forward = strafe * 0.98, forward * 0.98
+  if in_water then return liquid_branch(w, e, strafe, forward, 0.8) end
+  if in_lava then return liquid_branch(w, e, strafe, forward, 0.5) end
   local f = AIR_F
   if e.on_ground then
     local id = w.blocks[key(floor((b[1] + b[4]) / 2), floor(b[2]) - 1, floor((b[3] + b[6]) / 2))]
     f = (id and w.slip[id] or 0.6000000238418579) * AIR_F
   end
-  local k = e.on_ground and 0.1 * 0.16277136 / (f * f * f) or 0.02
-  local fwd = e.forward * 0.98
-  if fwd ~= 0 then
-    local len = max(sqrt(fwd * fwd), 1)
-    local a = fwd * k / len
-    local r = rad(e.yaw)
-    e.vx = e.vx - a * sin(r)
-    e.vz = e.vz + a * cos(r)
+  heading(e, strafe, forward, e.on_ground and 0.1 * 0.16277136 / (f * f * f) or 0.02)
+  local feet = w.blocks[key(floor((b[1] + b[4]) / 2), floor(b[2]), floor((b[3] + b[6]) / 2))]
+  local ladder = feet and w.climbable[feet]
+  if ladder then
+    e.vx = math.min(0.15, max(-0.15, e.vx))
+    e.vz = math.min(0.15, max(-0.15, e.vz))
+    e.fall = 0
+    if e.vy < -0.15 then e.vy = -0.15 end
   end
   M.move(w, e, e.vx, e.vy, e.vz)
+  if ladder and e.collided_h then e.vy = 0.2 end
   e.vy = (e.vy - GRAVITY) * DRAG
   e.vx, e.vz = e.vx * f, e.vz * f
 end
