@@ -73,23 +73,28 @@ typedef struct StepResult {
  * one list over start extended by (ox, step, oz); the down-probe may only see boxes
  * of that region (the sink quirk, section 9.2) unless step_sink_fix is set. */
 static StepResult step_attempt(bp_World *w, const bp_Entity *e, const bp_AABB *start,
-                               double ox, double oz)
+                               double ox, double oz, const Boxes *pre)
 {
 	const double h = e->rules.step_height;
 	const bp_AABB region = bp_aabb_extend(start, ox, h, oz);
-	/* One list over the step region and the down-probe below it. */
-	const bp_AABB all = bp_aabb_extend(&region, 0, -h, 0);
-	Boxes s;
-	boxes_gather(w, e, &all, &s);
+	/* One list over the step region and the down-probe below it, unless the move
+	 * already gathered one that covers both (pre). */
+	Boxes own;
+	const Boxes *sp = pre;
+	if (!pre) {
+		const bp_AABB all = bp_aabb_extend(&region, 0, -h, 0);
+		boxes_gather(w, e, &all, &own);
+		sp = &own;
+	}
 	StepResult r;
 	r.box = *start;
-	r.d[1] = pass(w, e, &s, &r.box, BP_Y, h, NULL);
+	r.d[1] = pass(w, e, sp, &r.box, BP_Y, h, NULL);
 	r.box = bp_aabb_offset(&r.box, 0, r.d[1], 0);
-	r.d[0] = pass(w, e, &s, &r.box, BP_X, ox, NULL);
+	r.d[0] = pass(w, e, sp, &r.box, BP_X, ox, NULL);
 	r.box = bp_aabb_offset(&r.box, r.d[0], 0, 0);
-	r.d[2] = pass(w, e, &s, &r.box, BP_Z, oz, NULL);
+	r.d[2] = pass(w, e, sp, &r.box, BP_Z, oz, NULL);
 	r.box = bp_aabb_offset(&r.box, 0, 0, r.d[2]);
-	r.d[1] = pass(w, e, &s, &r.box, BP_Y, -h, e->rules.step_sink_fix ? NULL : &region);
+	r.d[1] = pass(w, e, sp, &r.box, BP_Y, -h, e->rules.step_sink_fix ? NULL : &region);
 	r.box = bp_aabb_offset(&r.box, 0, r.d[1], 0);
 	return r;
 }
@@ -129,7 +134,15 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double ou
 	const double o[3] = {d[0], d[1], d[2]};
 	const bp_AABB start = e->box;
 	bp_AABB b = e->box;
-	const bp_AABB region = bp_aabb_extend(&start, d[0], d[1], d[2]);
+	/* A grounded entity may step: gather once over the move and the step regions
+	 * (extra boxes beyond a pass's slab never change its clip). */
+	const double h = r->step_height;
+	const int may_step = h > 0 && e->on_ground && (guard || e->y_size < r->step_cooldown);
+	bp_AABB region = bp_aabb_extend(&start, d[0], d[1], d[2]);
+	if (may_step) {
+		region.lo[1] = fmin(region.lo[1], start.lo[1] - h);
+		region.hi[1] = fmax(region.hi[1], start.hi[1] + h);
+	}
 	Boxes s;
 	boxes_gather(w, e, &region, &s);
 	d[1] = pass(w, e, &s, &b, BP_Y, d[1], NULL);
@@ -142,7 +155,8 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double ou
 
 	if (r->step_height > 0 && can_step && (guard || e->y_size < r->step_cooldown) &&
 	    (o[0] != d[0] || o[2] != d[2])) {
-		StepResult st = step_attempt(w, e, &start, o[0], o[2]);
+		StepResult st = step_attempt(w, e, &start, o[0], o[2],
+		                             may_step && s.n >= 0 ? &s : NULL);
 		/* Kept only if strictly farther horizontally; ties keep the plain move. */
 		if (d[0] * d[0] + d[2] * d[2] < st.d[0] * st.d[0] + st.d[2] * st.d[2]) {
 			b = st.box;
