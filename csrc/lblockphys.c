@@ -2316,6 +2316,23 @@ static lua_Integer collider_handle(const bp_World *w, uint32_t index1)
 	return (lua_Integer)(((uint64_t)w->colliders[index1 - 1].generation << 32) | index1);
 }
 
+/* What a ray or sweep met, into the table on the stack top: a block's x, y, z and id,
+ * or collider = true and the collider's handle. */
+static void set_target_fields(lua_State *L, const bp_World *w, int kind,
+                              const int32_t cell[3], uint16_t id, uint32_t collider)
+{
+	if (kind == BP_HIT_BLOCK) {
+		set_int_field(L, "x", cell[0]);
+		set_int_field(L, "y", cell[1]);
+		set_int_field(L, "z", cell[2]);
+		set_int_field(L, "id", id);
+	} else {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "collider");
+		set_int_field(L, "handle", collider_handle(w, collider));
+	}
+}
+
 /***
  * Nearest block shape (not cell) or static collider on a ray. A ray starting inside a
  * box hits it at distance 0; ties go to blocks before colliders. Source: our own (grid
@@ -2346,16 +2363,7 @@ static int l_world_raycast(lua_State *L)
 		return 1;
 	}
 	lua_createtable(L, 0, 11);
-	if (h.kind == BP_HIT_BLOCK) {
-		set_int_field(L, "x", h.cell[0]);
-		set_int_field(L, "y", h.cell[1]);
-		set_int_field(L, "z", h.cell[2]);
-		set_int_field(L, "id", h.id);
-	} else {
-		lua_pushboolean(L, 1);
-		lua_setfield(L, -2, "collider");
-		set_int_field(L, "handle", collider_handle(w, h.collider));
-	}
+	set_target_fields(L, w, h.kind, h.cell, h.id, h.collider);
 	set_hit_fields(L, h.normal, h.point, h.distance);
 	return 1;
 }
@@ -2444,16 +2452,7 @@ static int l_world_sweep(lua_State *L)
 		return 5;
 	}
 	lua_createtable(L, 0, 7);
-	if (h.kind == BP_HIT_BLOCK) {
-		set_int_field(L, "x", h.cell[0]);
-		set_int_field(L, "y", h.cell[1]);
-		set_int_field(L, "z", h.cell[2]);
-		set_int_field(L, "id", h.id);
-	} else {
-		lua_pushboolean(L, 1);
-		lua_setfield(L, -2, "collider");
-		set_int_field(L, "handle", collider_handle(w, h.collider));
-	}
+	set_target_fields(L, w, h.kind, h.cell, h.id, h.collider);
 	set_int_field(L, "nx", h.normal[0]);
 	set_int_field(L, "ny", h.normal[1]);
 	set_int_field(L, "nz", h.normal[2]);
