@@ -180,6 +180,15 @@ void bp_world_remove_collider(bp_World *w, uint32_t index1);
 typedef int (*bp_BoxVisitor)(void *ctx, const bp_AABB *box);
 int bp_world_visit(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn, void *ctx);
 
+/** Visit every non-air cell of the inclusive cell range [lo, hi] (int32 values), chunk
+ *  by chunk (one lookup per chunk, air chunks skipped), in y, z, x order within each
+ *  chunk and chunks in y, z, x order. fn gets the block id and its cell; a nonzero
+ *  return stops the walk and is returned. For queries that need to know which block
+ *  a box came from (raycast.c). Source: our own. */
+typedef int (*bp_CellVisitor)(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z);
+int bp_world_visit_cells(bp_World *w, const int64_t lo[3], const int64_t hi[3],
+                         bp_CellVisitor fn, void *ctx);
+
 /** Number of block cells a region query would scan (for the bounded-work limit). */
 double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
 

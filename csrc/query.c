@@ -151,6 +151,35 @@ static BP_ALWAYS_INLINE int boxes_in_part(void *ctx, const ChunkPart *p)
 	return 0;
 }
 
+typedef struct CellWalk {
+	bp_CellVisitor fn;
+	void *ctx;
+} CellWalk;
+
+/* Every non-air cell of one chunk part, in y, z, x order. */
+static int cells_in_part(void *ctx, const ChunkPart *p)
+{
+	const CellWalk *cw = ctx;
+	for (int y = p->a[1]; y <= p->b[1]; y++)
+		for (int z = p->a[2]; z <= p->b[2]; z++)
+			for (int x = p->a[0]; x <= p->b[0]; x++) {
+				uint16_t id = part_id(p, x, y, z);
+				int stop;
+				if (id && (stop = cw->fn(cw->ctx, id, (int32_t)(p->base[0] + x),
+				                         (int32_t)(p->base[1] + y),
+				                         (int32_t)(p->base[2] + z))))
+					return stop;
+			}
+	return 0;
+}
+
+int bp_world_visit_cells(bp_World *w, const int64_t lo[3], const int64_t hi[3],
+                         bp_CellVisitor fn, void *ctx)
+{
+	CellWalk cw = {fn, ctx};
+	return walk_chunks(w, lo, hi, 0, cells_in_part, &cw);
+}
+
 /* Every block shape box of the cells [lo, hi] overlapping region, then every static
  * collider that does; fn returns nonzero to stop. */
 static BP_ALWAYS_INLINE int visit_cells(bp_World *w, const bp_AABB *region,

@@ -37,12 +37,6 @@ static int64_t clamp_ceil(double v)
 	return (double)f < v && f < INT32_MAX ? f + 1 : f;
 }
 
-/* Chunk coordinate of a cell coordinate (floor division by 16, no signed shifts). */
-static int64_t chunk_of(int64_t v)
-{
-	return v >= 0 ? v / BP_CHUNK_SIZE : -((BP_CHUNK_SIZE - 1 - v) / BP_CHUNK_SIZE);
-}
-
 static int in_int32(int64_t v)
 {
 	return v >= INT32_MIN && v <= INT32_MAX;
@@ -264,6 +258,7 @@ bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double
 /* --- box sweep --- */
 
 typedef struct SweepBest {
+	const bp_World *w;
 	const bp_AABB *m;
 	const double *v;
 	bp_SweepHit *hit;
@@ -307,52 +302,33 @@ double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[
 	return (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
 }
 
-/* Sweep against the boxes of those cells chunk by chunk (one lookup per chunk; air
- * chunks skipped), in y, z, x order like query.c. Unlike bp_world_gather this keeps
- * which block each box belongs to; bp_aabb_sweep rejects the boxes the path misses. */
+/* Sweep against the boxes of one cell, remembering the block of a new earliest hit. */
+static int sweep_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
+{
+	SweepBest *s = ctx;
+	const bp_BlockType *t = &s->w->types[id];
+	for (int i = 0; i < t->nboxes; i++) {
+		bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x, (double)y, (double)z);
+		if (!sweep_one(s, &box))
+			continue;
+		s->hit->kind = BP_HIT_BLOCK;
+		s->hit->cell[0] = x;
+		s->hit->cell[1] = y;
+		s->hit->cell[2] = z;
+		s->hit->id = id;
+		s->hit->collider = 0;
+	}
+	return 0;
+}
+
+/* Sweep against the boxes of the cells the region can touch (query.c's chunk walk,
+ * which, unlike bp_world_gather, keeps which block each box belongs to);
+ * bp_aabb_sweep rejects the boxes the path misses. */
 static void sweep_cells(bp_World *w, const bp_AABB *region, SweepBest *s)
 {
 	int64_t lo[3], hi[3];
-	if (!sweep_range(w, region, lo, hi))
-		return;
-	int64_t c0[3], c1[3];
-	for (int a = 0; a < 3; a++) {
-		c0[a] = chunk_of(lo[a]);
-		c1[a] = chunk_of(hi[a]);
-	}
-	for (int64_t cy = c0[1]; cy <= c1[1]; cy++)
-		for (int64_t cz = c0[2]; cz <= c1[2]; cz++)
-			for (int64_t cx = c0[0]; cx <= c1[0]; cx++) {
-				const bp_Chunk *c = bp_world_chunk(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-				if (!c || (!c->ids && c->uniform == 0))
-					continue;
-				const int64_t base[3] = {cx * 16, cy * 16, cz * 16};
-				int64_t a[3], b[3];
-				for (int k = 0; k < 3; k++) {
-					a[k] = lo[k] > base[k] ? lo[k] : base[k];
-					b[k] = hi[k] < base[k] + 15 ? hi[k] : base[k] + 15;
-				}
-				for (int64_t y = a[1]; y <= b[1]; y++)
-					for (int64_t z = a[2]; z <= b[2]; z++)
-						for (int64_t x = a[0]; x <= b[0]; x++) {
-							size_t k = (size_t)(((y - base[1]) << 8) | ((z - base[2]) << 4) |
-							                    (x - base[0]));
-							uint16_t id = c->ids ? c->ids[k] : c->uniform;
-							const bp_BlockType *t = &w->types[id];
-							for (int i = 0; i < t->nboxes; i++) {
-								bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x,
-								                             (double)y, (double)z);
-								if (!sweep_one(s, &box))
-									continue;
-								s->hit->kind = BP_HIT_BLOCK;
-								s->hit->cell[0] = (int32_t)x;
-								s->hit->cell[1] = (int32_t)y;
-								s->hit->cell[2] = (int32_t)z;
-								s->hit->id = id;
-								s->hit->collider = 0;
-							}
-						}
-			}
+	if (sweep_range(w, region, lo, hi))
+		bp_world_visit_cells(w, lo, hi, sweep_cell, s);
 }
 
 bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit)
@@ -366,7 +342,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
 		return BP_OK; /* nothing to sweep: bp_aabb_sweep never hits a still box */
 	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
-	SweepBest s = {m, v, hit};
+	SweepBest s = {w, m, v, hit};
 	sweep_cells(w, &region, &s);
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		const bp_StaticCollider *c = &w->colliders[i];
