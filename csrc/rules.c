@@ -57,7 +57,7 @@ bp_Rules bp_rules_beta173(void)
 	r.passes = 3;
 	r.camera_rise = 8.0 / 20.0;            /* per tick */
 	r.jump_height = 1.25;
-	r.walk_speed = 4.317;
+	r.walk_speed = 4.317;                  /* b/s: MC-CPP's grounded terminal speed */
 	return r;
 }
 
@@ -67,9 +67,8 @@ bp_Rules bp_rules_mccpp(void)
 	r.model = BP_MODEL_MCCPP;
 	r.resolver = BP_RESOLVER_SWEPT;
 	r.push = BP_PUSH_SEPARATE;
+	/* jump_height, walk_speed, back_off and passes are already MC-CPP's (above). */
 	r.gravity = 32.0;
-	r.jump_height = 1.25;
-	r.walk_speed = 4.317; /* b/s: the grounded terminal speed (accel x friction / friction) */
 	r.step_height = 0.6;
 	const double fr[3] = {20, 20, 20}, fly[3] = {5, 5, 5};
 	const double jump[3] = {1.8, 0, 1.8}, fall[3] = {1.8, 0.4, 1.8};
@@ -77,9 +76,7 @@ bp_Rules bp_rules_mccpp(void)
 	memcpy(r.drag_fly, fly, sizeof fly);
 	memcpy(r.drag_jump, jump, sizeof jump);
 	memcpy(r.drag_fall, fall, sizeof fall);
-	r.back_off = 0.001;
 	r.camera_rise = 8.0;
-	r.passes = 3;
 	r.max_push_speed = 10.0; /* b/s */
 	r.sneak_guard = 0;
 	return r;
