@@ -236,15 +236,145 @@ int bp_world_any_box(bp_World *w, const bp_AABB *region)
 	return visit_region(w, region, bp_stop_at_first, NULL);
 }
 
+/* Cells [lo, hi] of a region whose coordinates all lie within +-2^30 (every move's
+ * region in practice): plain casts are then defined and exact, so floor and ceil
+ * cost a cast and a compare. 0 if some coordinate is outside. */
+static inline int near_cells(const bp_AABB *r, int32_t lo[3], int32_t hi[3])
+{
+	for (int a = 0; a < 3; a++) {
+		if (!(fabs(r->lo[a]) < 0x1p30 && fabs(r->hi[a]) < 0x1p30))
+			return 0;
+		lo[a] = (int32_t)r->lo[a];
+		lo[a] -= (double)lo[a] > r->lo[a];  /* floor */
+		hi[a] = (int32_t)r->hi[a];
+		hi[a] -= (double)hi[a] >= r->hi[a]; /* ceil - 1 */
+	}
+	return 1;
+}
+
+/* Chunk coordinate of a cell within +-2^30 (no signed shift: offset, then unsigned). */
+static inline int32_t near_chunk(int32_t v)
+{
+	return (int32_t)((uint32_t)(v + 0x40000000) >> 4) - 0x4000000;
+}
+
+/* Append the boxes of cell (x, y, z) holding block type t that overlap the region.
+ * `exact`: the cell lies in the region's own cell range (not the extra row below for
+ * tall shapes), so a full cube overlaps it without a test. Returns 1 when full. */
+static BP_ALWAYS_INLINE int collect_cell(const bp_BlockType *t, double fx, double fy,
+                                         double fz, int exact, const bp_AABB *region,
+                                         bp_Collect *c)
+{
+	if (t->full_cube) {
+		if (!exact)
+			return 0; /* a cube in the row below ends at or under region->lo[1] */
+		bp_AABB box = bp_aabb_make(fx, fy, fz, fx + 1, fy + 1, fz + 1);
+		return bp_collect_one(c, &box);
+	}
+	for (int i = 0; i < t->nboxes; i++) {
+		bp_AABB box = bp_aabb_offset(&t->boxes[i], fx, fy, fz);
+		if (bp_aabb_overlaps(&box, region) && bp_collect_one(c, &box))
+			return 1;
+	}
+	return 0;
+}
+
+/* The cells [lo, hi] of one chunk (all inside it): the ids row by row. A chunk of
+ * one id reads a row of that id with zero strides. Returns 1 when the list is full. */
+static BP_ALWAYS_INLINE int collect_part(const bp_World *w, const bp_Chunk *ch,
+                                         const bp_AABB *region, const int32_t lo[3],
+                                         const int32_t hi[3], int32_t exact_y, bp_Collect *c)
+{
+	uint16_t same[1];
+	const uint16_t *ids = ch->ids;
+	uint32_t sy = 256, sz = 16, sx = 1;
+	if (!ids) {
+		same[0] = ch->uniform;
+		ids = same;
+		sy = sz = sx = 0;
+	}
+	for (int32_t y = lo[1]; y <= hi[1]; y++) {
+		const double fy = (double)y;
+		for (int32_t z = lo[2]; z <= hi[2]; z++) {
+			const double fz = (double)z;
+			const uint16_t *row = ids + ((uint32_t)y & 15u) * sy + ((uint32_t)z & 15u) * sz;
+			for (int32_t x = lo[0]; x <= hi[0]; x++) {
+				uint16_t id = row[((uint32_t)x & 15u) * sx];
+				if (id && collect_cell(&w->types[id], (double)x, fy, fz, y >= exact_y,
+				                       region, c))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* bp_world_collect's block part for cells within +-2^30: chunk by chunk in y, z, x
+ * order (the order of bp_world_visit), one lookup per chunk, int32 arithmetic.
+ * Returns 1 when the list is full. */
+static int collect_near(bp_World *w, const bp_AABB *region, const int32_t lo[3],
+                        const int32_t hi[3], int32_t exact_y, bp_Collect *c)
+{
+	int32_t clo[3], chi[3], l[3], h[3];
+	for (int a = 0; a < 3; a++) {
+		clo[a] = near_chunk(lo[a]);
+		chi[a] = near_chunk(hi[a]);
+	}
+	if (clo[0] == chi[0] && clo[1] == chi[1] && clo[2] == chi[2]) {
+		/* inside one chunk: the common case, without the loop over chunks */
+		const bp_Chunk *ch = bp_world_chunk(w, clo[0], clo[1], clo[2]);
+		if (!ch || (!ch->ids && ch->uniform == 0))
+			return 0;
+		return collect_part(w, ch, region, lo, hi, exact_y, c);
+	}
+	for (int32_t cy = clo[1]; cy <= chi[1]; cy++) {
+		l[1] = cy == clo[1] ? lo[1] : cy * 16;
+		h[1] = cy == chi[1] ? hi[1] : cy * 16 + 15;
+		for (int32_t cz = clo[2]; cz <= chi[2]; cz++) {
+			l[2] = cz == clo[2] ? lo[2] : cz * 16;
+			h[2] = cz == chi[2] ? hi[2] : cz * 16 + 15;
+			for (int32_t cx = clo[0]; cx <= chi[0]; cx++) {
+				const bp_Chunk *ch = bp_world_chunk(w, cx, cy, cz);
+				if (!ch || (!ch->ids && ch->uniform == 0))
+					continue;
+				l[0] = cx == clo[0] ? lo[0] : cx * 16;
+				h[0] = cx == chi[0] ? hi[0] : cx * 16 + 15;
+				if (collect_part(w, ch, region, l, h, exact_y, c))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
                      double max_cells)
 {
-	int64_t lo[3], hi[3];
-	region_cells(w, region, lo, hi);
-	if (cell_count(lo, hi) > max_cells)
+	int32_t l[3], h[3];
+	if (!near_cells(region, l, h)) {
+		int64_t lo[3], hi[3];
+		region_cells(w, region, lo, hi);
+		if (cell_count(lo, hi) > max_cells)
+			return -1;
+		bp_Collect c = {out, cap, 0};
+		return visit_cells(w, region, lo, hi, bp_collect_one, &c) ? -1 : c.n;
+	}
+	const int32_t exact_y = l[1];
+	if (w->tall_shapes)
+		l[1]--;
+	if (h[0] < l[0] || h[1] < l[1] || h[2] < l[2])
+		return 0; /* an empty cell range: only a flat region, which no box overlaps */
+	if ((double)(h[0] - l[0] + 1) * (h[1] - l[1] + 1) * (h[2] - l[2] + 1) > max_cells)
 		return -1;
 	bp_Collect c = {out, cap, 0};
-	return visit_cells(w, region, lo, hi, bp_collect_one, &c) ? -1 : c.n;
+	if (collect_near(w, region, l, h, exact_y, &c))
+		return -1;
+	for (uint32_t i = 0; i < w->ncolliders; i++) {
+		const bp_StaticCollider *s = &w->colliders[i];
+		if (s->alive && bp_aabb_overlaps(&s->box, region) && bp_collect_one(&c, &s->box))
+			return -1;
+	}
+	return c.n;
 }
 
 double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
