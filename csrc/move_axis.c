@@ -8,6 +8,7 @@
  * region's volume (DESIGN.md).
  */
 #include "blockphys.h"
+#include "bp_visitors.h"
 
 #include <math.h>
 
@@ -30,8 +31,9 @@ static void boxes_gather(bp_World *w, const bp_Entity *e, const bp_AABB *region,
 
 /* One per-axis pass: d of box m clipped by the boxes (only those overlapping
  * `within`, when given). */
-static double pass(bp_World *w, const bp_Entity *e, const Boxes *s, const bp_AABB *m,
-                   int axis, double d, const bp_AABB *within)
+static BP_ALWAYS_INLINE double pass(bp_World *w, const bp_Entity *e, const Boxes *s,
+                                    const bp_AABB *m, int axis, double d,
+                                    const bp_AABB *within)
 {
 	if (s->n < 0)
 		return bp_clip(w, e, m, axis, d, within);
