@@ -1133,9 +1133,25 @@ static int l_rules_newindex(lua_State *L)
 /* -------------------------------------------------------------- Entity */
 
 /* The live entity at stack index i (its world is pushed nowhere). */
+/* The Entity userdata at index i, raising luaL_checkudata's own error if it is not.
+ * Entity __index and __newindex (run every tick per entity) hold the metatable as
+ * upvalue 2, and comparing with it is much cheaper than luaL_checkudata's lookup by
+ * name; elsewhere upvalue 2 is none and the comparison fails over to the lookup. */
+static LEntity *check_entity_ud(lua_State *L, int i)
+{
+	void *p = lua_touserdata(L, i);
+	if (p && lua_getmetatable(L, i)) {
+		int ok = lua_rawequal(L, -1, lua_upvalueindex(2));
+		lua_pop(L, 1);
+		if (ok)
+			return p;
+	}
+	return luaL_checkudata(L, i, ENTITY_MT);
+}
+
 static bp_Entity *check_entity_w(lua_State *L, int i, bp_World **wout)
 {
-	LEntity *le = luaL_checkudata(L, i, ENTITY_MT);
+	LEntity *le = check_entity_ud(L, i);
 	lua_getiuservalue(L, i, 1);
 	LWorld *lw = lua_touserdata(L, -1);
 	lua_pop(L, 1);
@@ -1332,7 +1348,7 @@ static int l_entity_lerp(lua_State *L)
  */
 static int l_entity_valid(lua_State *L)
 {
-	LEntity *le = luaL_checkudata(L, 1, ENTITY_MT);
+	LEntity *le = check_entity_ud(L, 1);
 	lua_getiuservalue(L, 1, 1);
 	LWorld *lw = lua_touserdata(L, -1);
 	lua_pushboolean(L, lw && lw->w && bp_world_entity(lw->w, le->id) != NULL);
@@ -1347,7 +1363,7 @@ static int l_entity_valid(lua_State *L)
  */
 static int l_entity_tostring(lua_State *L)
 {
-	LEntity *le = luaL_checkudata(L, 1, ENTITY_MT);
+	LEntity *le = check_entity_ud(L, 1);
 	lua_getiuservalue(L, 1, 1);
 	LWorld *lw = lua_touserdata(L, -1);
 	bp_Entity *e = lw && lw->w ? bp_world_entity(lw->w, le->id) : NULL;
@@ -1472,22 +1488,54 @@ static const NumField num_fields[] = {
 	{"step_offset", offsetof(bp_Entity, step_offset), 0},
 	{NULL, 0, 0}};
 
-static const FlagField *find_flag(const char *k)
+/* Entity field codes: the value of each field name in the table that __index and
+ * __newindex hold as upvalue 1, so that a field access is one hash lookup of the
+ * (interned) key instead of a string search. Methods map to their functions. */
+enum {
+	FIELD_NUM = 0x100,  /* + index in num_fields */
+	FIELD_FLAG = 0x200, /* + index in flag_fields */
+	FIELD_POS = 0x300,  /* + axis: x, y, z */
+	FIELD_RULES = 0x400,
+	FIELD_GROUP,
+	FIELD_MASK,
+	FIELD_WORLD,
+	FIELD_FILTER
+};
+
+/* Push the field table: every field name to its code, every method to its function. */
+static void push_entity_fields(lua_State *L, const luaL_Reg *methods)
 {
-	for (const FlagField *f = flag_fields; f->name; f++) {
-		if (strcmp(f->name, k) == 0)
-			return f;
+	lua_newtable(L);
+	luaL_setfuncs(L, methods, 0);
+	for (int i = 0; num_fields[i].name; i++) {
+		lua_pushinteger(L, FIELD_NUM + i);
+		lua_setfield(L, -2, num_fields[i].name);
 	}
-	return NULL;
+	for (int i = 0; flag_fields[i].name; i++) {
+		lua_pushinteger(L, FIELD_FLAG + i);
+		lua_setfield(L, -2, flag_fields[i].name);
+	}
+	static const char *const other[] = {"x", "y", "z", "rules", "group", "mask", "world",
+	                                    "filter"};
+	static const int code[] = {FIELD_POS, FIELD_POS + 1, FIELD_POS + 2, FIELD_RULES,
+	                           FIELD_GROUP, FIELD_MASK, FIELD_WORLD, FIELD_FILTER};
+	for (int i = 0; i < 8; i++) {
+		lua_pushinteger(L, code[i]);
+		lua_setfield(L, -2, other[i]);
+	}
 }
 
-static const NumField *find_num(const char *k)
+/* The code of the key at index k (0 if it names no field; methods leave their
+ * function on the stack and return -1). Otherwise pops what it pushed. */
+static int field_code(lua_State *L, int k)
 {
-	for (const NumField *f = num_fields; f->name; f++) {
-		if (strcmp(f->name, k) == 0)
-			return f;
-	}
-	return NULL;
+	lua_pushvalue(L, k);
+	int t = lua_rawget(L, lua_upvalueindex(1));
+	if (t == LUA_TFUNCTION)
+		return -1;
+	int code = t == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
+	lua_pop(L, 1);
+	return code;
 }
 
 static void push_rules_view(lua_State *L, int ei)
@@ -1527,54 +1575,50 @@ static int l_entity_index(lua_State *L)
 {
 	/* Methods first: e:valid() must answer for a removed entity, and the other
 	 * methods check the entity themselves. */
-	luaL_checkudata(L, 1, ENTITY_MT);
-	if (lua_type(L, 2) == LUA_TSTRING) {
-		luaL_getmetafield(L, 1, "methods");
-		if (lua_getfield(L, -1, lua_tostring(L, 2)) != LUA_TNIL)
-			return 1;
-		lua_pop(L, 2);
-	}
+	check_entity_ud(L, 1);
+	int code = field_code(L, 2);
+	if (code < 0)
+		return 1;
 	bp_Entity *e = check_entity(L, 1);
-	const char *k = lua_tostring(L, 2);
-	if (!k)
-		return 0;
 	double p[3];
-	if (k[0] && !k[1] && (k[0] == 'x' || k[0] == 'y' || k[0] == 'z')) {
+	switch (code & ~0xFF) {
+	case FIELD_NUM:
+		lua_pushnumber(L, *(const double *)((const char *)e + num_fields[code & 0xFF].offset));
+		return 1;
+	case FIELD_FLAG:
+		lua_pushboolean(L, *((const uint8_t *)e + flag_fields[code & 0xFF].offset));
+		return 1;
+	case FIELD_POS:
 		bp_entity_position(e, p);
-		lua_pushnumber(L, p[k[0] == 'x' ? 0 : k[0] == 'y' ? 1 : 2]);
+		lua_pushnumber(L, p[code & 0xFF]);
 		return 1;
+	default:
+		break;
 	}
-	const NumField *nf = find_num(k);
-	if (nf) {
-		lua_pushnumber(L, *(const double *)((const char *)e + nf->offset));
-		return 1;
-	}
-	const FlagField *ff = find_flag(k);
-	if (ff) {
-		lua_pushboolean(L, *((const uint8_t *)e + ff->offset));
-		return 1;
-	}
-	if (strcmp(k, "rules") == 0) {
+	switch (code) {
+	case FIELD_RULES:
 		push_rules_view(L, 1);
 		return 1;
-	}
-	if (strcmp(k, "group") == 0 || strcmp(k, "mask") == 0) {
-		lua_pushinteger(L, k[0] == 'g' ? e->group : e->mask);
+	case FIELD_GROUP:
+	case FIELD_MASK:
+		lua_pushinteger(L, code == FIELD_GROUP ? e->group : e->mask);
 		return 1;
-	}
-	if (strcmp(k, "world") == 0) {
+	case FIELD_WORLD:
 		lua_getiuservalue(L, 1, 1);
 		return 1;
-	}
-	if (strcmp(k, "filter") == 0) {
+	case FIELD_FILTER:
 		lua_getiuservalue(L, 1, 1);
 		push_hooks(L, lua_gettop(L), ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
 		lua_getfield(L, -1, "filter");
 		return 1;
+	default: /* not a field: a method added to the methods table later, or nil */
+		if (lua_type(L, 2) != LUA_TSTRING)
+			return 0;
+		luaL_getmetafield(L, 1, "methods");
+		lua_pushvalue(L, 2);
+		lua_rawget(L, -2);
+		return 1;
 	}
-	luaL_getmetafield(L, 1, "methods");
-	lua_getfield(L, -1, k);
-	return 1;
 }
 
 /* Apply the rules table at index t to the entity at index 1 (validated first). */
@@ -1611,8 +1655,9 @@ static int l_entity_newindex(lua_State *L)
 	bp_World *w;
 	bp_Entity *e = check_entity_w(L, 1, &w);
 	const char *k = luaL_checkstring(L, 2);
-	const NumField *nf = find_num(k);
-	if (nf) {
+	int code = field_code(L, 2);
+	if ((code & ~0xFF) == FIELD_NUM) {
+		const NumField *nf = &num_fields[code & 0xFF];
 		if (!nf->writable)
 			return luaL_error(L, "entity field '%s' is read-only", k);
 		double v = check_finite(L, 3);
@@ -1621,41 +1666,45 @@ static int l_entity_newindex(lua_State *L)
 		*(double *)((char *)e + nf->offset) = v;
 		return 0;
 	}
-	const FlagField *ff = find_flag(k);
-	if (ff) {
+	if ((code & ~0xFF) == FIELD_FLAG) {
+		const FlagField *ff = &flag_fields[code & 0xFF];
 		if (!ff->writable)
 			return luaL_error(L, "entity field '%s' is read-only", k);
 		if (!lua_isboolean(L, 3))
 			return luaL_error(L, "entity field '%s' must be a boolean", k);
 		uint8_t v = (uint8_t)lua_toboolean(L, 3);
-		if (strcmp(k, "solid") == 0 && v != e->solid)
+		if (ff->offset == offsetof(bp_Entity, solid) && v != e->solid)
 			w->nsolid += v ? 1 : (uint32_t)-1;
 		*((uint8_t *)e + ff->offset) = v;
 		return 0;
 	}
-	if (strcmp(k, "rules") == 0) {
+	switch (code) {
+	case FIELD_RULES:
 		view_to_table(L, 3);
 		assign_rules(L, 3, "entity.rules");
 		return 0;
-	}
-	if (strcmp(k, "group") == 0 || strcmp(k, "mask") == 0) {
+	case FIELD_GROUP:
+	case FIELD_MASK: {
 		lua_Integer v = luaL_checkinteger(L, 3);
 		if (v < 0 || v > (lua_Integer)UINT32_MAX)
 			return luaL_error(L, "entity field '%s' must be an integer in [0, 2^32)", k);
-		*(k[0] == 'g' ? &e->group : &e->mask) = (uint32_t)v;
+		*(code == FIELD_GROUP ? &e->group : &e->mask) = (uint32_t)v;
 		return 0;
 	}
-	if (strcmp(k, "filter") == 0) {
+	case FIELD_FILTER:
 		if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
 			return luaL_error(L, "entity field 'filter' must be a function or nil");
 		lua_getiuservalue(L, 1, 1);
 		lua_pushvalue(L, 3);
 		set_filter(L, lua_gettop(L) - 1, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1, e);
 		return 0;
-	}
-	if (k[0] && !k[1] && (k[0] == 'x' || k[0] == 'y' || k[0] == 'z'))
+	case FIELD_POS:
+	case FIELD_POS + 1:
+	case FIELD_POS + 2:
 		return luaL_error(L, "entity field '%s' is read-only (use e:teleport(x, y, z))", k);
-	return luaL_error(L, "entity has no field '%s'", k);
+	default:
+		return luaL_error(L, "entity has no field '%s'", k);
+	}
 }
 
 static const luaL_Reg entity_methods[] = {
@@ -1665,7 +1714,7 @@ static const luaL_Reg entity_methods[] = {
 	{NULL, NULL}};
 
 static const luaL_Reg entity_meta[] = {
-	{"__index", l_entity_index}, {"__newindex", l_entity_newindex},
+	{"__index", NULL}, {"__newindex", NULL}, /* closures: see luaopen */
 	{"__eq", l_entity_eq}, {"__tostring", l_entity_tostring}, {NULL, NULL}};
 
 /* ------------------------------------------------------------- RulesView */
@@ -2539,6 +2588,17 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	create_meta(L, COLLIDER_MT, collider_meta, collider_methods);
 	create_meta(L, WORLD_MT, world_meta, world_methods);
 	create_meta(L, ENTITY_MT, entity_meta, entity_methods);
+	/* __index and __newindex hold the field table (see field_code). */
+	luaL_getmetatable(L, ENTITY_MT);
+	push_entity_fields(L, entity_methods);
+	lua_pushvalue(L, -1);
+	lua_pushvalue(L, -3);
+	lua_pushcclosure(L, l_entity_index, 2);
+	lua_setfield(L, -3, "__index");
+	lua_pushvalue(L, -2);
+	lua_pushcclosure(L, l_entity_newindex, 2); /* upvalues: the fields, the metatable */
+	lua_setfield(L, -2, "__newindex");
+	lua_pop(L, 1);
 	create_meta(L, RULESVIEW_MT, rulesview_meta, NULL);
 	create_meta(L, RULES_MT, rules_meta, NULL);
 	luaL_newlib(L, module_funcs);
