@@ -75,9 +75,9 @@ double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, d
 int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region);
 /** Copy every blocking box overlapping region (blocks, colliders, then solid entities
  *  but self) into out, at most cap; returns the count, or -1 if there are more or the
- *  region spans more than max_cells cells. */
+ *  region spans more than max_cells cells. cache: see bp_world_collect (may be NULL). */
 int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
-                        bp_AABB *out, int cap, double max_cells);
+                        bp_AABB *out, int cap, double max_cells, bp_GatherCache *cache);
 /** Visit every blocking box overlapping region (blocks and colliders, then solids). */
 int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                       bp_BoxVisitor fn, void *ctx);

@@ -15,6 +15,24 @@
 #define BP_MAX_ENTITY_WIDTH 16.0
 #define BP_MAX_ENTITY_HEIGHT 32.0
 
+/** Most non-air cells one bp_GatherCache holds. */
+#define BP_GATHER_CELLS 16
+
+/** The non-air cells of the last cell range an entity's move gathered, so that the next
+ *  gather of the same range (or a part of it) reads them instead of the chunks: an
+ *  entity that stays within the same cells (standing, pushing into a wall, walking
+ *  within a block) skips the walk. Valid while w->block_version is unchanged. Source:
+ *  our own. */
+typedef struct bp_GatherCache {
+	uint64_t version;     /* w->block_version when filled; 0: empty */
+	int32_t lo[3], hi[3]; /* the cell range walked */
+	uint8_t n;            /* cells held */
+	struct {
+		uint16_t id;
+		uint8_t x, y, z;  /* offsets from lo */
+	} cell[BP_GATHER_CELLS];
+} bp_GatherCache;
+
 /** An entity. The box is the ground truth; the position is derived from it:
  *  x, z = centre of the box, y = bottom of the box (DESIGN.md section 1). */
 typedef struct bp_Entity {
@@ -42,6 +60,7 @@ typedef struct bp_Entity {
 	uint8_t has_filter; /* a Lua filter function decides pairs */
 	uint8_t pushed;     /* separation touched it this step */
 	bp_Rules rules;
+	bp_GatherCache gather; /* the cells of its last move's gather */
 } bp_Entity;
 
 typedef struct bp_EntityPool {

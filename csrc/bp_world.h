@@ -104,6 +104,7 @@ struct bp_World {
 	 * (e.g. across a chunk border below its feet) and hit here. */
 	int32_t cache_key[BP_CHUNK_CACHE][3];
 	int64_t cache_index[BP_CHUNK_CACHE]; /* -1 empty, -2 "no chunk there", else index */
+	uint64_t block_version; /* bumped by every change of blocks or types (from 1) */
 	uint64_t stored_blocks; /* non-air blocks */
 	uint64_t liquid_blocks; /* liquid blocks (liquid tests are skipped when 0) */
 
@@ -209,9 +210,11 @@ bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d);
 /** Copy every box (block shapes, static colliders) overlapping `region` into out, at
  *  most cap of them, in the order of bp_world_visit. Returns the count, or -1 if there
  *  are more than cap (out then holds a partial list) or the region spans more than
- *  max_cells cells (nothing scanned). No allocation: for small regions. */
+ *  max_cells cells (nothing scanned). No allocation: for small regions. With a cache
+ *  (may be NULL), a region whose cells lie in the cached range reads the cached cells,
+ *  and any other walk refills the cache; the result is the same either way. */
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
-                     double max_cells);
+                     double max_cells, bp_GatherCache *cache);
 
 /** True if any box overlaps `region` strictly. */
 int bp_world_any_box(bp_World *w, const bp_AABB *region);

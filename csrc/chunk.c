@@ -183,6 +183,7 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 	if (!c->ids && (st = chunk_expand(w, c)) != BP_OK)
 		return st;
 	c->ids[cell_index(x, y, z)] = id;
+	w->block_version++;
 	c->nonair += (id != 0) - (old != 0);
 	c->liquid += (w->types[id].liquid != 0) - (w->types[old].liquid != 0);
 	w->liquid_blocks += (uint64_t)(w->types[id].liquid != 0) - (uint64_t)(w->types[old].liquid != 0);
@@ -278,6 +279,7 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 	if (st != BP_OK)
 		return st;
 	/* Phase 2 cannot fail: every chunk exists and has the array it needs. */
+	w->block_version++;
 	for (int64_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)
 		for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
 			for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {

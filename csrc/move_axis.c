@@ -24,9 +24,10 @@ typedef struct Boxes {
 	bp_AABB b[LIST_CAP];
 } Boxes;
 
-static void boxes_gather(bp_World *w, const bp_Entity *e, const bp_AABB *region, Boxes *s)
+static void boxes_gather(bp_World *w, const bp_Entity *e, const bp_AABB *region, Boxes *s,
+                         bp_GatherCache *cache)
 {
-	s->n = bp_collect_blocking(w, e, region, s->b, LIST_CAP, SMALL_REGION_CELLS);
+	s->n = bp_collect_blocking(w, e, region, s->b, LIST_CAP, SMALL_REGION_CELLS, cache);
 }
 
 /* One per-axis pass: d of box m clipped by the boxes (only those overlapping
@@ -85,7 +86,7 @@ static StepResult step_attempt(bp_World *w, const bp_Entity *e, const bp_AABB *s
 	const Boxes *sp = pre;
 	if (!pre) {
 		const bp_AABB all = bp_aabb_extend(&region, 0, -h, 0);
-		boxes_gather(w, e, &all, &own);
+		boxes_gather(w, e, &all, &own, NULL); /* rare: keep the move's cache */
 		sp = &own;
 	}
 	StepResult r;
@@ -146,7 +147,7 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double ou
 		region.hi[1] = fmax(region.hi[1], start.hi[1] + h);
 	}
 	Boxes s;
-	boxes_gather(w, e, &region, &s);
+	boxes_gather(w, e, &region, &s, &e->gather);
 	d[1] = pass(w, e, &s, &b, BP_Y, d[1], NULL);
 	b = bp_aabb_offset(&b, 0, d[1], 0);
 	const int can_step = e->on_ground || (o[1] != d[1] && o[1] < 0);

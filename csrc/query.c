@@ -279,11 +279,28 @@ static BP_ALWAYS_INLINE int collect_cell(const bp_BlockType *t, double fx, doubl
 	return 0;
 }
 
+/* Note a non-air cell in the cache being filled (n past BP_GATHER_CELLS: overflowed,
+ * the cache stays empty). */
+static BP_ALWAYS_INLINE void record_cell(bp_GatherCache *gc, uint16_t id, int32_t x,
+                                         int32_t y, int32_t z)
+{
+	if (gc->n < BP_GATHER_CELLS) {
+		gc->cell[gc->n].id = id;
+		gc->cell[gc->n].x = (uint8_t)(x - gc->lo[0]);
+		gc->cell[gc->n].y = (uint8_t)(y - gc->lo[1]);
+		gc->cell[gc->n].z = (uint8_t)(z - gc->lo[2]);
+	}
+	if (gc->n <= BP_GATHER_CELLS)
+		gc->n++;
+}
+
 /* The cells [lo, hi] of one chunk (all inside it): the ids row by row. A chunk of
- * one id reads a row of that id with zero strides. Returns 1 when the list is full. */
+ * one id reads a row of that id with zero strides. Non-air cells are recorded in gc
+ * when given. Returns 1 when the list is full. */
 static BP_ALWAYS_INLINE int collect_part(const bp_World *w, const bp_Chunk *ch,
                                          const bp_AABB *region, const int32_t lo[3],
-                                         const int32_t hi[3], int32_t exact_y, bp_Collect *c)
+                                         const int32_t hi[3], int32_t exact_y, bp_Collect *c,
+                                         bp_GatherCache *gc)
 {
 	uint16_t same[1];
 	const uint16_t *ids = ch->ids;
@@ -300,8 +317,11 @@ static BP_ALWAYS_INLINE int collect_part(const bp_World *w, const bp_Chunk *ch,
 			const uint16_t *row = ids + ((uint32_t)y & 15u) * sy + ((uint32_t)z & 15u) * sz;
 			for (int32_t x = lo[0]; x <= hi[0]; x++) {
 				uint16_t id = row[((uint32_t)x & 15u) * sx];
-				if (id && collect_cell(&w->types[id], (double)x, fy, fz, y >= exact_y,
-				                       region, c))
+				if (!id)
+					continue;
+				if (gc)
+					record_cell(gc, id, x, y, z);
+				if (collect_cell(&w->types[id], (double)x, fy, fz, y >= exact_y, region, c))
 					return 1;
 			}
 		}
@@ -313,7 +333,8 @@ static BP_ALWAYS_INLINE int collect_part(const bp_World *w, const bp_Chunk *ch,
  * order (the order of bp_world_visit), one lookup per chunk, int32 arithmetic.
  * Returns 1 when the list is full. */
 static int collect_near(bp_World *w, const bp_AABB *region, const int32_t lo[3],
-                        const int32_t hi[3], int32_t exact_y, bp_Collect *c)
+                        const int32_t hi[3], int32_t exact_y, bp_Collect *c,
+                        bp_GatherCache *gc)
 {
 	int32_t clo[3], chi[3], l[3], h[3];
 	for (int a = 0; a < 3; a++) {
@@ -325,7 +346,7 @@ static int collect_near(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 		const bp_Chunk *ch = bp_world_chunk(w, clo[0], clo[1], clo[2]);
 		if (!ch || (!ch->ids && ch->uniform == 0))
 			return 0;
-		return collect_part(w, ch, region, lo, hi, exact_y, c);
+		return collect_part(w, ch, region, lo, hi, exact_y, c, gc);
 	}
 	for (int32_t cy = clo[1]; cy <= chi[1]; cy++) {
 		l[1] = cy == clo[1] ? lo[1] : cy * 16;
@@ -339,7 +360,7 @@ static int collect_near(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 					continue;
 				l[0] = cx == clo[0] ? lo[0] : cx * 16;
 				h[0] = cx == chi[0] ? hi[0] : cx * 16 + 15;
-				if (collect_part(w, ch, region, l, h, exact_y, c))
+				if (collect_part(w, ch, region, l, h, exact_y, c, gc))
 					return 1;
 			}
 		}
@@ -347,8 +368,62 @@ static int collect_near(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 	return 0;
 }
 
+/* The cached cells that lie in [lo, hi], as collect_near would give them (the cache
+ * holds the non-air cells of a range containing [lo, hi], in walk order, and the walk
+ * order of a sub-range is the same order). Returns 1 when the list is full. */
+static int collect_cached(const bp_World *w, const bp_GatherCache *gc,
+                          const bp_AABB *region, const int32_t lo[3], const int32_t hi[3],
+                          int32_t exact_y, bp_Collect *c)
+{
+	for (int i = 0; i < gc->n; i++) {
+		const int32_t x = gc->lo[0] + gc->cell[i].x, y = gc->lo[1] + gc->cell[i].y,
+		              z = gc->lo[2] + gc->cell[i].z;
+		if (x < lo[0] || x > hi[0] || y < lo[1] || y > hi[1] || z < lo[2] || z > hi[2])
+			continue;
+		if (collect_cell(&w->types[gc->cell[i].id], (double)x, (double)y, (double)z,
+		                 y >= exact_y, region, c))
+			return 1;
+	}
+	return 0;
+}
+
+/* True if the cache holds the cells of a range containing [lo, hi] for these blocks. */
+static int cache_covers(const bp_World *w, const bp_GatherCache *gc, const int32_t lo[3],
+                        const int32_t hi[3])
+{
+	return gc->version == w->block_version && lo[0] >= gc->lo[0] && lo[1] >= gc->lo[1] &&
+	       lo[2] >= gc->lo[2] && hi[0] <= gc->hi[0] && hi[1] <= gc->hi[1] &&
+	       hi[2] <= gc->hi[2];
+}
+
+/* The block boxes of the cells [lo, hi] (all within +-2^30): from the cache when it
+ * covers them, else by walking the chunks, refilling the cache when the range is
+ * small enough to note in it. Returns 1 when the list is full. */
+static int collect_blocks(bp_World *w, const bp_AABB *region, const int32_t lo[3],
+                          const int32_t hi[3], int32_t exact_y, bp_Collect *c,
+                          bp_GatherCache *gc)
+{
+	if (!gc)
+		return collect_near(w, region, lo, hi, exact_y, c, NULL);
+	if (cache_covers(w, gc, lo, hi))
+		return collect_cached(w, gc, region, lo, hi, exact_y, c);
+	gc->version = 0;
+	if (hi[0] - lo[0] > 255 || hi[1] - lo[1] > 255 || hi[2] - lo[2] > 255)
+		return collect_near(w, region, lo, hi, exact_y, c, NULL);
+	for (int a = 0; a < 3; a++) {
+		gc->lo[a] = lo[a];
+		gc->hi[a] = hi[a];
+	}
+	gc->n = 0;
+	if (collect_near(w, region, lo, hi, exact_y, c, gc))
+		return 1; /* stopped early: the cells noted are not all of them */
+	if (gc->n <= BP_GATHER_CELLS)
+		gc->version = w->block_version;
+	return 0;
+}
+
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
-                     double max_cells)
+                     double max_cells, bp_GatherCache *cache)
 {
 	int32_t l[3], h[3];
 	if (!near_cells(region, l, h)) {
@@ -367,7 +442,7 @@ int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
 	if ((double)(h[0] - l[0] + 1) * (h[1] - l[1] + 1) * (h[2] - l[2] + 1) > max_cells)
 		return -1;
 	bp_Collect c = {out, cap, 0};
-	if (collect_near(w, region, l, h, exact_y, &c))
+	if (collect_blocks(w, region, l, h, exact_y, &c, cache))
 		return -1;
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		const bp_StaticCollider *s = &w->colliders[i];

@@ -107,9 +107,9 @@ int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
 }
 
 int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
-                        bp_AABB *out, int cap, double max_cells)
+                        bp_AABB *out, int cap, double max_cells, bp_GatherCache *cache)
 {
-	int n = bp_world_collect(w, region, out, cap, max_cells);
+	int n = bp_world_collect(w, region, out, cap, max_cells, cache);
 	if (n < 0 || !w->nsolid)
 		return n;
 	bp_Collect c = {out, cap, n};

@@ -61,6 +61,7 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud)
 	w->alloc = alloc;
 	w->alloc_ud = ud;
 	w->bytes = sizeof *w;
+	w->block_version = 1; /* 0 marks an empty bp_GatherCache */
 	bp_chunks_init(w);
 	/* Type 0 is air: no boxes. */
 	bp_BlockDef air = bp_default_block_def();
@@ -225,6 +226,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	name_insert(w->name_slots, w->name_cap, name, w->ntypes);
 	*id = (uint16_t)w->ntypes;
 	w->ntypes++;
+	w->block_version++; /* a tall shape changes which cells a gather walks */
 	return BP_OK;
 }
 
