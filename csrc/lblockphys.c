@@ -1526,16 +1526,15 @@ static void push_entity_fields(lua_State *L, const luaL_Reg *methods)
 }
 
 /* The code of the key at index k (0 if it names no field; methods leave their
- * function on the stack and return -1). Otherwise pops what it pushed. */
+ * function on the stack top and return -1). The looked-up value stays on the stack
+ * (callers index absolutely or push what they return; popping costs more). */
 static int field_code(lua_State *L, int k)
 {
 	lua_pushvalue(L, k);
 	int t = lua_rawget(L, lua_upvalueindex(1));
 	if (t == LUA_TFUNCTION)
 		return -1;
-	int code = t == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
-	lua_pop(L, 1);
-	return code;
+	return t == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
 }
 
 static void push_rules_view(lua_State *L, int ei)

@@ -92,13 +92,13 @@ static StepResult step_attempt(bp_World *w, const bp_Entity *e, const bp_AABB *s
 	StepResult r;
 	r.box = *start;
 	r.d[1] = pass(w, e, sp, &r.box, BP_Y, h, NULL);
-	r.box = bp_aabb_offset(&r.box, 0, r.d[1], 0);
+	bp_aabb_shift(&r.box, BP_Y, r.d[1]);
 	r.d[0] = pass(w, e, sp, &r.box, BP_X, ox, NULL);
-	r.box = bp_aabb_offset(&r.box, r.d[0], 0, 0);
+	bp_aabb_shift(&r.box, BP_X, r.d[0]);
 	r.d[2] = pass(w, e, sp, &r.box, BP_Z, oz, NULL);
-	r.box = bp_aabb_offset(&r.box, 0, 0, r.d[2]);
+	bp_aabb_shift(&r.box, BP_Z, r.d[2]);
 	r.d[1] = pass(w, e, sp, &r.box, BP_Y, -h, e->rules.step_sink_fix ? NULL : &region);
-	r.box = bp_aabb_offset(&r.box, 0, r.d[1], 0);
+	bp_aabb_shift(&r.box, BP_Y, r.d[1]);
 	return r;
 }
 
@@ -143,18 +143,19 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double ou
 	const int may_step = h > 0 && e->on_ground && (guard || e->y_size < r->step_cooldown);
 	bp_AABB region = bp_aabb_extend(&start, d[0], d[1], d[2]);
 	if (may_step) {
-		region.lo[1] = fmin(region.lo[1], start.lo[1] - h);
-		region.hi[1] = fmax(region.hi[1], start.hi[1] + h);
+		const double low = start.lo[1] - h, high = start.hi[1] + h;
+		region.lo[1] = region.lo[1] < low ? region.lo[1] : low;
+		region.hi[1] = region.hi[1] > high ? region.hi[1] : high;
 	}
 	Boxes s;
 	boxes_gather(w, e, &region, &s, &e->gather);
 	d[1] = pass(w, e, &s, &b, BP_Y, d[1], NULL);
-	b = bp_aabb_offset(&b, 0, d[1], 0);
+	bp_aabb_shift(&b, BP_Y, d[1]);
 	const int can_step = e->on_ground || (o[1] != d[1] && o[1] < 0);
 	d[0] = pass(w, e, &s, &b, BP_X, d[0], NULL);
-	b = bp_aabb_offset(&b, d[0], 0, 0);
+	bp_aabb_shift(&b, BP_X, d[0]);
 	d[2] = pass(w, e, &s, &b, BP_Z, d[2], NULL);
-	b = bp_aabb_offset(&b, 0, 0, d[2]);
+	bp_aabb_shift(&b, BP_Z, d[2]);
 
 	if (r->step_height > 0 && can_step && (guard || e->y_size < r->step_cooldown) &&
 	    (o[0] != d[0] || o[2] != d[2])) {

@@ -242,7 +242,7 @@ int bp_world_any_box(bp_World *w, const bp_AABB *region)
 static inline int near_cells(const bp_AABB *r, int32_t lo[3], int32_t hi[3])
 {
 	for (int a = 0; a < 3; a++) {
-		if (!(fabs(r->lo[a]) < 0x1p30 && fabs(r->hi[a]) < 0x1p30))
+		if (!(r->lo[a] > -0x1p30 && r->hi[a] < 0x1p30 && r->lo[a] <= r->hi[a]))
 			return 0;
 		lo[a] = (int32_t)r->lo[a];
 		lo[a] -= (double)lo[a] > r->lo[a];  /* floor */
