@@ -50,7 +50,12 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 
 /** Position (feet: centre of the bottom face) from the box. */
-void bp_entity_position(const bp_Entity *e, double pos[3]);
+static inline void bp_entity_position(const bp_Entity *e, double pos[3])
+{
+	pos[0] = (e->box.lo[0] + e->box.hi[0]) / 2;
+	pos[1] = e->box.lo[1];
+	pos[2] = (e->box.lo[2] + e->box.hi[2]) / 2;
+}
 
 /** Put the entity's box at feet position pos (blocks; no collision, no validation: the
  *  caller keeps |pos| <= BP_MAX_COORD). Does not tell the broadphase (see

@@ -102,6 +102,8 @@ static inline bool bp_aabb_overlaps(const bp_AABB *a, const bp_AABB *b)
  *  at the ulp of the larger coordinate and doubles, so it ends in a few steps. */
 static inline double bp_settle(double f, double d, double to, double sign)
 {
+	if (!(sign * (f + d) > sign * to))
+		return d; /* the common case: f + d lands on `to` (or short of it) */
 	double step = 2.220446049250313e-16 * fmax(1.0, fmax(fabs(f), fabs(to)));
 	for (int i = 0; i < 64 && sign * (f + d) > sign * to; i++) {
 		d -= sign * step;

@@ -228,4 +228,9 @@ int bp_world_liquid_in(bp_World *w, const bp_AABB *region, int liquid, int low_q
 /** The type of the block at a world position's cell (floor of each coordinate). */
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z);
 
+/** bp_world_type_at, read from an entity's gather cache when it covers the cell (the
+ *  block under an entity usually lies in the range its last move gathered). */
+const bp_BlockType *bp_world_type_at_cached(bp_World *w, const bp_GatherCache *gc,
+                                            double x, double y, double z);
+
 #endif

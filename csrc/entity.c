@@ -29,13 +29,6 @@ static int def_ok(const bp_EntityDef *d)
 	       fabs(d->z) <= BP_MAX_COORD;
 }
 
-void bp_entity_position(const bp_Entity *e, double pos[3])
-{
-	pos[0] = (e->box.lo[0] + e->box.hi[0]) / 2;
-	pos[1] = e->box.lo[1];
-	pos[2] = (e->box.lo[2] + e->box.hi[2]) / 2;
-}
-
 void bp_entity_place(bp_Entity *e, const double pos[3])
 {
 	double h = e->width / 2;

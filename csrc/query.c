@@ -422,6 +422,20 @@ static int collect_blocks(bp_World *w, const bp_AABB *region, const int32_t lo[3
 	return 0;
 }
 
+const bp_BlockType *bp_world_type_at_cached(bp_World *w, const bp_GatherCache *gc,
+                                            double x, double y, double z)
+{
+	const int32_t c[3] = {(int32_t)cell_floor(x), (int32_t)cell_floor(y), (int32_t)cell_floor(z)};
+	if (!cache_covers(w, gc, c, c))
+		return &w->types[bp_world_get_block(w, c[0], c[1], c[2])];
+	for (int i = 0; i < gc->n; i++) {
+		if (gc->lo[0] + gc->cell[i].x == c[0] && gc->lo[1] + gc->cell[i].y == c[1] &&
+		    gc->lo[2] + gc->cell[i].z == c[2])
+			return &w->types[gc->cell[i].id];
+	}
+	return &w->types[0]; /* not noted: air */
+}
+
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
                      double max_cells, bp_GatherCache *cache)
 {

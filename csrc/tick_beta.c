@@ -109,7 +109,8 @@ static float friction_factor(bp_World *w, const bp_Entity *e)
 		return (float)r->air_friction;
 	double pos[3];
 	bp_entity_position(e, pos);
-	const bp_BlockType *t = bp_world_type_at(w, pos[0], floor(e->box.lo[1]) - 1, pos[2]);
+	const bp_BlockType *t =
+	    bp_world_type_at_cached(w, &e->gather, pos[0], floor(e->box.lo[1]) - 1, pos[2]);
 	float slip = (float)(t == &w->types[0] ? r->default_slipperiness : t->slipperiness);
 	return slip * (float)r->air_friction;
 }
