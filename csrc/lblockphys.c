@@ -1149,6 +1149,23 @@ static LEntity *check_entity_ud(lua_State *L, int i)
 	return luaL_checkudata(L, i, ENTITY_MT);
 }
 
+/* check_entity_w without popping the world userdata it pushes: for the field
+ * metamethods, which run every tick per entity and whose stack is discarded on return
+ * (they index their arguments absolutely). */
+static bp_Entity *check_entity_keep(lua_State *L, int i, bp_World **wout)
+{
+	LEntity *le = check_entity_ud(L, i);
+	lua_getiuservalue(L, i, 1);
+	LWorld *lw = lua_touserdata(L, -1);
+	if (!lw || !lw->w)
+		luaL_argerror(L, i, "entity belongs to a destroyed world");
+	bp_Entity *e = bp_world_entity(lw->w, le->id);
+	if (!e)
+		luaL_argerror(L, i, "entity has been removed");
+	*wout = lw->w;
+	return e;
+}
+
 static bp_Entity *check_entity_w(lua_State *L, int i, bp_World **wout)
 {
 	LEntity *le = check_entity_ud(L, i);
@@ -1578,7 +1595,8 @@ static int l_entity_index(lua_State *L)
 	int code = field_code(L, 2);
 	if (code < 0)
 		return 1;
-	bp_Entity *e = check_entity(L, 1);
+	bp_World *w;
+	bp_Entity *e = check_entity_keep(L, 1, &w);
 	double p[3];
 	switch (code & ~0xFF) {
 	case FIELD_NUM:
@@ -1652,9 +1670,10 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 static int l_entity_newindex(lua_State *L)
 {
 	bp_World *w;
-	bp_Entity *e = check_entity_w(L, 1, &w);
-	const char *k = luaL_checkstring(L, 2);
+	bp_Entity *e = check_entity_keep(L, 1, &w);
 	int code = field_code(L, 2);
+	/* The key as a string, for the messages (a key that is no string names no field). */
+	const char *k = code ? lua_tostring(L, 2) : luaL_checkstring(L, 2);
 	if ((code & ~0xFF) == FIELD_NUM) {
 		const NumField *nf = &num_fields[code & 0xFF];
 		if (!nf->writable)
