@@ -49,6 +49,10 @@ typedef struct LWorld {
 
 typedef struct LEntity {
 	bp_EntityId id;
+	/* The world's userdata block, which the entity's user value keeps alive: never
+	 * dangles (its bp_World is checked through it: NULL once destroyed). Saves the
+	 * user value lookup in the field metamethods. */
+	const LWorld *lw;
 } LEntity;
 
 /* ------------------------------------------------------------------ checks */
@@ -1149,14 +1153,15 @@ static LEntity *check_entity_ud(lua_State *L, int i)
 	return luaL_checkudata(L, i, ENTITY_MT);
 }
 
-/* check_entity_w without popping the world userdata it pushes: for the field
- * metamethods, which run every tick per entity and whose stack is discarded on return
- * (they index their arguments absolutely). */
+/* check_entity_w for the field metamethods, which run every tick per entity: the
+ * world is read through le->lw instead of the user value. */
 static bp_Entity *check_entity_keep(lua_State *L, int i, bp_World **wout)
 {
-	LEntity *le = check_entity_ud(L, i);
-	lua_getiuservalue(L, i, 1);
-	LWorld *lw = lua_touserdata(L, -1);
+	LEntity *le = lua_touserdata(L, i);
+	/* check_entity_ud, leaving the metatable on the stack */
+	if (!le || !lua_getmetatable(L, i) || !lua_rawequal(L, -1, lua_upvalueindex(2)))
+		le = luaL_checkudata(L, i, ENTITY_MT);
+	const LWorld *lw = le->lw;
 	if (!lw || !lw->w)
 		luaL_argerror(L, i, "entity belongs to a destroyed world");
 	bp_Entity *e = bp_world_entity(lw->w, le->id);
@@ -1672,24 +1677,25 @@ static int l_entity_newindex(lua_State *L)
 	bp_World *w;
 	bp_Entity *e = check_entity_keep(L, 1, &w);
 	int code = field_code(L, 2);
-	/* The key as a string, for the messages (a key that is no string names no field). */
-	const char *k = code ? lua_tostring(L, 2) : luaL_checkstring(L, 2);
+	/* The key for the messages, read only when raising: a key that is not a string
+	 * names no field, and luaL_checkstring then raises its own error. */
+#define KEY luaL_checkstring(L, 2)
 	if ((code & ~0xFF) == FIELD_NUM) {
 		const NumField *nf = &num_fields[code & 0xFF];
 		if (!nf->writable)
-			return luaL_error(L, "entity field '%s' is read-only", k);
+			return luaL_error(L, "entity field '%s' is read-only", KEY);
 		double v = check_finite(L, 3);
 		if (nf->writable == 2 && !(v >= -1 && v <= 1))
-			return luaL_error(L, "entity field '%s' must be in [-1, 1]", k);
+			return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
 		*(double *)((char *)e + nf->offset) = v;
 		return 0;
 	}
 	if ((code & ~0xFF) == FIELD_FLAG) {
 		const FlagField *ff = &flag_fields[code & 0xFF];
 		if (!ff->writable)
-			return luaL_error(L, "entity field '%s' is read-only", k);
+			return luaL_error(L, "entity field '%s' is read-only", KEY);
 		if (!lua_isboolean(L, 3))
-			return luaL_error(L, "entity field '%s' must be a boolean", k);
+			return luaL_error(L, "entity field '%s' must be a boolean", KEY);
 		uint8_t v = (uint8_t)lua_toboolean(L, 3);
 		if (ff->offset == offsetof(bp_Entity, solid) && v != e->solid)
 			w->nsolid += v ? 1 : (uint32_t)-1;
@@ -1705,7 +1711,7 @@ static int l_entity_newindex(lua_State *L)
 	case FIELD_MASK: {
 		lua_Integer v = luaL_checkinteger(L, 3);
 		if (v < 0 || v > (lua_Integer)UINT32_MAX)
-			return luaL_error(L, "entity field '%s' must be an integer in [0, 2^32)", k);
+			return luaL_error(L, "entity field '%s' must be an integer in [0, 2^32)", KEY);
 		*(code == FIELD_GROUP ? &e->group : &e->mask) = (uint32_t)v;
 		return 0;
 	}
@@ -1719,10 +1725,11 @@ static int l_entity_newindex(lua_State *L)
 	case FIELD_POS:
 	case FIELD_POS + 1:
 	case FIELD_POS + 2:
-		return luaL_error(L, "entity field '%s' is read-only (use e:teleport(x, y, z))", k);
+		return luaL_error(L, "entity field '%s' is read-only (use e:teleport(x, y, z))", KEY);
 	default:
-		return luaL_error(L, "entity has no field '%s'", k);
+		return luaL_error(L, "entity has no field '%s'", KEY);
 	}
+#undef KEY
 }
 
 static const luaL_Reg entity_methods[] = {
@@ -1989,6 +1996,7 @@ static int l_world_spawn(lua_State *L)
 	lua_setfield(L, 4, "filter");
 	LEntity *le = lua_newuserdatauv(L, sizeof *le, 1); /* 5 */
 	le->id.index1 = 0;
+	le->lw = lua_touserdata(L, 1);
 	luaL_setmetatable(L, ENTITY_MT);
 	lua_pushvalue(L, 1);
 	lua_setiuservalue(L, 5, 1);
