@@ -27,7 +27,10 @@ typedef struct Boxes {
 static void boxes_gather(bp_World *w, const bp_Entity *e, const bp_AABB *region, Boxes *s,
                          bp_GatherCache *cache)
 {
-	s->n = bp_collect_blocking(w, e, region, s->b, LIST_CAP, SMALL_REGION_CELLS, cache);
+	/* Without solid entities the world's boxes are all (and the call is direct). */
+	s->n = w->nsolid
+	           ? bp_collect_blocking(w, e, region, s->b, LIST_CAP, SMALL_REGION_CELLS, cache)
+	           : bp_world_collect(w, region, s->b, LIST_CAP, SMALL_REGION_CELLS, cache);
 }
 
 /* One per-axis pass: d of box m clipped by the boxes (only those overlapping
