@@ -80,4 +80,4 @@ install:
 	cp lua/blockphys/*.lua $(INST_LUADIR)/blockphys/
 
 clean:
-	rm -rf build build-asan build-bench
+	rm -rf build build-asan build-bench build-prof blockphys
