@@ -73,6 +73,31 @@ describe("Entity", function()
       assert.same({ 0, 0, 0 }, { e:position() })
     end)
 
+    -- Fields and methods are found in one table (lblockphys.c, field_code): method
+    -- names are not fields, other key types name nothing, and the field metamethods
+    -- still check their first argument when called directly.
+    it("tells fields, methods and other keys apart", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0, y = 0, z = 0 }
+      assert.has_error(function() e.move = 1 end, "entity has no field 'move'")
+      assert.has_error(function() e[5] = 1 end, "entity has no field '5'")
+      assert.error_matches(function() e[{}] = 1 end, "string expected, got table", 1, true)
+      assert.is_nil(e[5])
+      assert.is_nil(e[true])
+      assert.is_nil(e.nothing)
+      assert.equal("function", type(e.move))
+      local mt = getmetatable(e)
+      local expected = "blockphys.Entity expected"
+      assert.error_matches(function() mt.__newindex(io.stdout, "jumping", true) end, expected, 1, true)
+      assert.error_matches(function() mt.__index({}, "x") end, expected, 1, true)
+      assert.error_matches(function() mt.__newindex(w, "jumping", true) end, expected, 1, true)
+      w:remove(e)
+      assert.equal("function", type(e.valid))
+      assert.is_false(e:valid())
+      assert.error_matches(function() return e.x end, "entity has been removed", 1, true)
+      assert.error_matches(function() e.jumping = true end, "entity has been removed", 1, true)
+    end)
+
     it("checks input ranges and types", function()
       local w = H.world()
       local e = w:spawn{ x = 0, y = 0, z = 0 }
