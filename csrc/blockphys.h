@@ -49,6 +49,11 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
  *  invalid handle, BP_ENOMEM if the free list cannot grow (nothing changes). */
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 
+/** Replace an entity's rules (validated by the caller). Every change of rule values
+ *  goes through here (see bp_World.rules_writes; the hook flags are set apart).
+ *  Source: our own. */
+void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r);
+
 /** Position (feet: centre of the bottom face) from the box. */
 static inline void bp_entity_position(const bp_Entity *e, double pos[3])
 {

@@ -36,21 +36,18 @@ typedef struct bp_GatherCache {
 /** An entity. The box is the ground truth; the position is derived from it:
  *  x, z = centre of the box, y = bottom of the box (DESIGN.md section 1). */
 typedef struct bp_Entity {
+	/* What every tick reads and writes comes first (then the gather cache and the
+	 * rules, whose hot fields lead too): fewer cache lines per entity-tick. */
 	bp_AABB box;
 	double vel[3];      /* b/tick (Beta) or b/s (MC-CPP) */
 	double prev[3];     /* position at the start of the last step (for lerp) */
-	double width, height;
 	double fall_distance;
 	double y_size;      /* Beta camera lag after steps / while sneaking (ySize) */
 	double step_offset; /* MC-CPP camera smoothing after a step assist (<= 0) */
 	double forward, strafe, yaw; /* input: [-1, 1], [-1, 1] (left > 0), degrees */
-	double adj[3];      /* separation push accumulated this step */
 	double trig_yaw;    /* yaw whose table sine/cosine are cached below */
 	float trig_sin, trig_cos;
 	uint8_t trig_valid;
-	uint32_t generation;
-	uint32_t serial;    /* creation order */
-	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
 	uint8_t alive;
 	uint8_t on_ground, coll_h, coll_v;
 	uint8_t in_water, in_lava;
@@ -59,8 +56,13 @@ typedef struct bp_Entity {
 	uint8_t stable;     /* separation push may change velocity (N64 article) */
 	uint8_t has_filter; /* a Lua filter function decides pairs */
 	uint8_t pushed;     /* separation touched it this step */
-	bp_Rules rules;
+	uint32_t generation;
+	uint32_t serial;    /* creation order */
+	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
 	bp_GatherCache gather; /* the cells of its last move's gather */
+	bp_Rules rules;
+	double width, height;
+	double adj[3];      /* separation push accumulated this step */
 } bp_Entity;
 
 typedef struct bp_EntityPool {

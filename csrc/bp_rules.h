@@ -20,12 +20,14 @@ typedef struct bp_Rules {
 	int model;    /* bp_Model */
 	int resolver; /* bp_Resolver */
 	int push;     /* bp_PushModel */
+	/* Lua hooks present (the functions live on the Lua side) */
+	uint8_t hook_heading;
+	uint8_t hook_jump;
 
-	/* --- Beta 1.7.3 (per tick) --- */
-	double sneak_factor;      /* input scale while sneaking: 0.3F */
+	/* --- Beta 1.7.3 (per tick). The fields every tick reads come first, so that a
+	 * tick touches few cache lines of its entity. --- */
 	double input_damping;     /* forward/strafe x 0.98F each tick */
 	double jump_impulse;      /* motionY on a ground jump: 0.42F */
-	double liquid_jump;       /* motionY += 0.04F per tick swimming up */
 	double ground_accel;      /* 0.1F: scaled by accel_factor / f^3 */
 	double accel_factor;      /* 0.16277136F */
 	double air_accel;         /* 0.02F */
@@ -33,6 +35,18 @@ typedef struct bp_Rules {
 	double default_slipperiness; /* 0.6F: used when standing over air */
 	double gravity;           /* Beta 0.08 b/t^2; MC-CPP 32 b/s^2 */
 	double vertical_drag;     /* 0.98F */
+	double step_height;       /* Beta 0.5F; MC-CPP 0.6 (step assist) */
+	double camera_decay;      /* ySize x 0.4F per move */
+	double step_cooldown;     /* no step while ySize >= 0.05F */
+	double sneak_factor;      /* input scale while sneaking: 0.3F */
+	double sneak_camera;      /* ySize raised to 0.2F while sneaking */
+	double guard_probe;       /* sneak edge guard probe depth 1.0 */
+	double guard_step;        /* sneak edge guard reduction 0.05 */
+	int sneak_guard;          /* sneaking on the ground holds the entity at edges */
+	int step_sink_fix;        /* false: reproduce the step-up sink quirk (section 9.2) */
+
+	/* --- Beta 1.7.3 (per tick): liquids, ladders --- */
+	double liquid_jump;       /* motionY += 0.04F per tick swimming up */
 	double water_accel;       /* 0.02F */
 	double water_drag;        /* 0.8F */
 	double water_gravity;     /* 0.02 */
@@ -44,16 +58,8 @@ typedef struct bp_Rules {
 	double ladder_speed;      /* horizontal clamp 0.15F */
 	double ladder_descent;    /* fastest descent 0.15 */
 	double ladder_climb;      /* motionY 0.2 when pushing into a wall on a ladder */
-	double step_height;       /* Beta 0.5F; MC-CPP 0.6 (step assist) */
-	double guard_probe;       /* sneak edge guard probe depth 1.0 */
-	double guard_step;        /* sneak edge guard reduction 0.05 */
-	double sneak_camera;      /* ySize raised to 0.2F while sneaking */
-	double camera_decay;      /* ySize x 0.4F per move */
-	double step_cooldown;     /* no step while ySize >= 0.05F */
 	double water_inset_y;     /* water test box shrink on Y: 0.4F */
 	double lava_inset_xz;     /* lava test box shrink on X/Z: 0.1F */
-	int sneak_guard;          /* sneaking on the ground holds the entity at edges */
-	int step_sink_fix;        /* false: reproduce the step-up sink quirk (section 9.2) */
 
 	/* --- entity pushing (both models) --- */
 	double push_radius;       /* Beta: search box grown 0.2F on X/Z */
@@ -72,9 +78,6 @@ typedef struct bp_Rules {
 	double camera_rise;       /* step_offset recovers 8 b/s */
 	int passes;               /* swept resolver passes: 3 */
 
-	/* --- Lua hooks present (the functions live on the Lua side) --- */
-	uint8_t hook_heading;
-	uint8_t hook_jump;
 } bp_Rules;
 
 /** The Beta 1.7.3 preset (reference/b173-movement.md): model beta173, resolver "axis",

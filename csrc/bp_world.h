@@ -120,6 +120,11 @@ struct bp_World {
 	bp_Broadphase broad;           /* entity grid (broadphase.c) */
 	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
 	int hook_failed;               /* a filter raised inside a resolver or push */
+	/* So that a step skips its passes over every entity when they have nothing to do:
+	 * rules_writes counts rules changes (bp_entity_set_rules: a hook may change a rule
+	 * mid-step), `unstable` says some entity may have stable == 0. */
+	uint32_t rules_writes;
+	int unstable;
 };
 
 /** A fresh world with every block air. Returns NULL if allocation fails. */

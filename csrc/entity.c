@@ -68,6 +68,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	e->rules = def->rules;
 	e->alive = 1;
 	e->stable = 0; /* unstable until the end of its first step (separation push) */
+	w->unstable = 1;
 	double pos[3] = {def->x, def->y, def->z};
 	bp_entity_place(e, pos);
 	memcpy(e->prev, pos, sizeof pos);
@@ -75,6 +76,12 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	id->index1 = slot + 1;
 	id->generation = e->generation;
 	return BP_OK;
+}
+
+void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r)
+{
+	e->rules = *r;
+	w->rules_writes++;
 }
 
 bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id)

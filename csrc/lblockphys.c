@@ -1650,13 +1650,14 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	read_rules(L, t, &r, fn);
 	push_new_hooks(L, t);
 	/* The rules' metamethods may have removed the entity or destroyed the world. */
-	bp_Entity *e = check_entity(L, 1);
+	bp_World *w;
+	bp_Entity *e = check_entity_w(L, 1, &w);
 	LEntity *le = lua_touserdata(L, 1);
 	lua_getiuservalue(L, 1, 1);
 	lua_insert(L, -2);
 	install_hooks(L, lua_gettop(L) - 1, le->id.index1 - 1);
 	lua_pop(L, 1);
-	e->rules = r;
+	bp_entity_set_rules(w, e, &r);
 }
 
 /***
@@ -1825,8 +1826,9 @@ static int l_view_newindex(lua_State *L)
 		return luaL_error(L, "entity.rules: unknown rule '%s' for model %s", k,
 		                  MODEL_NAMES[r.model]);
 	/* Reading a vector's table may run metamethods: the entity may be gone. */
-	e = check_entity(L, ei);
-	e->rules = r;
+	bp_World *w;
+	e = check_entity_w(L, ei, &w);
+	bp_entity_set_rules(w, e, &r);
 	return 0;
 }
 

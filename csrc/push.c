@@ -123,6 +123,7 @@ static int sep_one(void *ctx, uint32_t index)
 	e->pushed = o->pushed = 1;
 	/* Stability is contagious: touching a newcomer makes both position-only. */
 	e->stable = o->stable = (uint8_t)(e->stable & o->stable);
+	c->w->unstable |= !e->stable;
 	return 0;
 }
 
