@@ -59,49 +59,79 @@ end
 
 local function jumps(i, t) return (t + i) % 20 == 0 end
 
-local function run_c(w, n, ticks)
-  local es = {}
-  for i = 1, n do
-    local x, y, z, yaw = spawn_point(i)
-    local e = w:spawn{ x = x, y = y, z = z, yaw = yaw, rules = bp.rules.beta173{ push = false } }
-    e.forward = 1
-    es[i] = e
-  end
-  local t0 = os.clock()
-  for t = 1, ticks do
-    for i = 1, n do es[i].jumping = jumps(i, t) end
-    w:step()
-  end
-  local dt = os.clock() - t0
-  local pos = {}
-  for i = 1, n do
-    pos[i] = { es[i]:position() }
-    w:remove(es[i])
-  end
-  return dt, pos
-end
-
-local function run_lua(w, n, ticks)
-  local es = {}
-  for i = 1, n do
-    local x, y, z, yaw = spawn_point(i)
-    es[i] = lua_axis.spawn(x, y, z, yaw)
-  end
-  local t0 = os.clock()
-  for t = 1, ticks do
+-- The two implementations of the scene: spawn n entities, run tick t for all of them,
+-- then read their final positions (and clear them away).
+local impl_c = {
+  spawn = function(w, n)
+    local es = {}
     for i = 1, n do
+      local x, y, z, yaw = spawn_point(i)
+      local e = w:spawn{ x = x, y = y, z = z, yaw = yaw, rules = bp.rules.beta173{ push = false } }
+      e.forward = 1
+      es[i] = e
+    end
+    return es
+  end,
+  tick = function(w, es, t)
+    for i = 1, #es do es[i].jumping = jumps(i, t) end
+    w:step()
+  end,
+  finish = function(w, es)
+    local pos = {}
+    for i = 1, #es do
+      pos[i] = { es[i]:position() }
+      w:remove(es[i])
+    end
+    return pos
+  end,
+}
+
+local impl_lua = {
+  spawn = function(_, n)
+    local es = {}
+    for i = 1, n do
+      local x, y, z, yaw = spawn_point(i)
+      es[i] = lua_axis.spawn(x, y, z, yaw)
+    end
+    return es
+  end,
+  tick = function(w, es, t)
+    for i = 1, #es do
       local e = es[i]
       e.jumping = jumps(i, t)
       lua_axis.tick(w, e)
     end
+  end,
+  finish = function(_, es)
+    local pos = {}
+    for i = 1, #es do
+      local b = es[i].box
+      pos[i] = { (b[1] + b[4]) / 2, b[2], (b[3] + b[6]) / 2 }
+    end
+    return pos
+  end,
+}
+
+-- Run the ticks of one implementation from `from` to `to`; CPU seconds taken.
+local function run_ticks(impl, w, es, from, to)
+  local t0 = os.clock()
+  for t = from, to do impl.tick(w, es, t) end
+  return os.clock() - t0
+end
+
+-- Run both implementations over the same ticks in alternating segments of SEGMENT
+-- ticks (C 1-20, Lua 1-20, C 21-40, ...), so that a change of machine load during
+-- the run weighs on both alike; each side's caches warm up again within a segment.
+local SEGMENT = 50
+local function run_both(cw, lw, n, ticks)
+  local ces, les = impl_c.spawn(cw, n), impl_lua.spawn(lw, n)
+  local tc, tl = 0, 0
+  for from = 1, ticks, SEGMENT do
+    local to = math.min(ticks, from + SEGMENT - 1)
+    tc = tc + run_ticks(impl_c, cw, ces, from, to)
+    tl = tl + run_ticks(impl_lua, lw, les, from, to)
   end
-  local dt = os.clock() - t0
-  local pos = {}
-  for i = 1, n do
-    local b = es[i].box
-    pos[i] = { (b[1] + b[4]) / 2, b[2], (b[3] + b[6]) / 2 }
-  end
-  return dt, pos
+  return tc, impl_c.finish(cw, ces), tl, impl_lua.finish(lw, les)
 end
 
 -- How many entities end within 0.01 blocks of each other in both implementations
@@ -120,7 +150,7 @@ end
 -- Callgrind mode: only the steps are counted (--toggle-collect=bp_world_step).
 if mode == "--steps-only" then
   local w = build_c()
-  run_c(w, arg_n, arg_ticks)
+  run_ticks(impl_c, w, impl_c.spawn(w, arg_n), 1, arg_ticks)
   return
 end
 
@@ -149,13 +179,15 @@ local function move_costs()
   local e = w:spawn{ x = 0.5, y = 1, z = 0.5, rules = bp.rules.beta173{ step_height = 0 } }
   local res = {}
   for _, d in ipairs{ 1, 10, 100 } do
-    local reps = math.floor(200000 / d)
-    local t0 = os.clock()
-    for _ = 1, reps do
-      e:teleport(0.5, 1, 0.5)
-      e:move(d, -0.01, 0)
+    local reps = math.floor(100000 / d)
+    for _ = 1, 5 do -- the best of 5 rounds: a short measure is easily disturbed
+      local t0 = os.clock()
+      for _ = 1, reps do
+        e:teleport(0.5, 1, 0.5)
+        e:move(d, -0.01, 0)
+      end
+      res[d] = math.min(res[d] or math.huge, (os.clock() - t0) / reps)
     end
-    res[d] = (os.clock() - t0) / reps
   end
   return res
 end
@@ -170,8 +202,7 @@ local lw, lfill = build_lua()
 print(("fill time (pure-Lua table world): %.3f s"):format(lfill))
 
 for _, n in ipairs{ 1000, 10000 } do
-  local tc, pc = run_c(cw, n, TICKS)
-  local tl, pl = run_lua(lw, n, TICKS)
+  local tc, pc, tl, pl = run_both(cw, lw, n, TICKS)
   local rc, rl = n * TICKS / tc, n * TICKS / tl
   print(("N=%-6d same rules check: %d of %d entities end within 0.01 blocks in both")
     :format(n, agreement(pc, pl), n))
