@@ -50,6 +50,26 @@ describe("separate push", function()
     assert.is_true(a.stable and b.stable)
   end)
 
+  -- world:step notes during its loop whether any entity pushes by separation; a hook
+  -- that switches entities whose tick has already run must still count (step.c).
+  it("separates in the step where a later entity's hook switched them to 'separate'", function()
+    local w = floor_world(4)
+    local none = bp.rules.beta173{ push = false }
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = none }
+    local b = w:spawn{ x = 0.7, y = 64, z = 0.5, rules = none }
+    local switch = bp.rules.beta173{ push = false, heading = function()
+      a.rules.push, b.rules.push = "separate", "separate"
+      return 0, 0
+    end }
+    w:spawn{ x = 3.5, y = 64, z = 3.5, rules = switch }
+    local ax, bx = a.x, b.x
+    w:step()
+    local half = (W - (bx - ax)) / 2
+    assert.is_near(ax - half, a.x, 1e-12)
+    assert.is_near(bx + half, b.x, 1e-12)
+    assert.is_true(a.stable and b.stable)
+  end)
+
   it("gives stable entities the push as velocity (blocks/tick), capped", function()
     local w = floor_world(4)
     local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = SEP }
