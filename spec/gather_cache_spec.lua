@@ -21,23 +21,21 @@ local function standing_on_one_block(w)
 end
 
 describe("gather cache", function()
-  it("sees a block removed with set_block under a standing entity", function()
-    local w = H.world()
-    local e = standing_on_one_block(w)
-    w:set_block(0, 0, 0, "air")
-    w:step()
-    assert.is_false(e.on_ground)
-    assert.equal(1 + GROUND, e.y)
-  end)
-
-  it("sees blocks removed with fill", function()
-    local w = H.world()
-    local e = standing_on_one_block(w)
-    w:fill(-1, 0, -1, 1, 0, 1, "air")
-    w:step()
-    assert.is_false(e.on_ground)
-    assert.equal(1 + GROUND, e.y)
-  end)
+  local removals = {
+    { "set_block", function(w) w:set_block(0, 0, 0, "air") end },
+    { "fill", function(w) w:fill(-1, 0, -1, 1, 0, 1, "air") end },
+  }
+  for _, r in ipairs(removals) do
+    local how, remove = r[1], r[2]
+    it("sees the block under a standing entity removed with " .. how, function()
+      local w = H.world()
+      local e = standing_on_one_block(w)
+      remove(w)
+      w:step()
+      assert.is_false(e.on_ground)
+      assert.equal(1 + GROUND, e.y)
+    end)
+  end
 
   it("sees a block replaced by a lower shape and lands on it", function()
     local w = H.world()
