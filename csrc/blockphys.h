@@ -54,6 +54,12 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
  *  Source: our own. */
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r);
 
+/** The inputs of a live entity of w (see bp_EntityInput). */
+static inline bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e)
+{
+	return &w->entities.input[e - w->entities.items];
+}
+
 /** Position (feet: centre of the bottom face) from the box. */
 static inline void bp_entity_position(const bp_Entity *e, double pos[3])
 {

@@ -44,14 +44,12 @@ typedef struct bp_Entity {
 	double fall_distance;
 	double y_size;      /* Beta camera lag after steps / while sneaking (ySize) */
 	double step_offset; /* MC-CPP camera smoothing after a step assist (<= 0) */
-	double forward, strafe, yaw; /* input: [-1, 1], [-1, 1] (left > 0), degrees */
 	double trig_yaw;    /* yaw whose table sine/cosine are cached below */
 	float trig_sin, trig_cos;
 	uint8_t trig_valid;
 	uint8_t alive;
 	uint8_t on_ground, coll_h, coll_v;
 	uint8_t in_water, in_lava;
-	uint8_t jumping, sneaking, flying;
 	uint8_t solid;      /* its box blocks other entities' moves (boats, minecarts) */
 	uint8_t stable;     /* separation push may change velocity (N64 article) */
 	uint8_t has_filter; /* a Lua filter function decides pairs */
@@ -65,9 +63,21 @@ typedef struct bp_Entity {
 	double adj[3];      /* separation push accumulated this step */
 } bp_Entity;
 
+/** What a script writes every tick, kept per slot in a compact array of the pool, apart
+ *  from bp_Entity: writing an input then touches little memory (a large crowd's
+ *  entities do not stay in cache from one step to the next). */
+typedef struct bp_EntityInput {
+	double forward, strafe, yaw; /* [-1, 1], [-1, 1] (left > 0), degrees */
+	uint8_t jumping, sneaking, flying;
+} bp_EntityInput;
+
 typedef struct bp_EntityPool {
 	bp_Entity *items;
 	uint32_t count, cap;   /* slots ever used, capacity */
+	bp_EntityInput *input; /* per slot, like items */
+	uint32_t input_cap;
+	uint32_t *live;        /* per slot: its generation while alive, else 0 (handle checks) */
+	uint32_t live_cap;
 	uint32_t *free_slots;
 	uint32_t nfree, free_cap;
 	uint32_t *order;       /* live slot indices (0-based) in creation order */

@@ -46,6 +46,11 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	                       sizeof(uint32_t));
 	if (st == BP_OK && !p->nfree)
 		st = bp_grow(w, (void **)&p->items, &p->cap, p->count + 1, sizeof(bp_Entity));
+	if (st == BP_OK && !p->nfree)
+		st = bp_grow(w, (void **)&p->input, &p->input_cap, p->count + 1,
+		             sizeof(bp_EntityInput));
+	if (st == BP_OK && !p->nfree)
+		st = bp_grow(w, (void **)&p->live, &p->live_cap, p->count + 1, sizeof(uint32_t));
 	if (st != BP_OK)
 		return st;
 	uint32_t slot;
@@ -58,7 +63,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	}
 	bp_Entity *e = &p->items[slot];
 	memset(e, 0, sizeof *e);
-	e->generation = generation + 1;
+	e->generation = generation + 1 ? generation + 1 : 1; /* 0 marks a free slot in live */
 	e->serial = p->next_serial++;
 	e->width = def->width;
 	e->height = def->height;
@@ -67,6 +72,8 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	e->mask = def->mask;
 	e->rules = def->rules;
 	e->alive = 1;
+	p->live[slot] = e->generation;
+	memset(&p->input[slot], 0, sizeof p->input[slot]);
 	e->stable = 0; /* unstable until the end of its first step (separation push) */
 	w->unstable = 1;
 	double pos[3] = {def->x, def->y, def->z};
@@ -89,12 +96,10 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id)
 	bp_EntityPool *p = &w->entities;
 	if (id.index1 == 0 || id.index1 > p->count)
 		return NULL; /* null or out of range */
-	bp_Entity *e = &p->items[id.index1 - 1];
-	if (!e->alive)
-		return NULL; /* removed */
-	if (e->generation != id.generation)
-		return NULL; /* the slot was reused */
-	return e;
+	/* The compact array answers without touching the entity (generations start at 1). */
+	if (p->live[id.index1 - 1] != id.generation)
+		return NULL; /* removed, or the slot was reused */
+	return &p->items[id.index1 - 1];
 }
 
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
@@ -108,6 +113,7 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 	if (bp_grow(w, (void **)&p->free_slots, &p->free_cap, p->count, sizeof(uint32_t)) != BP_OK)
 		return BP_ENOMEM; /* nothing changed */
 	e->alive = 0; /* the generation is kept; bumped when the slot is reused */
+	p->live[slot] = 0;
 	p->free_slots[p->nfree++] = slot;
 	for (uint32_t i = 0; i < p->norder; i++) {
 		if (p->order[i] == slot) {
@@ -123,6 +129,8 @@ void bp_entities_free(bp_World *w)
 {
 	bp_EntityPool *p = &w->entities;
 	bp_free(w, p->items, (size_t)p->cap * sizeof(bp_Entity));
+	bp_free(w, p->input, (size_t)p->input_cap * sizeof(bp_EntityInput));
+	bp_free(w, p->live, (size_t)p->live_cap * sizeof(uint32_t));
 	bp_free(w, p->free_slots, (size_t)p->free_cap * sizeof(uint32_t));
 	bp_free(w, p->order, (size_t)p->order_cap * sizeof(uint32_t));
 }

@@ -1470,45 +1470,54 @@ static void set_filter(lua_State *L, int wi, uint32_t index, bp_Entity *e)
 	lua_pop(L, 1);
 }
 
-/* Boolean field names and their offsets in bp_Entity. */
+/* Boolean field names and their offsets in bp_Entity, or with `input` in the entity's
+ * bp_EntityInput. */
 typedef struct FlagField {
 	const char *name;
 	size_t offset;
 	int writable;
+	int input;
 } FlagField;
 
 static const FlagField flag_fields[] = {
-	{"on_ground", offsetof(bp_Entity, on_ground), 0},
-	{"collided_horizontally", offsetof(bp_Entity, coll_h), 0},
-	{"collided_vertically", offsetof(bp_Entity, coll_v), 0},
-	{"in_water", offsetof(bp_Entity, in_water), 0},
-	{"in_lava", offsetof(bp_Entity, in_lava), 0},
-	{"jumping", offsetof(bp_Entity, jumping), 1},
-	{"sneaking", offsetof(bp_Entity, sneaking), 1},
-	{"flying", offsetof(bp_Entity, flying), 1},
-	{"solid", offsetof(bp_Entity, solid), 1},
-	{"stable", offsetof(bp_Entity, stable), 0},
-	{NULL, 0, 0}};
+	{"on_ground", offsetof(bp_Entity, on_ground), 0, 0},
+	{"collided_horizontally", offsetof(bp_Entity, coll_h), 0, 0},
+	{"collided_vertically", offsetof(bp_Entity, coll_v), 0, 0},
+	{"in_water", offsetof(bp_Entity, in_water), 0, 0},
+	{"in_lava", offsetof(bp_Entity, in_lava), 0, 0},
+	{"jumping", offsetof(bp_EntityInput, jumping), 1, 1},
+	{"sneaking", offsetof(bp_EntityInput, sneaking), 1, 1},
+	{"flying", offsetof(bp_EntityInput, flying), 1, 1},
+	{"solid", offsetof(bp_Entity, solid), 1, 0},
+	{"stable", offsetof(bp_Entity, stable), 0, 0},
+	{NULL, 0, 0, 0}};
 
 typedef struct NumField {
 	const char *name;
 	size_t offset;
 	int writable; /* 0 read-only, 1 any finite, 2 input in [-1, 1] */
+	int input;    /* the offset is in bp_EntityInput */
 } NumField;
 
 static const NumField num_fields[] = {
-	{"vx", offsetof(bp_Entity, vel[0]), 1},
-	{"vy", offsetof(bp_Entity, vel[1]), 1},
-	{"vz", offsetof(bp_Entity, vel[2]), 1},
-	{"forward", offsetof(bp_Entity, forward), 2},
-	{"strafe", offsetof(bp_Entity, strafe), 2},
-	{"yaw", offsetof(bp_Entity, yaw), 1},
-	{"fall_distance", offsetof(bp_Entity, fall_distance), 1},
-	{"width", offsetof(bp_Entity, width), 0},
-	{"height", offsetof(bp_Entity, height), 0},
-	{"y_size", offsetof(bp_Entity, y_size), 0},
-	{"step_offset", offsetof(bp_Entity, step_offset), 0},
-	{NULL, 0, 0}};
+	{"vx", offsetof(bp_Entity, vel[0]), 1, 0},
+	{"vy", offsetof(bp_Entity, vel[1]), 1, 0},
+	{"vz", offsetof(bp_Entity, vel[2]), 1, 0},
+	{"forward", offsetof(bp_EntityInput, forward), 2, 1},
+	{"strafe", offsetof(bp_EntityInput, strafe), 2, 1},
+	{"yaw", offsetof(bp_EntityInput, yaw), 1, 1},
+	{"fall_distance", offsetof(bp_Entity, fall_distance), 1, 0},
+	{"width", offsetof(bp_Entity, width), 0, 0},
+	{"height", offsetof(bp_Entity, height), 0, 0},
+	{"y_size", offsetof(bp_Entity, y_size), 0, 0},
+	{"step_offset", offsetof(bp_Entity, step_offset), 0, 0},
+	{NULL, 0, 0, 0}};
+
+/* Where a field lives: in the entity, or in its inputs (bp_EntityInput). */
+static char *field_base(bp_World *w, bp_Entity *e, int input)
+{
+	return input ? (char *)bp_entity_input(w, e) : (char *)e;
+}
 
 /* Entity field codes: the value of each field name in the table that __index and
  * __newindex hold as upvalue 1, so that a field access is one hash lookup of the
@@ -1602,13 +1611,17 @@ static int l_entity_index(lua_State *L)
 		return 1;
 	bp_World *w;
 	bp_Entity *e = check_entity_keep(L, 1, &w);
+	const NumField *nf;
+	const FlagField *ff;
 	double p[3];
 	switch (code & ~0xFF) {
 	case FIELD_NUM:
-		lua_pushnumber(L, *(const double *)((const char *)e + num_fields[code & 0xFF].offset));
+		nf = &num_fields[code & 0xFF];
+		lua_pushnumber(L, *(const double *)(field_base(w, e, nf->input) + nf->offset));
 		return 1;
 	case FIELD_FLAG:
-		lua_pushboolean(L, *((const uint8_t *)e + flag_fields[code & 0xFF].offset));
+		ff = &flag_fields[code & 0xFF];
+		lua_pushboolean(L, *(const uint8_t *)(field_base(w, e, ff->input) + ff->offset));
 		return 1;
 	case FIELD_POS:
 		bp_entity_position(e, p);
@@ -1688,7 +1701,7 @@ static int l_entity_newindex(lua_State *L)
 		double v = check_finite(L, 3);
 		if (nf->writable == 2 && !(v >= -1 && v <= 1))
 			return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
-		*(double *)((char *)e + nf->offset) = v;
+		*(double *)(field_base(w, e, nf->input) + nf->offset) = v;
 		return 0;
 	}
 	if ((code & ~0xFF) == FIELD_FLAG) {
@@ -1698,9 +1711,9 @@ static int l_entity_newindex(lua_State *L)
 		if (!lua_isboolean(L, 3))
 			return luaL_error(L, "entity field '%s' must be a boolean", KEY);
 		uint8_t v = (uint8_t)lua_toboolean(L, 3);
-		if (ff->offset == offsetof(bp_Entity, solid) && v != e->solid)
+		if (!ff->input && ff->offset == offsetof(bp_Entity, solid) && v != e->solid)
 			w->nsolid += v ? 1 : (uint32_t)-1;
-		*((uint8_t *)e + ff->offset) = v;
+		*(uint8_t *)(field_base(w, e, ff->input) + ff->offset) = v;
 		return 0;
 	}
 	switch (code) {
@@ -2012,7 +2025,7 @@ static int l_world_spawn(lua_State *L)
 	/* From here on no Lua call may raise or run code: the entity must end whole. */
 	uint32_t index = le->id.index1 - 1;
 	bp_Entity *e = bp_world_entity(w, le->id);
-	double *dst[4] = {&e->yaw, &e->vel[0], &e->vel[1], &e->vel[2]};
+	double *dst[4] = {&bp_entity_input(w, e)->yaw, &e->vel[0], &e->vel[1], &e->vel[2]};
 	for (int i = 0; i < 4; i++) {
 		if (given[i])
 			*dst[i] = motion[i];
@@ -2310,15 +2323,17 @@ static int l_world_step(lua_State *L)
 	lua_settop(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
 	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
-	bp_Entity *snap = NULL;
-	size_t snap_bytes = 0;
-	/* The snapshot's allocation may run finalizers that change the world: allocate
-	 * until its size holds, and check the world only after. */
+	char *snap = NULL;
+	size_t snap_bytes = 0, items_bytes = 0;
+	/* The snapshot (the entities, then their inputs: a hook may change both) is
+	 * allocated where finalizers may run and change the world: allocate until its size
+	 * holds, and check the world only after. */
 	while (any_hooks(w)) {
-		snap_bytes = (size_t)w->entities.count * sizeof(bp_Entity);
+		items_bytes = (size_t)w->entities.count * sizeof(bp_Entity);
+		snap_bytes = items_bytes + (size_t)w->entities.count * sizeof(bp_EntityInput);
 		snap = lua_newuserdatauv(L, snap_bytes ? snap_bytes : 1, 0);
 		w = world_of(L, 1);
-		if (snap_bytes == (size_t)w->entities.count * sizeof(bp_Entity))
+		if (items_bytes == (size_t)w->entities.count * sizeof(bp_Entity))
 			break;
 		lua_pop(L, 1);
 		snap = NULL;
@@ -2327,15 +2342,18 @@ static int l_world_step(lua_State *L)
 	if (m > BP_MAX_MOVE)
 		return luaL_error(L, "world:step: an entity would move %f blocks in one step "
 		                     "(at most 1024 per axis)", m);
-	if (snap)
-		memcpy(snap, w->entities.items, snap_bytes);
+	if (snap) {
+		memcpy(snap, w->entities.items, items_bytes);
+		memcpy(snap + items_bytes, w->entities.input, snap_bytes - items_bytes);
+	}
 	int base = lua_gettop(L);
 	if (bp_world_step(w, dt, &hooks)) {
 		if (lua_gettop(L) == base) /* a hook caught the error of its e:move's filter */
 			lua_pushliteral(L, "world:step: a filter failed inside a rules hook that "
 			                   "caught its error");
 		if (snap) {
-			memcpy(w->entities.items, snap, snap_bytes);
+			memcpy(w->entities.items, snap, items_bytes);
+			memcpy(w->entities.input, snap + items_bytes, snap_bytes - items_bytes);
 			restored(L, 1, w);
 		}
 		return lua_error(L);

@@ -131,7 +131,7 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double din[3], double ou
 	const bp_Rules *r = &e->rules;
 	e->y_size = (double)(float)(e->y_size * r->camera_decay); /* a float field in Beta */
 	double d[3] = {din[0], din[1], din[2]};
-	const int guard = e->on_ground && e->sneaking && r->sneak_guard;
+	const int guard = e->on_ground && bp_entity_input(w, e)->sneaking && r->sneak_guard;
 	if (guard) {
 		/* The guard rewrites the requested X/Z: a guarded stop is no collision. */
 		d[0] = guard_axis(w, e, BP_X, d[0]);

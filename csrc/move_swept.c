@@ -226,6 +226,7 @@ bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out
 	/* Grounded for the step assist: standing at the start (and not rising), or a
 	 * floor hit earlier in this move. */
 	const int was_grounded = e->on_ground && d[1] <= 0;
+	const int flying = bp_entity_input(w, e)->flying;
 	for (int pass = 0; moving(rem); pass++) {
 		if (pass == r->passes) {
 			exhausted = 1;
@@ -236,7 +237,7 @@ bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out
 			break;
 		const int axis = hit_axis(&h);
 		const int grounded = was_grounded || ((stopped & 1 << BP_Y) && d[1] < 0);
-		if (axis != BP_Y && grounded && !stepped && !e->flying && r->step_height > 0 &&
+		if (axis != BP_Y && grounded && !stepped && !flying && r->step_height > 0 &&
 		    try_step(w, e, &box, rem)) {
 			stepped = 1; /* the collision is cancelled; the motion goes on up there */
 			continue;

@@ -28,12 +28,12 @@ static float table_sin(double yaw, float phase)
 }
 
 /* Table sine and cosine of the entity's yaw, cached until the yaw changes. */
-static void yaw_trig(bp_Entity *e, float *s, float *c)
+static void yaw_trig(bp_Entity *e, double yaw, float *s, float *c)
 {
-	if (!e->trig_valid || e->trig_yaw != e->yaw) {
-		e->trig_sin = table_sin(e->yaw, 0.0f);
-		e->trig_cos = table_sin(e->yaw, 16384.0f);
-		e->trig_yaw = e->yaw;
+	if (!e->trig_valid || e->trig_yaw != yaw) {
+		e->trig_sin = table_sin(yaw, 0.0f);
+		e->trig_cos = table_sin(yaw, 16384.0f);
+		e->trig_yaw = yaw;
 		e->trig_valid = 1;
 	}
 	*s = e->trig_sin;
@@ -41,7 +41,7 @@ static void yaw_trig(bp_Entity *e, float *s, float *c)
 }
 
 /* moveFlying (section 1): input to a velocity change, in float. */
-static void heading_native(bp_Entity *e, float strafe, float forward, float k,
+static void heading_native(bp_Entity *e, double yaw, float strafe, float forward, float k,
                            double dv[2])
 {
 	float len = sqrtf(strafe * strafe + forward * forward);
@@ -54,7 +54,7 @@ static void heading_native(bp_Entity *e, float strafe, float forward, float k,
 	strafe *= len;
 	forward *= len;
 	float s, c;
-	yaw_trig(e, &s, &c);
+	yaw_trig(e, yaw, &s, &c);
 	dv[0] = (double)(strafe * c - forward * s);
 	dv[1] = (double)(forward * c + strafe * s);
 }
@@ -70,7 +70,7 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
 			return 1;
 		e = &w->entities.items[index];
 	} else {
-		heading_native(e, strafe, forward, k, dv);
+		heading_native(e, w->entities.input[index].yaw, strafe, forward, k, dv);
 	}
 	e->vel[0] += dv[0];
 	e->vel[2] += dv[1];
@@ -190,7 +190,7 @@ static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
 		e->fall_distance = 0;
 		if (e->vel[1] < -r->ladder_descent)
 			e->vel[1] = -r->ladder_descent;
-		if (e->sneaking && e->vel[1] < 0)
+		if (w->entities.input[index].sneaking && e->vel[1] < 0)
 			e->vel[1] = 0;
 	}
 	resolve(w, e, e->vel);
@@ -215,16 +215,17 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 	e->in_water = (uint8_t)water_test(w, e);
 	if (e->in_water)
 		e->fall_distance = 0;
-	float strafe = (float)e->strafe, forward = (float)e->forward;
+	const bp_EntityInput *in = &w->entities.input[index];
+	float strafe = (float)in->strafe, forward = (float)in->forward;
 	const double ys0 = e->y_size; /* posY still carries this until the move */
-	if (e->sneaking) {
+	if (in->sneaking) {
 		strafe = (float)(strafe * r->sneak_factor);
 		forward = (float)(forward * r->sneak_factor);
 		if (e->y_size < r->sneak_camera)
 			e->y_size = r->sneak_camera;
 	}
 	e->in_lava = (uint8_t)lava_test(w, e);
-	if (e->jumping) {
+	if (in->jumping) {
 		if (r->hook_jump && hooks && hooks->jump) {
 			if (hooks->jump(hooks->ctx, w, index))
 				return 1;

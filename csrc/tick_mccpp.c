@@ -14,10 +14,10 @@
 #define DEG_TO_RAD 0.017453292519943295
 
 /* get_friction_vector: flying, grounded, rising or falling. */
-static const double *friction_vector(const bp_Entity *e)
+static const double *friction_vector(const bp_Entity *e, const bp_EntityInput *in)
 {
 	const bp_Rules *r = &e->rules;
-	if (e->flying)
+	if (in->flying)
 		return r->drag_fly;
 	if (e->on_ground)
 		return r->friction;
@@ -27,14 +27,14 @@ static const double *friction_vector(const bp_Entity *e)
 /* Input to a horizontal acceleration (b/s^2), Beta's moveFlying convention in
  * double precision: yaw 0 faces +Z, strafe > 0 is left (+X at yaw 0); input longer
  * than 1 is normalised so that diagonals are not faster. */
-static void heading_native(const bp_Entity *e, double k, double a[2])
+static void heading_native(const bp_EntityInput *in, double k, double a[2])
 {
-	double s = e->strafe, f = e->forward;
+	double s = in->strafe, f = in->forward;
 	double len = sqrt(s * s + f * f);
 	double scale = k / fmax(1.0, len);
 	s *= scale;
 	f *= scale;
-	double sn = sin(e->yaw * DEG_TO_RAD), cs = cos(e->yaw * DEG_TO_RAD);
+	double sn = sin(in->yaw * DEG_TO_RAD), cs = cos(in->yaw * DEG_TO_RAD);
 	a[0] = s * cs - f * sn;
 	a[1] = f * cs + s * sn;
 }
@@ -64,19 +64,20 @@ static void resolve(bp_World *w, bp_Entity *e, double dt)
 static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 {
 	bp_Entity *e = &w->entities.items[index];
+	const bp_EntityInput *in = &w->entities.input[index];
 	double acc[2];
 	if (e->rules.hook_heading && hooks && hooks->heading) {
-		if (hooks->heading(hooks->ctx, w, index, e->strafe, e->forward, e->rules.walk_speed,
+		if (hooks->heading(hooks->ctx, w, index, in->strafe, in->forward, e->rules.walk_speed,
 		                   acc))
 			return 1;
 		e = &w->entities.items[index];
 	} else {
-		heading_native(e, e->rules.walk_speed, acc);
+		heading_native(in, e->rules.walk_speed, acc);
 	}
-	const double *f = friction_vector(e);
+	const double *f = friction_vector(e, in);
 	e->vel[0] += acc[0] * f[0] * dt;
 	e->vel[2] += acc[1] * f[2] * dt;
-	if (!e->jumping)
+	if (!in->jumping)
 		return 0;
 	if (e->rules.hook_jump && hooks && hooks->jump)
 		return hooks->jump(hooks->ctx, w, index);
@@ -97,9 +98,10 @@ int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 	e = &w->entities.items[index];
 	resolve(w, e, dt);
 	const bp_Rules *r = &e->rules;
-	if (!e->flying)
+	const bp_EntityInput *in = &w->entities.input[index];
+	if (!in->flying)
 		e->vel[1] -= r->gravity * dt;
-	const double *f = friction_vector(e);
+	const double *f = friction_vector(e, in);
 	for (int a = 0; a < 3; a++)
 		e->vel[a] = decay(e->vel[a], f[a], dt);
 	if (r->push == BP_PUSH_BETA173)
