@@ -453,7 +453,9 @@ int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
 		l[1]--;
 	if (h[0] < l[0] || h[1] < l[1] || h[2] < l[2])
 		return 0; /* an empty cell range: only a flat region, which no box overlaps */
-	if ((double)(h[0] - l[0] + 1) * (h[1] - l[1] + 1) * (h[2] - l[2] + 1) > max_cells)
+	/* Each side is at most 2^31 cells: the first product fits in int64. */
+	const int64_t area = (int64_t)(h[0] - l[0] + 1) * (h[1] - l[1] + 1);
+	if ((double)area * (double)(h[2] - l[2] + 1) > max_cells)
 		return -1;
 	bp_Collect c = {out, cap, 0};
 	if (collect_blocks(w, region, l, h, exact_y, &c, cache))

@@ -128,12 +128,16 @@ static int on_ladder(bp_World *w, const bp_Entity *e)
 static void resolve(bp_World *w, bp_Entity *e, const double v[3])
 {
 	double d[3], out[3];
-	for (int a = 0; a < 3; a++)
-		d[a] = v[a] < -BP_MAX_MOVE ? -BP_MAX_MOVE : v[a] > BP_MAX_MOVE ? BP_MAX_MOVE : v[a];
+	const double *m = v;
+	if (!(fabs(v[0]) <= BP_MAX_MOVE && fabs(v[1]) <= BP_MAX_MOVE && fabs(v[2]) <= BP_MAX_MOVE)) {
+		for (int a = 0; a < 3; a++) /* rare: clamp to the limit */
+			d[a] = v[a] < -BP_MAX_MOVE ? -BP_MAX_MOVE : v[a] > BP_MAX_MOVE ? BP_MAX_MOVE : v[a];
+		m = d;
+	}
 	if (e->rules.resolver == BP_RESOLVER_SWEPT)
-		bp_move_swept(w, e, d, out);
+		bp_move_swept(w, e, m, out);
 	else
-		bp_move_axis(w, e, d, out);
+		bp_move_axis(w, e, m, out);
 }
 
 /* isOffsetPositionInLiquid: the offset box touches no blocking box and no liquid. */
