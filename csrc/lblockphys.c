@@ -1470,48 +1470,34 @@ static void set_filter(lua_State *L, int wi, uint32_t index, bp_Entity *e)
 	lua_pop(L, 1);
 }
 
-/* Boolean field names and their offsets in bp_Entity, or with `input` in the entity's
- * bp_EntityInput. */
-typedef struct FlagField {
+/* The plain entity fields: a number (double) or a boolean (uint8_t) at an offset in
+ * bp_Entity, or with `input` in the entity's bp_EntityInput. */
+typedef struct PlainField {
 	const char *name;
 	size_t offset;
-	int writable;
-	int input;
-} FlagField;
+	uint8_t boolean;  /* a uint8_t read as a boolean, else a double */
+	uint8_t writable; /* 0 read-only, 1 any finite number or a boolean, 2 in [-1, 1] */
+	uint8_t input;
+} PlainField;
 
-static const FlagField flag_fields[] = {
-	{"on_ground", offsetof(bp_Entity, on_ground), 0, 0},
-	{"collided_horizontally", offsetof(bp_Entity, coll_h), 0, 0},
-	{"collided_vertically", offsetof(bp_Entity, coll_v), 0, 0},
-	{"in_water", offsetof(bp_Entity, in_water), 0, 0},
-	{"in_lava", offsetof(bp_Entity, in_lava), 0, 0},
-	{"jumping", offsetof(bp_EntityInput, jumping), 1, 1},
-	{"sneaking", offsetof(bp_EntityInput, sneaking), 1, 1},
-	{"flying", offsetof(bp_EntityInput, flying), 1, 1},
-	{"solid", offsetof(bp_Entity, solid), 1, 0},
-	{"stable", offsetof(bp_Entity, stable), 0, 0},
-	{NULL, 0, 0, 0}};
+#define ENTITY_NUM(name, member, w) {name, offsetof(bp_Entity, member), 0, w, 0}
+#define ENTITY_BOOL(name, member, w) {name, offsetof(bp_Entity, member), 1, w, 0}
+#define INPUT_NUM(name, w) {#name, offsetof(bp_EntityInput, name), 0, w, 1}
+#define INPUT_BOOL(name) {#name, offsetof(bp_EntityInput, name), 1, 1, 1}
 
-typedef struct NumField {
-	const char *name;
-	size_t offset;
-	int writable; /* 0 read-only, 1 any finite, 2 input in [-1, 1] */
-	int input;    /* the offset is in bp_EntityInput */
-} NumField;
-
-static const NumField num_fields[] = {
-	{"vx", offsetof(bp_Entity, vel[0]), 1, 0},
-	{"vy", offsetof(bp_Entity, vel[1]), 1, 0},
-	{"vz", offsetof(bp_Entity, vel[2]), 1, 0},
-	{"forward", offsetof(bp_EntityInput, forward), 2, 1},
-	{"strafe", offsetof(bp_EntityInput, strafe), 2, 1},
-	{"yaw", offsetof(bp_EntityInput, yaw), 1, 1},
-	{"fall_distance", offsetof(bp_Entity, fall_distance), 1, 0},
-	{"width", offsetof(bp_Entity, width), 0, 0},
-	{"height", offsetof(bp_Entity, height), 0, 0},
-	{"y_size", offsetof(bp_Entity, y_size), 0, 0},
-	{"step_offset", offsetof(bp_Entity, step_offset), 0, 0},
-	{NULL, 0, 0, 0}};
+static const PlainField plain_fields[] = {
+	ENTITY_NUM("vx", vel[0], 1), ENTITY_NUM("vy", vel[1], 1), ENTITY_NUM("vz", vel[2], 1),
+	INPUT_NUM(forward, 2), INPUT_NUM(strafe, 2), INPUT_NUM(yaw, 1),
+	ENTITY_NUM("fall_distance", fall_distance, 1),
+	ENTITY_NUM("width", width, 0), ENTITY_NUM("height", height, 0),
+	ENTITY_NUM("y_size", y_size, 0), ENTITY_NUM("step_offset", step_offset, 0),
+	ENTITY_BOOL("on_ground", on_ground, 0),
+	ENTITY_BOOL("collided_horizontally", coll_h, 0),
+	ENTITY_BOOL("collided_vertically", coll_v, 0),
+	ENTITY_BOOL("in_water", in_water, 0), ENTITY_BOOL("in_lava", in_lava, 0),
+	INPUT_BOOL(jumping), INPUT_BOOL(sneaking), INPUT_BOOL(flying),
+	ENTITY_BOOL("solid", solid, 1), ENTITY_BOOL("stable", stable, 0),
+	{NULL, 0, 0, 0, 0}};
 
 /* Where a field lives: in the entity, or in its inputs (bp_EntityInput). */
 static char *field_base(bp_World *w, bp_Entity *e, int input)
@@ -1523,8 +1509,7 @@ static char *field_base(bp_World *w, bp_Entity *e, int input)
  * __newindex hold as upvalue 1, so that a field access is one hash lookup of the
  * (interned) key instead of a string search. Methods map to their functions. */
 enum {
-	FIELD_NUM = 0x100,  /* + index in num_fields */
-	FIELD_FLAG = 0x200, /* + index in flag_fields */
+	FIELD_PLAIN = 0x100, /* + index in plain_fields */
 	FIELD_POS = 0x300,  /* + axis: x, y, z */
 	FIELD_RULES = 0x400,
 	FIELD_GROUP,
@@ -1538,13 +1523,9 @@ static void push_entity_fields(lua_State *L, const luaL_Reg *methods)
 {
 	lua_newtable(L);
 	luaL_setfuncs(L, methods, 0);
-	for (int i = 0; num_fields[i].name; i++) {
-		lua_pushinteger(L, FIELD_NUM + i);
-		lua_setfield(L, -2, num_fields[i].name);
-	}
-	for (int i = 0; flag_fields[i].name; i++) {
-		lua_pushinteger(L, FIELD_FLAG + i);
-		lua_setfield(L, -2, flag_fields[i].name);
+	for (int i = 0; plain_fields[i].name; i++) {
+		lua_pushinteger(L, FIELD_PLAIN + i);
+		lua_setfield(L, -2, plain_fields[i].name);
 	}
 	static const char *const other[] = {"x", "y", "z", "rules", "group", "mask", "world",
 	                                    "filter"};
@@ -1611,18 +1592,17 @@ static int l_entity_index(lua_State *L)
 		return 1;
 	bp_World *w;
 	bp_Entity *e = check_entity_keep(L, 1, &w);
-	const NumField *nf;
-	const FlagField *ff;
 	double p[3];
 	switch (code & ~0xFF) {
-	case FIELD_NUM:
-		nf = &num_fields[code & 0xFF];
-		lua_pushnumber(L, *(const double *)(field_base(w, e, nf->input) + nf->offset));
+	case FIELD_PLAIN: {
+		const PlainField *f = &plain_fields[code & 0xFF];
+		const char *at = field_base(w, e, f->input) + f->offset;
+		if (f->boolean)
+			lua_pushboolean(L, *(const uint8_t *)at);
+		else
+			lua_pushnumber(L, *(const double *)at);
 		return 1;
-	case FIELD_FLAG:
-		ff = &flag_fields[code & 0xFF];
-		lua_pushboolean(L, *(const uint8_t *)(field_base(w, e, ff->input) + ff->offset));
-		return 1;
+	}
 	case FIELD_POS:
 		bp_entity_position(e, p);
 		lua_pushnumber(L, p[code & 0xFF]);
@@ -1694,26 +1674,24 @@ static int l_entity_newindex(lua_State *L)
 	/* The key for the messages, read only when raising: a key that is not a string
 	 * names no field, and luaL_checkstring then raises its own error. */
 #define KEY luaL_checkstring(L, 2)
-	if ((code & ~0xFF) == FIELD_NUM) {
-		const NumField *nf = &num_fields[code & 0xFF];
-		if (!nf->writable)
+	if ((code & ~0xFF) == FIELD_PLAIN) {
+		const PlainField *f = &plain_fields[code & 0xFF];
+		if (!f->writable)
 			return luaL_error(L, "entity field '%s' is read-only", KEY);
-		double v = check_finite(L, 3);
-		if (nf->writable == 2 && !(v >= -1 && v <= 1))
-			return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
-		*(double *)(field_base(w, e, nf->input) + nf->offset) = v;
-		return 0;
-	}
-	if ((code & ~0xFF) == FIELD_FLAG) {
-		const FlagField *ff = &flag_fields[code & 0xFF];
-		if (!ff->writable)
-			return luaL_error(L, "entity field '%s' is read-only", KEY);
+		char *at = field_base(w, e, f->input) + f->offset;
+		if (!f->boolean) {
+			double v = check_finite(L, 3);
+			if (f->writable == 2 && !(v >= -1 && v <= 1))
+				return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
+			*(double *)at = v;
+			return 0;
+		}
 		if (!lua_isboolean(L, 3))
 			return luaL_error(L, "entity field '%s' must be a boolean", KEY);
 		uint8_t v = (uint8_t)lua_toboolean(L, 3);
-		if (!ff->input && ff->offset == offsetof(bp_Entity, solid) && v != e->solid)
+		if (at == (char *)&e->solid && v != e->solid)
 			w->nsolid += v ? 1 : (uint32_t)-1;
-		*(uint8_t *)(field_base(w, e, ff->input) + ff->offset) = v;
+		*(uint8_t *)at = v;
 		return 0;
 	}
 	switch (code) {
