@@ -1136,7 +1136,6 @@ static int l_rules_newindex(lua_State *L)
 
 /* -------------------------------------------------------------- Entity */
 
-/* The live entity at stack index i (its world is pushed nowhere). */
 /* The Entity userdata at index i, raising luaL_checkudata's own error if it is not.
  * Entity __index and __newindex (run every tick per entity) hold the metatable as
  * upvalue 2, and comparing with it is much cheaper than luaL_checkudata's lookup by
@@ -1153,14 +1152,10 @@ static LEntity *check_entity_ud(lua_State *L, int i)
 	return luaL_checkudata(L, i, ENTITY_MT);
 }
 
-/* check_entity_w for the field metamethods, which run every tick per entity: the
- * world is read through le->lw instead of the user value. */
-static bp_Entity *check_entity_keep(lua_State *L, int i, bp_World **wout)
+/* The live entity of the Entity userdata le at index i (type already checked), its
+ * world to *wout: through le->lw, without the user value lookup. */
+static bp_Entity *live_entity(lua_State *L, int i, const LEntity *le, bp_World **wout)
 {
-	LEntity *le = lua_touserdata(L, i);
-	/* check_entity_ud, leaving the metatable on the stack */
-	if (!le || !lua_getmetatable(L, i) || !lua_rawequal(L, -1, lua_upvalueindex(2)))
-		le = luaL_checkudata(L, i, ENTITY_MT);
 	const LWorld *lw = le->lw;
 	if (!lw || !lw->w)
 		luaL_argerror(L, i, "entity belongs to a destroyed world");
@@ -1171,6 +1166,7 @@ static bp_Entity *check_entity_keep(lua_State *L, int i, bp_World **wout)
 	return e;
 }
 
+/* The live entity at stack index i (its world is pushed nowhere). */
 static bp_Entity *check_entity_w(lua_State *L, int i, bp_World **wout)
 {
 	LEntity *le = check_entity_ud(L, i);
@@ -1586,12 +1582,12 @@ static int l_entity_index(lua_State *L)
 {
 	/* Methods first: e:valid() must answer for a removed entity, and the other
 	 * methods check the entity themselves. */
-	check_entity_ud(L, 1);
+	const LEntity *le = check_entity_ud(L, 1);
 	int code = field_code(L, 2);
 	if (code < 0)
 		return 1;
 	bp_World *w;
-	bp_Entity *e = check_entity_keep(L, 1, &w);
+	bp_Entity *e = live_entity(L, 1, le, &w);
 	double p[3];
 	switch (code & ~0xFF) {
 	case FIELD_PLAIN: {
@@ -1669,7 +1665,7 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 static int l_entity_newindex(lua_State *L)
 {
 	bp_World *w;
-	bp_Entity *e = check_entity_keep(L, 1, &w);
+	bp_Entity *e = live_entity(L, 1, check_entity_ud(L, 1), &w);
 	int code = field_code(L, 2);
 	/* The key for the messages, read only when raising: a key that is not a string
 	 * names no field, and luaL_checkstring then raises its own error. */
