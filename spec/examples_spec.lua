@@ -6,18 +6,7 @@
 local LUA = "lua5.4"
 local LOBBY = "../shared/data/limbo_spawn.schem"
 
-local function readable(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
-end
-
-local function read_all(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local H = require "helpers.world"
 
 -- POSIX shell single quoting.
 local function shell_quote(s)
@@ -33,7 +22,7 @@ local function run(name, args)
   local p = assert(io.popen(cmd, "r"))
   local out = p:read("a")
   local _, how, code = p:close()
-  local stderr = read_all(err)
+  local stderr = assert(H.read_file(err))
   os.remove(err)
   assert.equal("exit", how, name .. " was killed by a signal\n" .. stderr)
   return code, out, stderr
@@ -134,7 +123,7 @@ describe("examples", function()
   end)
 
   for _, name in ipairs(files) do
-    if name == "lobby.lua" and not readable(LOBBY) then
+    if name == "lobby.lua" and not H.readable(LOBBY) then
       it(name .. " needs " .. LOBBY, function() pending("the lobby schematic is missing: " .. LOBBY) end)
     else
       it(name .. " runs to completion", function()

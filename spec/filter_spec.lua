@@ -1,14 +1,11 @@
 -- luacheck: std +busted
 -- Who pushes and blocks whom: groups and masks, and Lua filter functions.
 local bp = require "blockphys"
+local H = require "helpers.world"
 
 local STILL = bp.rules.beta173{ push = false }
 
-local function world()
-  local w = bp.World()
-  w:fill(-8, 63, -8, 8, 63, 8, w:define_block{ name = "stone" })
-  return w
-end
+local function world() return (H.stone_floor(8)) end
 
 -- Two beta173 entities 0.3 apart on X: do they push each other in one step?
 local function pushes(def_a, def_b)

@@ -13,20 +13,8 @@ local LOBBY = "../shared/data/limbo_spawn.schem"
 -- resolver's gap o.hi - m.lo is exact and so is the resting height).
 local X0, Y0, Z0 = -20, 64, -17
 
-local function readable(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
-end
-
-local function read_all(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-if not readable(LOBBY) then
+local LOBBY_BYTES = H.read_file(LOBBY)
+if not LOBBY_BYTES then
   describe("the real lobby", function()
     it("needs " .. LOBBY, function() pending("the lobby schematic is missing: " .. LOBBY) end)
   end)
@@ -70,12 +58,12 @@ describe("world:paste with the real lobby", function()
   it("takes a path or the file's bytes, like bp.schematic.load", function()
     local a, b = bp.World(), bp.World()
     assert.same({ placed = 2176, guessed = {} }, a:paste(LOBBY, 0, 0, 0))
-    assert.same({ placed = 2176, guessed = {} }, b:paste(read_all(LOBBY), 0, 0, 0))
+    assert.same({ placed = 2176, guessed = {} }, b:paste(LOBBY_BYTES, 0, 0, 0))
     assert.equal(a:stats().blocks, b:stats().blocks)
   end)
 
   it("returns nil, the loader's message for truncated or corrupted input; the world is untouched", function()
-    local bytes = read_all(LOBBY)
+    local bytes = LOBBY_BYTES
     local inputs = {
       bytes:sub(1, #bytes // 2),                               -- truncated gzip
       bytes:sub(1, 10) .. string.rep("\0", #bytes - 10),       -- corrupted body

@@ -2,6 +2,7 @@
 -- assist, no-op and a seeded property test. Source: sources/mccpp-entity-physics.txt
 -- and README.md, "MC-CPP rules and the swept resolver" for our decisions.
 local bp = require "blockphys"
+local H = require "helpers.world"
 
 local BACK = 0.001 -- rules.back_off: a fraction of the pass's displacement
 
@@ -297,11 +298,7 @@ describe("e:move_swept", function()
       w:define_block { name = "fence", boxes = { { 0.375, 0, 0.375, 0.625, 1.5, 0.625 } } }
       w:define_block { name = "stair", boxes = { { 0, 0, 0, 1, 0.5, 1 }, { 0, 0.5, 0.5, 1, 1, 1 } } }
       local kinds = { "stone", "slab", "fence", "stair" }
-      local rng = 20240611
-      local function rand() -- a small LCG: the same sequence on every platform
-        rng = (rng * 1103515245 + 12345) % 2147483648
-        return rng / 2147483648
-      end
+      local rand = H.rng(20240611)
       for x = -12, 12 do
         for z = -12, 12 do
           w:set_block(x, 0, z, "stone")

@@ -2,16 +2,12 @@
 -- Positional separation (sources/n64-quick-collisions.txt): circles of radius
 -- width/2 in X/Z, half the overlap each, velocity only for stable entities.
 local bp = require "blockphys"
+local H = require "helpers.world"
 
 local SEP = bp.rules.beta173{ push = "separate" }
 local W = 0.6000000238418579 -- default width 0.6F
 
-local function floor_world(half)
-  local w = bp.World()
-  local stone = w:define_block{ name = "stone" }
-  w:fill(-half, 63, -half, half, 63, half, stone)
-  return w, stone
-end
+local floor_world = H.stone_floor
 
 -- Largest circle overlap of any pair, found through world:query.
 local function max_overlap(w)
@@ -161,11 +157,7 @@ describe("separate push", function()
     w:fill(-1, 64, S, S, 65, S, stone)
     w:fill(-1, 64, -1, -1, 65, S, stone)
     w:fill(S, 64, -1, S, 65, S, stone)
-    local seed = 12345
-    local function rnd()
-      seed = (seed * 1103515245 + 12345) % 2147483648
-      return seed / 2147483648
-    end
+    local rnd = H.rng(12345)
     for _ = 1, 2000 do
       w:spawn{ x = 0.3 + rnd() * (S - 0.6), y = 64, z = 0.3 + rnd() * (S - 0.6), rules = SEP }
     end

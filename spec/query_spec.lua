@@ -1,6 +1,7 @@
 -- luacheck: std +busted
 -- world:query(collider): entities whose boxes overlap a box, in creation order.
 local bp = require "blockphys"
+local H = require "helpers.world"
 
 local STILL = bp.rules.beta173{ push = false, gravity = 0 }
 
@@ -45,11 +46,7 @@ describe("world:query", function()
 
   it("matches a brute-force scan for a random crowd", function()
     local w = bp.World()
-    local seed = 7
-    local function rnd()
-      seed = (seed * 1103515245 + 12345) % 2147483648
-      return seed / 2147483648
-    end
+    local rnd = H.rng(7)
     for _ = 1, 500 do
       w:spawn{ x = rnd() * 30 - 15, y = rnd() * 6, z = rnd() * 30 - 15,
                width = 0.2 + rnd() * 3, height = 0.2 + rnd() * 3, rules = STILL }

@@ -4,6 +4,7 @@
 -- Lua stand-in world always, and into the real world once the core loads).
 
 local schematic = require "blockphys.schematic"
+local H = require "helpers.world"
 local zlib = require "zlib"
 
 local pack = string.pack
@@ -78,13 +79,7 @@ local function fails_matching(src, pattern, opts)
   assert.matches(pattern, err)
 end
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local d = f:read("a")
-  f:close()
-  return d
-end
+local read = H.read_file
 
 ---------------------------------------------------------------------------
 
@@ -493,18 +488,11 @@ describe("blockphys.schematic", function()
 
     it("never raises on random corruption of a small document", function()
       local doc = sponge2(2, 2, 2, STATES, "\0\1\2\0\0\0\0\1")
-      local seed = 99
-      local function rand(n)
-        seed = (seed * 1103515245 + 12345) % 2147483648
-        return seed % n
-      end
-      for _ = 1, 2000 do
-        local pos = rand(#doc) + 1
-        local bad = doc:sub(1, pos - 1) .. string.char(rand(256)) .. doc:sub(pos + 1)
+      H.each_corruption(doc, 99, 2000, function(bad)
         local ok, res, err = pcall(schematic.load, bad)
         assert.is_true(ok)
         assert.is_true(res ~= nil or type(err) == "string")
-      end
+      end)
     end)
   end)
 

@@ -1,14 +1,11 @@
 -- luacheck: std +busted
 -- Solid entities (boats, minecarts): their boxes block other entities' moves.
 local bp = require "blockphys"
+local H = require "helpers.world"
 
 local STILL = bp.rules.beta173{ push = false }
 
-local function world()
-  local w = bp.World()
-  w:fill(-8, 63, -8, 8, 63, 8, w:define_block{ name = "stone" })
-  return w
-end
+local function world() return (H.stone_floor(8)) end
 
 describe("solid entities", function()
   it("are a floor: an entity falls onto one and stands on it", function()

@@ -98,6 +98,41 @@ function M.terrain(w, seed, size)
   return h
 end
 
+--- A world whose only type is "stone", with a stone floor at y = 63 over [-half, half]
+-- on X and Z (its top face is y = 64). Returns the world and the stone id.
+function M.stone_floor(half)
+  local w = bp.World()
+  local stone = w:define_block{ name = "stone" }
+  w:fill(-half, 63, -half, half, 63, half, stone)
+  return w, stone
+end
+
+--- True if the file at path can be opened for reading.
+function M.readable(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+--- The whole file at path, or nil if it cannot be opened.
+function M.read_file(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+--- Call fn(bad) `count` times, each with a copy of the string doc in which one byte at
+-- a seeded random position is replaced by a seeded random byte (M.rng).
+function M.each_corruption(doc, seed, count, fn)
+  local rand = M.rng(seed)
+  for _ = 1, count do
+    local pos = rand(#doc)
+    fn(doc:sub(1, pos - 1) .. string.char(rand(256) - 1) .. doc:sub(pos + 1))
+  end
+end
+
 --- Every observable field of an entity, for before/after comparisons.
 function M.state(e)
   local s = { e:position() }
