@@ -1,6 +1,7 @@
 -- luacheck: std +busted
 -- The Beta velocity push (reference/b173-movement.md section 6).
 local bp = require "blockphys"
+local H = require "helpers.world"
 
 -- Java float rounding of a double (MathHelper.sqrt_double returns float).
 local function f32(x) return (string.unpack("f", string.pack("f", x))) end
@@ -134,18 +135,13 @@ describe("beta173 push", function()
 
   it("is bit-identical for the same script", function()
     local function run()
-      local w = bp.World()
-      w:fill(-8, 63, -8, 8, 63, 8, w:define_block{ name = "stone" })
-      local out = {}
+      local w = H.stone_floor(8)
       for i = 1, 30 do
         local e = w:spawn{ x = (i % 5) * 0.3, y = 64, z = (i // 5) * 0.3, yaw = i * 37 }
         e.forward = 1
       end
       for _ = 1, 40 do w:step() end
-      for _, e in ipairs(w:entities()) do
-        out[#out + 1] = string.format("%a %a %a %a", e.x, e.z, e.vx, e.vz)
-      end
-      return table.concat(out, "\n")
+      return H.crowd_image(w)
     end
     assert.equal(run(), run())
   end)

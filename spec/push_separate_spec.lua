@@ -180,11 +180,7 @@ describe("separate push", function()
     local function run()
       local w = crowd()
       for _ = 1, 10 do w:step() end
-      local out = {}
-      for _, e in ipairs(w:entities()) do
-        out[#out + 1] = string.format("%a %a %a %a", e.x, e.z, e.vx, e.vz)
-      end
-      return table.concat(out, "\n")
+      return H.crowd_image(w)
     end
     assert.equal(run(), run())
   end)

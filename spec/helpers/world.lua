@@ -144,6 +144,16 @@ function M.state(e)
   return s
 end
 
+--- Exact hex image of every entity's x, z, vx and vz, a line each in creation order
+-- (bit-identical comparisons of whole crowds).
+function M.crowd_image(w)
+  local out = {}
+  for _, e in ipairs(w:entities()) do
+    out[#out + 1] = string.format("%a %a %a %a", e.x, e.z, e.vx, e.vz)
+  end
+  return table.concat(out, "\n")
+end
+
 --- Exact hex image of a number (bit-identical comparisons).
 function M.hex(x)
   return string.format("%a", x)
