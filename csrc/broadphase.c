@@ -36,6 +36,21 @@ static void cell_range(const bp_AABB *b, int32_t lo[3], int32_t hi[3])
 	}
 }
 
+/* Step cell c through the inclusive range [lo, hi] in x, y, z order (z fastest),
+ * with no overflow at INT32_MAX: 0 once c was the last cell. Start at c = lo:
+ * `do { ... } while (range_next(c, lo, hi));`. */
+static int range_next(int32_t c[3], const int32_t lo[3], const int32_t hi[3])
+{
+	for (int a = 2; a >= 0; a--) {
+		if (c[a] != hi[a]) {
+			c[a]++;
+			return 1;
+		}
+		c[a] = lo[a];
+	}
+	return 0;
+}
+
 /* Cells a range covers (double: the product may exceed any integer type). */
 static double range_cells(const int32_t lo[3], const int32_t hi[3])
 {
@@ -123,33 +138,24 @@ static bp_Status grid_insert(bp_World *w, uint32_t index)
 	en->serial = w->entities.items[index].serial;
 	cell_range(&en->box, en->lo, en->hi);
 	en->listed = 1; /* set first: a failed insert is undone by the rebuild anyway */
-	for (int32_t x = en->lo[0];; x++) {
-		for (int32_t y = en->lo[1];; y++) {
-			for (int32_t z = en->lo[2];; z++) {
-				if ((g->ncells + 1) * 2 > g->cells_cap && cells_grow(w) != BP_OK)
-					return BP_ENOMEM;
-				uint32_t n;
-				if (node_alloc(w, &n) != BP_OK)
-					return BP_ENOMEM;
-				bp_BroadCell *c = cell_slot(g, x, y, z);
-				if (!c->used) {
-					c->used = 1;
-					c->c[0] = x, c->c[1] = y, c->c[2] = z;
-					c->head = BP_BROAD_NONE;
-					g->ncells++;
-				}
-				g->nodes[n].ent = index;
-				g->nodes[n].next = c->head;
-				c->head = n;
-				if (z == en->hi[2])
-					break;
-			}
-			if (y == en->hi[1])
-				break;
+	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
+	do {
+		if ((g->ncells + 1) * 2 > g->cells_cap && cells_grow(w) != BP_OK)
+			return BP_ENOMEM;
+		uint32_t n;
+		if (node_alloc(w, &n) != BP_OK)
+			return BP_ENOMEM;
+		bp_BroadCell *c = cell_slot(g, at[0], at[1], at[2]);
+		if (!c->used) {
+			c->used = 1;
+			c->c[0] = at[0], c->c[1] = at[1], c->c[2] = at[2];
+			c->head = BP_BROAD_NONE;
+			g->ncells++;
 		}
-		if (x == en->hi[0])
-			break;
-	}
+		g->nodes[n].ent = index;
+		g->nodes[n].next = c->head;
+		c->head = n;
+	} while (range_next(at, en->lo, en->hi));
 	return BP_OK;
 }
 
@@ -158,30 +164,21 @@ static void grid_remove(bp_World *w, uint32_t index)
 {
 	bp_Broadphase *g = &w->broad;
 	bp_BroadEntry *en = &g->ents[index];
-	for (int32_t x = en->lo[0];; x++) {
-		for (int32_t y = en->lo[1];; y++) {
-			for (int32_t z = en->lo[2];; z++) {
-				bp_BroadCell *c = cell_find(g, x, y, z);
-				for (uint32_t *link = c ? &c->head : NULL; link && *link != BP_BROAD_NONE;
-				     link = &g->nodes[*link].next) {
-					uint32_t n = *link;
-					if (g->nodes[n].ent == index) {
-						*link = g->nodes[n].next;
-						g->nodes[n].next = g->free_node;
-						g->free_node = n;
-						g->live_nodes--;
-						break;
-					}
-				}
-				if (z == en->hi[2])
-					break;
-			}
-			if (y == en->hi[1])
+	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
+	do {
+		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
+		for (uint32_t *link = c ? &c->head : NULL; link && *link != BP_BROAD_NONE;
+		     link = &g->nodes[*link].next) {
+			uint32_t n = *link;
+			if (g->nodes[n].ent == index) {
+				*link = g->nodes[n].next;
+				g->nodes[n].next = g->free_node;
+				g->free_node = n;
+				g->live_nodes--;
 				break;
+			}
 		}
-		if (x == en->hi[0])
-			break;
-	}
+	} while (range_next(at, en->lo, en->hi));
 	en->listed = 0;
 }
 
@@ -315,21 +312,12 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 {
 	bp_Broadphase *g = &w->broad;
 	uint32_t stamp = next_stamp(g);
-	for (int32_t x = lo[0];; x++) {
-		for (int32_t y = lo[1];; y++) {
-			for (int32_t z = lo[2];; z++) {
-				const bp_BroadCell *c = cell_find(g, x, y, z);
-				if (c && gather_cell(w, c, region, stamp) != BP_OK)
-					return BP_ENOMEM;
-				if (z == hi[2])
-					break;
-			}
-			if (y == hi[1])
-				break;
-		}
-		if (x == hi[0])
-			break;
-	}
+	int32_t at[3] = {lo[0], lo[1], lo[2]};
+	do {
+		const bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
+		if (c && gather_cell(w, c, region, stamp) != BP_OK)
+			return BP_ENOMEM;
+	} while (range_next(at, lo, hi));
 	if (g->nresults - base > 1) /* also keeps a NULL (never grown) array out of qsort */
 		qsort(g->results + base, g->nresults - base, sizeof(uint64_t), cmp_u64);
 	return BP_OK;
