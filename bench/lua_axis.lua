@@ -6,7 +6,8 @@
 -- gravity, drag, friction. Left out: the sneak edge guard (the bench never sneaks)
 -- and float rounding (doubles throughout). It is the bench's baseline for
 -- world:step; it is not part of the library.
-local floor, sqrt, sin, cos, rad, max = math.floor, math.sqrt, math.sin, math.cos, math.rad, math.max
+local floor, sqrt, sin, cos, rad = math.floor, math.sqrt, math.sin, math.cos, math.rad
+local min, max = math.min, math.max
 
 local M = {}
 
@@ -69,7 +70,7 @@ end
 local function clip_y(l, n, e, dy)
   for i = 1, n, 6 do
     if e[4] > l[i] and e[1] < l[i + 3] and e[6] > l[i + 2] and e[3] < l[i + 5] then
-      if dy > 0 and e[5] <= l[i + 1] then dy = math.min(dy, l[i + 1] - e[5])
+      if dy > 0 and e[5] <= l[i + 1] then dy = min(dy, l[i + 1] - e[5])
       elseif dy < 0 and e[2] >= l[i + 4] then dy = max(dy, l[i + 4] - e[2]) end
     end
   end
@@ -79,7 +80,7 @@ end
 local function clip_x(l, n, e, dx)
   for i = 1, n, 6 do
     if e[5] > l[i + 1] and e[2] < l[i + 4] and e[6] > l[i + 2] and e[3] < l[i + 5] then
-      if dx > 0 and e[4] <= l[i] then dx = math.min(dx, l[i] - e[4])
+      if dx > 0 and e[4] <= l[i] then dx = min(dx, l[i] - e[4])
       elseif dx < 0 and e[1] >= l[i + 3] then dx = max(dx, l[i + 3] - e[1]) end
     end
   end
@@ -89,7 +90,7 @@ end
 local function clip_z(l, n, e, dz)
   for i = 1, n, 6 do
     if e[4] > l[i] and e[1] < l[i + 3] and e[5] > l[i + 1] and e[2] < l[i + 4] then
-      if dz > 0 and e[6] <= l[i + 2] then dz = math.min(dz, l[i + 2] - e[6])
+      if dz > 0 and e[6] <= l[i + 2] then dz = min(dz, l[i + 2] - e[6])
       elseif dz < 0 and e[3] >= l[i + 5] then dz = max(dz, l[i + 5] - e[3]) end
     end
   end
@@ -105,7 +106,7 @@ local list = {}
 
 -- Clip Y, X, Z against one gathered list; returns the clipped displacement.
 local function clip_all(w, b, dx, dy, dz, sx, sy, sz)
-  local n = gather(w, b[1] + math.min(sx, 0), b[2] + math.min(sy, 0), b[3] + math.min(sz, 0),
+  local n = gather(w, b[1] + min(sx, 0), b[2] + min(sy, 0), b[3] + min(sz, 0),
     b[4] + max(sx, 0), b[5] + max(sy, 0), b[6] + max(sz, 0), list)
   dy = clip_y(list, n, b, dy); offset(b, 0, dy, 0)
   dx = clip_x(list, n, b, dx); offset(b, dx, 0, 0)
@@ -129,7 +130,7 @@ function M.move(w, e, dx, dy, dz)
     if dx * dx + dz * dz < sx * sx + sz * sz then
       for i = 1, 6 do b[i] = s[i] end
       dx, dy, dz = sx, down, sz
-      local frac = b[2] - math.floor(b[2])
+      local frac = b[2] - floor(b[2])
       if frac > 0 then e.y_size = e.y_size + frac + 0.01 end
     end
   end
@@ -202,8 +203,8 @@ function M.tick(w, e)
   local feet = w.blocks[key(floor((b[1] + b[4]) / 2), floor(b[2]), floor((b[3] + b[6]) / 2))]
   local ladder = feet and w.climbable[feet]
   if ladder then
-    e.vx = math.min(0.15, max(-0.15, e.vx))
-    e.vz = math.min(0.15, max(-0.15, e.vz))
+    e.vx = min(0.15, max(-0.15, e.vx))
+    e.vz = min(0.15, max(-0.15, e.vz))
     e.fall = 0
     if e.vy < -0.15 then e.vy = -0.15 end
   end
