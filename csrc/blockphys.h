@@ -54,7 +54,7 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
  *  Source: our own. */
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r);
 
-/** The inputs of a live entity of w (see bp_EntityInput). */
+/** The inputs of a live entity of w (see bp_EntityInput; units there). Source: our own. */
 static inline bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e)
 {
 	return &w->entities.input[e - w->entities.items];

@@ -54,9 +54,10 @@ static inline bp_AABB bp_aabb_offset(const bp_AABB *b, double dx, double dy, dou
 	                    b->hi[0] + dx, b->hi[1] + dy, b->hi[2] + dz);
 }
 
-/** Move the box by d along one axis, in place: the other axes are left as they are
- *  (bp_aabb_offset with zeros would add 0.0 to them; the same values but for the sign
- *  of a zero coordinate, and six more additions per move in the resolvers). */
+/** Move the box by d (blocks) along one axis (BP_X/Y/Z), in place: the other axes are
+ *  left as they are (bp_aabb_offset with zeros would add 0.0 to them; the same values
+ *  but for the sign of a zero coordinate, and six more additions per move in the
+ *  resolvers). Source: our own. */
 static inline void bp_aabb_shift(bp_AABB *b, int axis, double d)
 {
 	b->lo[axis] += d;

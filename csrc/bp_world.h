@@ -234,7 +234,8 @@ int bp_world_liquid_in(bp_World *w, const bp_AABB *region, int liquid, int low_q
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z);
 
 /** bp_world_type_at, read from an entity's gather cache when it covers the cell (the
- *  block under an entity usually lies in the range its last move gathered). */
+ *  block under an entity usually lies in the range its last move gathered); the same
+ *  answer either way. x, y, z in blocks. Source: our own. */
 const bp_BlockType *bp_world_type_at_cached(bp_World *w, const bp_GatherCache *gc,
                                             double x, double y, double z);
 
