@@ -18,7 +18,7 @@ DEBS        = lua5.4 liblua5.4-dev lua-busted lua-zlib lua-check luarocks zlib1g
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
-.PHONY: all deps test demo repl bench check sanitize lint clean install
+.PHONY: all deps test demo repl bench check sanitize memcheck lint clean install
 
 all: $(MODULE)
 
@@ -70,6 +70,15 @@ sanitize: deps
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(BUSTED) --cpath='./build-asan/?.so' -o spec/helpers/summary.lua spec
 
+# The suite under valgrind's memcheck (the module built -O1 -g): an invalid access, a
+# read of uninitialised memory or any block left allocated at exit fails it. The
+# interpreter frees everything when it closes, so "all" leak kinds can be errors.
+memcheck: deps
+	$(MAKE) all BUILD=build-vg OPT="-O1 -g"
+	valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+	  --errors-for-leak-kinds=all \
+	  $(BUSTED) --cpath='./build-vg/?.so' -o spec/helpers/summary.lua spec
+
 lint: deps
 	luacheck lua spec examples bench
 
@@ -80,4 +89,4 @@ install:
 	cp lua/blockphys/*.lua $(INST_LUADIR)/blockphys/
 
 clean:
-	rm -rf build build-asan build-bench build-prof blockphys
+	rm -rf build build-asan build-bench build-prof build-vg blockphys
