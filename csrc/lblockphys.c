@@ -25,6 +25,7 @@
 #include <lua.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "blockphys.h"
@@ -57,6 +58,19 @@ typedef struct LEntity {
 
 /* ------------------------------------------------------------------ checks */
 
+/* A number for a message, without the ".0" that lua_pushfstring's %f gives integral
+ * values (limits read "1024", not "1024.0"). */
+typedef struct NumText {
+	char s[32];
+} NumText;
+
+static NumText num_text(double v)
+{
+	NumText t;
+	snprintf(t.s, sizeof t.s, "%.14g", v);
+	return t;
+}
+
 static double check_finite(lua_State *L, int i)
 {
 	double v = luaL_checknumber(L, i);
@@ -87,11 +101,22 @@ static bp_World *world_of(lua_State *L, int i)
 	return lw->w;
 }
 
+/* w->locked while e:move / e:move_swept runs its entity filters (world:step sets 1). */
+enum { LOCK_MOVE = 2, LOCK_MOVE_SWEPT = 3 };
+
+/* What holds the lock, for the messages. */
+static const char *lock_holder(const bp_World *w)
+{
+	return w->locked == LOCK_MOVE         ? "e:move (from an entity filter)"
+	       : w->locked == LOCK_MOVE_SWEPT ? "e:move_swept (from an entity filter)"
+	                                      : "world:step (from a rules hook or filter)";
+}
+
 static void check_unlocked(lua_State *L, bp_World *w)
 {
 	if (w->locked)
 		luaL_error(L, "world is locked: blocks, entities and colliders cannot be added "
-		              "or removed inside world:step (from a rules hook)");
+		              "or removed inside %s", lock_holder(w));
 }
 
 /* A block id or name that is defined in w. */
@@ -327,11 +352,13 @@ static int l_collider_clip_z(lua_State *L) { return clip(L, BP_Z); }
  * Swept AABB test: this box moving by (vx, vy, vz) (blocks per frame) against the
  * static box `s`. Source: sources/mccpp-collider.txt (collide); our decisions (README
  * "The swept resolver"): touching on a still axis never hits, touching and moving
- * into `s` hits at t = 0, already overlapping boxes and entry at exactly 1 give no hit.
+ * into `s` hits at t = 0, already overlapping boxes give no hit. A box that ends the
+ * frame exactly touching `s` gives t = 1 with the normal of the face it touches (as
+ * `collide` does); the swept resolver counts only t < 1 as a hit.
  * @function Collider:sweep
  * @tparam Collider s the static box
  * @tparam number vx @tparam number vy @tparam number vz displacement (finite)
- * @treturn number t entry time in [0, 1]; 1 when there is no hit this frame
+ * @treturn number t entry time in [0, 1]; 1 when there is no hit this frame (normal 0)
  * @treturn integer nx @treturn integer ny @treturn integer nz face normal of `s`
  *   (one of them +-1; all 0 without a hit). Edge/corner ties: X before Y before Z.
  * @raise "bad argument #n (blockphys.Collider expected, got T)" or "(number must be finite)".
@@ -402,6 +429,18 @@ static int l_collider_index(lua_State *L)
 	return 1;
 }
 
+/***
+ * Colliders are values: every assignment raises (make a new one with `bp.Collider`,
+ * `c:offset` or `c:extend`). Source: our own.
+ * @function Collider:__newindex
+ * @raise "blockphys.Collider is read-only (field 'k')".
+ */
+static int l_collider_newindex(lua_State *L)
+{
+	check_collider(L, 1);
+	return luaL_error(L, "blockphys.Collider is read-only (field '%s')", luaL_tolstring(L, 2, NULL));
+}
+
 static const luaL_Reg collider_methods[] = {
 	{"unpack", l_collider_unpack}, {"offset", l_collider_offset},
 	{"extend", l_collider_extend}, {"expand", l_collider_expand},
@@ -412,7 +451,7 @@ static const luaL_Reg collider_methods[] = {
 static const luaL_Reg collider_meta[] = {
 	{"__add", l_collider_add}, {"__band", l_collider_overlaps},
 	{"__eq", l_collider_eq}, {"__tostring", l_collider_tostring},
-	{"__index", l_collider_index}, {NULL, NULL}};
+	{"__index", l_collider_index}, {"__newindex", l_collider_newindex}, {NULL, NULL}};
 
 /* ------------------------------------------------------------------- World */
 
@@ -466,7 +505,8 @@ static int in_finalizer(lua_State *L)
  * every entity of it raises "... (world has been destroyed)" / "(entity belongs to a
  * destroyed world)"; e:valid() returns false.
  * @function World:destroy
- * @raise "world is locked: cannot destroy it inside world:step" (from a hook or filter).
+ * @raise "world is locked: cannot destroy it inside world:step (from a rules hook or
+ *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise).
  */
 /* From a finalizer the core world is only detached (the world is destroyed for Lua at
  * once) and freed by __gc: the interrupted method may still read it. */
@@ -474,7 +514,7 @@ static int l_world_destroy(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
 	if (lw->w && lw->w->locked)
-		return luaL_error(L, "world is locked: cannot destroy it inside world:step");
+		return luaL_error(L, "world is locked: cannot destroy it inside %s", lock_holder(lw->w));
 	if (lw->w && in_finalizer(L))
 		lw->pending = lw->w; /* lw->w set: nothing pending yet */
 	else
@@ -764,8 +804,8 @@ static int l_world_fill(lua_State *L)
 	check_unlocked(L, w);
 	double chunks = chunk_span(lo[0], hi[0]) * chunk_span(lo[1], hi[1]) * chunk_span(lo[2], hi[2]);
 	if (chunks > BP_MAX_FILL_CHUNKS)
-		return luaL_error(L, "fill: region too large (%f chunks of 16^3 blocks; at most %f)",
-		                  chunks, BP_MAX_FILL_CHUNKS);
+		return luaL_error(L, "fill: region too large (%s chunks of 16^3 blocks; at most %s)",
+		                  num_text(chunks).s, num_text(BP_MAX_FILL_CHUNKS).s);
 	bp_Status st = bp_world_fill(w, lo, hi, id);
 	if (st != BP_OK)
 		raise_status(L, st);
@@ -775,7 +815,8 @@ static int l_world_fill(lua_State *L)
 static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, const char *fn)
 {
 	if (bp_world_region_cells(w, r) > MAX_QUERY_CELLS)
-		luaL_error(L, "%s: region too large (more than %f cells)", fn, MAX_QUERY_CELLS);
+		luaL_error(L, "%s: region too large (more than %s cells)", fn,
+		           num_text(MAX_QUERY_CELLS).s);
 }
 
 /***
@@ -786,7 +827,7 @@ static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, cons
  * @tparam Collider region
  * @treturn {Collider,...} new Colliders
  * @raise "bad argument #1 to 'boxes_in' (blockphys.Collider expected, got T)";
- *   "boxes_in: region too large (more than 16777216.0 cells)" (limits.max_query_cells);
+ *   "boxes_in: region too large (more than 16777216 cells)" (limits.max_query_cells);
  *   "not enough memory".
  */
 static int l_world_boxes_in(lua_State *L)
@@ -924,7 +965,8 @@ static void push_field(lua_State *L, const bp_Rules *r, const bp_RuleField *f)
 static double range_checked(lua_State *L, const bp_RuleField *f, double v, const char *fn)
 {
 	if (!(v >= f->min && v <= f->max))
-		luaL_error(L, "%s: rule '%s' must be a number in [%f, %f]", fn, f->name, f->min, f->max);
+		luaL_error(L, "%s: rule '%s' must be a number in [%s, %s]", fn, f->name,
+		           num_text(f->min).s, num_text(f->max).s);
 	return v;
 }
 
@@ -1152,16 +1194,19 @@ static LEntity *check_entity_ud(lua_State *L, int i)
 	return luaL_checkudata(L, i, ENTITY_MT);
 }
 
-/* The live entity of the Entity userdata le at index i (type already checked), its
- * world to *wout: through le->lw, without the user value lookup. */
-static bp_Entity *live_entity(lua_State *L, int i, const LEntity *le, bp_World **wout)
+/* The live entity of the Entity userdata le at index 1 of a field access whose key
+ * (index 2) names a field, its world to *wout: through le->lw, without the user value
+ * lookup. Raises "entity field 'k': entity has been removed" (or "... belongs to a
+ * destroyed world"). */
+static bp_Entity *field_entity(lua_State *L, const LEntity *le, bp_World **wout)
 {
 	const LWorld *lw = le->lw;
-	if (!lw || !lw->w)
-		luaL_argerror(L, i, "entity belongs to a destroyed world");
-	bp_Entity *e = bp_world_entity(lw->w, le->id);
+	const char *problem = "entity belongs to a destroyed world";
+	bp_Entity *e = lw && lw->w ? bp_world_entity(lw->w, le->id) : NULL;
+	if (lw && lw->w && !e)
+		problem = "entity has been removed";
 	if (!e)
-		luaL_argerror(L, i, "entity has been removed");
+		luaL_error(L, "entity field '%s': %s", lua_tostring(L, 2), problem);
 	*wout = lw->w;
 	return e;
 }
@@ -1555,7 +1600,8 @@ static void push_rules_view(lua_State *L, int ei)
 
 /***
  * Field access (reads). Methods are found first, so `e:valid()` works on a dead entity;
- * any field of a dead entity raises "(entity has been removed)". Unknown keys give nil.
+ * any field of a dead entity raises "entity field 'k': entity has been removed" (or
+ * "...: entity belongs to a destroyed world"). Unknown keys give nil.
  * Units: blocks; velocities blocks/tick (Beta rules) or blocks/s (MC-CPP rules).
  *
  * - `x, y, z` number: feet position (read-only; see Entity:teleport)
@@ -1587,7 +1633,7 @@ static int l_entity_index(lua_State *L)
 	if (code < 0)
 		return 1;
 	bp_World *w;
-	bp_Entity *e = live_entity(L, 1, le, &w);
+	bp_Entity *e = field_entity(L, le, &w);
 	double p[3];
 	switch (code & ~0xFF) {
 	case FIELD_PLAIN: {
@@ -1658,25 +1704,32 @@ static void assign_rules(lua_State *L, int t, const char *fn)
  * @raise "entity field 'k' is read-only" (x, y, z: "... (use e:teleport(x, y, z))"),
  *   "entity field 'k' must be in [-1, 1]", "entity field 'k' must be a boolean",
  *   "entity field 'k' must be an integer in [0, 2^32)", "entity field 'filter' must be a
- *   function or nil", "entity has no field 'k'" (also for `world`), "bad argument #3 to
- *   'newindex' (number must be finite)", "entity.rules: ..." (rules errors as
- *   make_rules); dead entity errors.
+ *   function or nil", "entity has no field 'k'" (also for `world`), "entity field 'k'
+ *   must be a finite number", "entity.rules: ..." (rules errors as make_rules); for a
+ *   removed entity "entity field 'k': entity has been removed" (or "...: entity belongs
+ *   to a destroyed world").
  */
 static int l_entity_newindex(lua_State *L)
 {
-	bp_World *w;
-	bp_Entity *e = live_entity(L, 1, check_entity_ud(L, 1), &w);
+	const LEntity *le = check_entity_ud(L, 1);
 	int code = field_code(L, 2);
 	/* The key for the messages, read only when raising: a key that is not a string
 	 * names no field, and luaL_checkstring then raises its own error. */
 #define KEY luaL_checkstring(L, 2)
+	if (code < 0)
+		return luaL_error(L, "entity has no field '%s'", KEY);
+	bp_World *w;
+	bp_Entity *e = field_entity(L, le, &w);
 	if ((code & ~0xFF) == FIELD_PLAIN) {
 		const PlainField *f = &plain_fields[code & 0xFF];
 		if (!f->writable)
 			return luaL_error(L, "entity field '%s' is read-only", KEY);
 		char *at = field_base(w, e, f->input) + f->offset;
 		if (!f->boolean) {
-			double v = check_finite(L, 3);
+			int ok;
+			double v = lua_tonumberx(L, 3, &ok);
+			if (!ok || !isfinite(v))
+				return luaL_error(L, "entity field '%s' must be a finite number", KEY);
 			if (f->writable == 2 && !(v >= -1 && v <= 1))
 				return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
 			*(double *)at = v;
@@ -1697,8 +1750,9 @@ static int l_entity_newindex(lua_State *L)
 		return 0;
 	case FIELD_GROUP:
 	case FIELD_MASK: {
-		lua_Integer v = luaL_checkinteger(L, 3);
-		if (v < 0 || v > (lua_Integer)UINT32_MAX)
+		int ok;
+		lua_Integer v = lua_tointegerx(L, 3, &ok);
+		if (!ok || v < 0 || v > (lua_Integer)UINT32_MAX)
 			return luaL_error(L, "entity field '%s' must be an integer in [0, 2^32)", KEY);
 		*(code == FIELD_GROUP ? &e->group : &e->mask) = (uint32_t)v;
 		return 0;
@@ -2217,7 +2271,7 @@ static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int sw
 	lua_getiuservalue(L, 1, 1);
 	StepCtx c = {L, lua_gettop(L), 0, swept ? "move_swept" : "move"};
 	bp_Hooks hooks = {&c, NULL, NULL, hook_filter};
-	w->locked = 1;
+	w->locked = swept ? LOCK_MOVE_SWEPT : LOCK_MOVE;
 	w->hooks = &hooks;
 	w->hook_failed = 0;
 	st = swept ? bp_move_swept(w, &w->entities.items[index], d, out)
@@ -2314,8 +2368,8 @@ static int l_world_step(lua_State *L)
 	}
 	double m = bp_world_max_displacement(w, dt);
 	if (m > BP_MAX_MOVE)
-		return luaL_error(L, "world:step: an entity would move %f blocks in one step "
-		                     "(at most 1024 per axis)", m);
+		return luaL_error(L, "world:step: an entity would move %s blocks in one step "
+		                     "(at most 1024 per axis)", num_text(m).s);
 	if (snap) {
 		memcpy(snap, w->entities.items, items_bytes);
 		memcpy(snap + items_bytes, w->entities.input, snap_bytes - items_bytes);
@@ -2625,19 +2679,19 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lua_pushliteral(L, "blockphys 0.1.0");
 	lua_setfield(L, -2, "_VERSION");
 	lua_createtable(L, 0, 6);
-	lua_pushnumber(L, BP_MAX_MOVE);
+	lua_pushinteger(L, (lua_Integer)BP_MAX_MOVE);
 	lua_setfield(L, -2, "max_move");
-	lua_pushnumber(L, BP_MAX_COORD);
+	lua_pushinteger(L, (lua_Integer)BP_MAX_COORD);
 	lua_setfield(L, -2, "max_coord");
-	lua_pushnumber(L, BP_MAX_ENTITY_WIDTH);
+	lua_pushinteger(L, (lua_Integer)BP_MAX_ENTITY_WIDTH);
 	lua_setfield(L, -2, "max_width");
-	lua_pushnumber(L, BP_MAX_ENTITY_HEIGHT);
+	lua_pushinteger(L, (lua_Integer)BP_MAX_ENTITY_HEIGHT);
 	lua_setfield(L, -2, "max_height");
-	lua_pushnumber(L, BP_MAX_FILL_CHUNKS);
+	lua_pushinteger(L, (lua_Integer)BP_MAX_FILL_CHUNKS);
 	lua_setfield(L, -2, "max_fill_chunks");
-	lua_pushnumber(L, MAX_QUERY_CELLS);
+	lua_pushinteger(L, (lua_Integer)MAX_QUERY_CELLS);
 	lua_setfield(L, -2, "max_query_cells");
-	lua_pushnumber(L, BP_MAX_RAY);
+	lua_pushinteger(L, (lua_Integer)BP_MAX_RAY);
 	lua_setfield(L, -2, "max_ray");
 	lua_setfield(L, -2, "limits");
 	luaL_getmetatable(L, WORLD_MT); /* the methods table, for Lua-side World methods */

@@ -15,6 +15,13 @@ describe("bp.Collider", function()
       assert.equal(3, c.x2); assert.equal(4.125, c.y2); assert.equal(1, c.z2)
     end)
 
+    it("refuses assignments: its fields are read-only", function()
+      local c = C(0, 0, 0, 1, 1, 1)
+      assert.has_error(function() c.x1 = 5 end, "blockphys.Collider is read-only (field 'x1')")
+      assert.has_error(function() c.foo = 1 end, "blockphys.Collider is read-only (field 'foo')")
+      assert.same({ 0, 0, 0, 1, 1, 1 }, unpacked(c))
+    end)
+
     it("accepts a zero-size box", function()
       assert.same({ 1, 1, 1, 1, 1, 1 }, unpacked(C(1, 1, 1, 1, 1, 1)))
     end)

@@ -4,7 +4,8 @@
 local bp = require "blockphys"
 local H = require "helpers.world"
 
-local REMOVED = "bad argument #1 to 'index' (entity has been removed)"
+-- The error of any field of a removed entity, read or written.
+local function removed(k) return "entity field '" .. k .. "': entity has been removed" end
 
 describe("Entity", function()
   describe("fields", function()
@@ -103,12 +104,12 @@ describe("Entity", function()
       local e = w:spawn{ x = 0, y = 0, z = 0 }
       assert.has_error(function() e.forward = 1.5 end, "entity field 'forward' must be in [-1, 1]")
       assert.has_error(function() e.strafe = -2 end, "entity field 'strafe' must be in [-1, 1]")
-      assert.has_error(function() e.vx = 0 / 0 end,
-        "bad argument #3 to 'newindex' (number must be finite)")
+      assert.has_error(function() e.vx = 0 / 0 end, "entity field 'vx' must be a finite number")
       assert.has_error(function() e.yaw = math.huge end,
-        "bad argument #3 to 'newindex' (number must be finite)")
-      assert.has_error(function() e.vy = "up" end,
-        "bad argument #3 to 'newindex' (number expected, got string)")
+        "entity field 'yaw' must be a finite number")
+      assert.has_error(function() e.vy = "up" end, "entity field 'vy' must be a finite number")
+      assert.has_error(function() e.group = 1.5 end,
+        "entity field 'group' must be an integer in [0, 2^32)")
       assert.has_error(function() e.jumping = 1 end, "entity field 'jumping' must be a boolean")
       assert.has_error(function() e.group = -1 end,
         "entity field 'group' must be an integer in [0, 2^32)")
@@ -169,9 +170,8 @@ describe("Entity", function()
                           "collided_vertically", "in_water", "in_lava", "fall_distance",
                           "forward", "strafe", "yaw", "jumping", "sneaking", "flying", "solid",
                           "group", "mask", "rules", "width", "height", "y_size", "world" } do
-        assert.has_error(function() return e[k] end, REMOVED)
-        assert.has_error(function() e[k] = 0 end,
-          "bad argument #1 to 'newindex' (entity has been removed)")
+        assert.has_error(function() return e[k] end, removed(k))
+        assert.has_error(function() e[k] = 0 end, removed(k))
       end
       for _, m in ipairs{ "position", "velocity", "box", "lerp" } do
         assert.has_error(function() e[m](e, 0) end,
@@ -199,7 +199,7 @@ describe("Entity", function()
       assert.is_false(old:valid())
       assert.is_true(new:valid())
       assert.is_false(old == new)
-      assert.has_error(function() return old.x end, REMOVED)
+      assert.has_error(function() return old.x end, removed("x"))
       assert.equal(7, new.x)
     end)
 
@@ -282,7 +282,7 @@ describe("Entity", function()
       assert.is_false(e:valid())
       assert.equal("blockphys.Entity (removed)", tostring(e))
       assert.has_error(function() return e.x end,
-        "bad argument #1 to 'index' (entity belongs to a destroyed world)")
+        "entity field 'x': entity belongs to a destroyed world")
       assert.has_error(function() w:spawn{ x = 0, y = 0, z = 0 } end,
         "calling 'spawn' on bad self (world has been destroyed)")
       assert.has_error(function() w:get_block(0, 0, 0) end,
@@ -305,7 +305,7 @@ describe("Entity", function()
 
   describe("the world is locked inside hooks", function()
     local LOCK = "world is locked: blocks, entities and colliders cannot be added or " ..
-                 "removed inside world:step (from a rules hook)"
+                 "removed inside world:step (from a rules hook or filter)"
     local attempts = {
       spawn = function(w) w:spawn{ x = 0, y = 0, z = 0 } end,
       set_block = function(w) w:set_block(0, 0, 0, "stone") end,

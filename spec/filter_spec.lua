@@ -136,6 +136,26 @@ describe("filters", function()
     local ok, err = pcall(w.step, w)
     assert.is_false(ok)
     assert.matches("^world:step: filter of entity 4 failed: .*world is locked", err)
+    assert.truthy(err:find("inside world:step (from a rules hook or filter)", 1, true))
     assert.equal(4, #w:entities())
+  end)
+
+  it("names e:move or e:move_swept as what holds the lock when their filter spawns", function()
+    local w = world()
+    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL, filter = function(self)
+      self.world:spawn{ x = 0, y = 70, z = 0 }
+      return true
+    end }
+    for _, m in ipairs{ "move", "move_swept" } do
+      local ok, err = pcall(e[m], e, 3, 0, 0)
+      assert.is_false(ok)
+      local prefix = m .. ": filter of entity 2 failed: "
+      assert.equal(prefix, err:sub(1, #prefix))
+      assert.truthy(err:find("world is locked: blocks, entities and colliders cannot be " ..
+                             "added or removed inside e:" .. m .. " (from an entity filter)", 1, true))
+      assert.equal(0.5, e.x)
+    end
+    assert.equal(2, #w:entities())
   end)
 end)

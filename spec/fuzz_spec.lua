@@ -35,6 +35,7 @@ local MESSAGE_PATTERNS = {
   "HOSTILE", "paste", "rules must be a table", "entity has been removed",
   "entity belongs to", "world has been destroyed", "move:", "move_swept:",
   "attempt to yield", "value %(upvalue 'e'%)", "schematic", "C stack overflow", "stack overflow",
+  "blockphys%.Collider is read%-only",
 }
 
 local function documented(msg)
