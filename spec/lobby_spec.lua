@@ -13,6 +13,8 @@ local LOBBY = "../shared/data/limbo_spawn.schem"
 -- resolver's gap o.hi - m.lo is exact and so is the resting height).
 local X0, Y0, Z0 = -20, 64, -17
 
+local raises_here = H.raises_here
+
 local LOBBY_BYTES = H.read_file(LOBBY)
 if not LOBBY_BYTES then
   describe("the real lobby", function()
@@ -108,6 +110,26 @@ describe("world:paste with the real lobby", function()
     dead:destroy()
     assert.has_error(function() dead:paste(schem, 0, 0, 0) end,
       "calling 'paste' on bad self (world has been destroyed)")
+  end)
+
+  it("reports argument errors at the line of the world:paste call", function()
+    local schem = assert(bp.schematic.load(LOBBY))
+    local w = bp.World()
+    raises_here("bad argument #1 to 'paste' (schematic has no valid width)",
+      function() w:paste({}, 0, 0, 0) end)
+    raises_here("bad argument #1 to 'paste' (schematic expected, got boolean)",
+      function() w:paste(true, 0, 0, 0) end)
+    raises_here("bad argument #2 to 'paste' (number has no integer representation)",
+      function() w:paste(schem, 0.5, 0, 0) end)
+    raises_here("bad argument #5 to 'paste' (shape table with a block_def function expected)",
+      function() w:paste(schem, 0, 0, 0, { block_def = 1 }) end)
+    raises_here("bad argument #5 to 'paste' (block_def(\"minecraft:end_stone\") returned no definition with a name)",
+      function() w:paste(schem, 0, 0, 0, { block_def = function() return {} end }) end)
+    raises_here("bad argument #5 to 'paste' (block_def(\"minecraft:end_stone\") returned no definition with a name)",
+      function() w:paste(LOBBY, 0, 0, 0, { block_def = function() return {} end }) end)
+    raises_here("calling 'paste' on bad self (blockphys.World expected, got nil)",
+      function() bp.core.World_methods.paste(nil, schem, 0, 0, 0) end)
+    assert.same({ 0, 1 }, { w:stats().blocks, w:stats().block_types })
   end)
 end)
 

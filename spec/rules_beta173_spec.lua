@@ -8,6 +8,8 @@ local bp = require "blockphys"
 local H = require "helpers.world"
 local F, f32 = H.F, H.f32
 
+local raises_here = H.raises_here
+
 local HW = F.half_width
 local GROUND = (0 - 0.08) * F.drag -- -0.0784000015258789: vy of a grounded entity
 
@@ -556,6 +558,23 @@ describe("beta173 rules", function()
       assert.has_error(function() w:step() end,
         "world:step: rules hook 'heading' of entity 1 must return two finite numbers (dvx, dvz)")
       assert.same(before, H.state(e))
+    end)
+  end)
+
+  describe("preset errors", function()
+    it("are reported at the caller's line", function()
+      raises_here("bp.rules.beta173: unknown rule 'foo' for model beta173",
+        function() bp.rules.beta173{ foo = 1 } end)
+      raises_here("bp.rules.beta173: rule 'gravity' must be a number",
+        function() bp.rules.beta173{ gravity = "0.08" } end)
+    end)
+
+    it("name the preset and its argument for overrides that are not a table", function()
+      raises_here("bp.rules.beta173: bad argument #1 (table expected, got number)",
+        function() bp.rules.beta173(5) end)
+      raises_here("bp.rules.beta173: bad argument #1 (table expected, got string)",
+        function() bp.rules.beta173("push") end)
+      assert.equal("beta173", bp.rules.beta173(nil).model)
     end)
   end)
 end)

@@ -3,6 +3,8 @@ local bp = require "blockphys"
 
 local G, H, WALK, BACK = 32, 1.25, 4.317, 0.001
 
+local raises_here = require("helpers.world").raises_here
+
 -- A stone floor with its top at y = 64.
 local function flat(x1, x2)
   local w = bp.World()
@@ -324,6 +326,22 @@ describe("MC-CPP rules", function()
       assert.is_false(e.in_water)
       assert.is_true(e.on_ground)
       assert.is_true(e.y < 64.001)
+    end)
+  end)
+
+  describe("preset errors", function()
+    it("are reported at the caller's line", function()
+      raises_here("bp.rules.mccpp: unknown rule 'foo' for model mccpp",
+        function() bp.rules.mccpp{ foo = 1 } end)
+      raises_here("bp.rules.mccpp: rule 'model' cannot change (make new rules with bp.rules.beta173)",
+        function() bp.rules.mccpp{ model = "beta173" } end)
+    end)
+
+    it("name the preset and its argument for overrides that are not a table", function()
+      raises_here("bp.rules.mccpp: bad argument #1 (table expected, got number)",
+        function() bp.rules.mccpp(5) end)
+      raises_here("bp.rules.mccpp: bad argument #1 (table expected, got boolean)",
+        function() bp.rules.mccpp(false) end)
     end)
   end)
 end)

@@ -9,6 +9,8 @@ local zlib = require "zlib"
 
 local pack = string.pack
 
+local raises_here = H.raises_here
+
 local LOBBY = "../shared/data/limbo_spawn.schem"
 
 ---------------------------------------------------------------------------
@@ -598,6 +600,38 @@ describe("blockphys.schematic", function()
         "bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): box outside 0..1 (x, z) or 0..2 (y))")
       untouched()
     end)
+
+    it("reports argument errors at the caller's line, whatever check raised them", function()
+      local world, s = fake_world(), tiny()
+      raises_here("bad argument #1 to 'paste' (world has no method 'block_id')",
+        function() schematic.paste({ define_block = print }, s, 0, 0, 0) end)
+      local bad = { width = 0, height = 0, length = 0, palette = { 1 }, blocks = "", cell_bytes = 1 }
+      raises_here("bad argument #2 to 'paste' (palette entry 1 is not a string)",
+        function() schematic.paste(world, bad, 0, 0, 0) end)
+      raises_here("bad argument #3 to 'paste' (number has no integer representation)",
+        function() schematic.paste(world, s, 1.5, 0, 0) end)
+      raises_here("bad argument #5 to 'paste' (block coordinate out of the int32 range)",
+        function() schematic.paste(world, s, 0, 0, 2147483647) end)
+      raises_here("bad argument #6 to 'paste' (shape table with a block_def function expected)",
+        function() schematic.paste(world, s, 0, 0, 0, {}) end)
+      local boxes = { block_def = function(state) return { name = state, boxes = { 1 } }, true end }
+      raises_here("bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): box is not a table)",
+        function() schematic.paste(world, s, 0, 0, 0, boxes) end)
+      assert.equal(0, #world.types)
+    end)
+
+    it("passes other errors through unchanged", function()
+      local world, s = fake_world(), tiny()
+      local obj = {}
+      local ok, err = pcall(schematic.paste, world, s, 0, 0, 0, { block_def = function() error(obj) end })
+      assert.is_false(ok)
+      assert.equal(obj, err)
+      local line
+      ok, err = pcall(schematic.paste, world, s, 0, 0, 0, { block_def = function()
+        line = debug.getinfo(1, "l").currentline; error("no shapes today") end })
+      assert.is_false(ok)
+      assert.equal(debug.getinfo(1, "S").short_src .. ":" .. line .. ": no shapes today", err)
+    end)
   end)
 
   describe("paste() into a blockphys world", function()
@@ -635,8 +669,8 @@ describe("blockphys.schematic", function()
 
     it("raises on bad coordinates before touching the world", function()
       local world = bp.World()
-      assert.has_error(function() schematic.paste(world, tiny(), 0, 0.25, 0) end,
-        "bad argument #4 to 'paste' (number has no integer representation)")
+      raises_here("bad argument #4 to 'paste' (number has no integer representation)",
+        function() schematic.paste(world, tiny(), 0, 0.25, 0) end)
       assert.is_nil(world:block_id("minecraft:stone"))
     end)
   end)

@@ -47,6 +47,17 @@ bp.Collider = core.Collider
 -- @section rules
 bp.rules = {}
 
+-- core.make_rules for a preset, as pcall would return it: true, rules or false, message.
+-- Called directly by pcall, the C function's errors carry no position prefix (their
+-- level-1 caller is then pcall, a C function), so the preset can raise them with
+-- error(message, 2) at its caller's line.
+local function make_rules(model, overrides)
+  if overrides ~= nil and type(overrides) ~= "table" then
+    return false, ("bp.rules.%s: bad argument #1 (table expected, got %s)"):format(model, type(overrides))
+  end
+  return pcall(core.make_rules, model, overrides)
+end
+
 --- Beta 1.7.3 rules (per tick: blocks, blocks/tick). Source:
 -- `../shared/reference/b173-movement.md`. Defaults are the game's float constants
 -- widened to double; the README lists every field.
@@ -54,9 +65,14 @@ bp.rules = {}
 -- @treturn table rules
 -- @raise "bp.rules.beta173: unknown rule 'x' for model beta173", or a type/range error;
 -- an override `model` other than "beta173" raises
--- "bp.rules.beta173: rule 'model' cannot change (make new rules with bp.rules.mccpp)".
+-- "bp.rules.beta173: rule 'model' cannot change (make new rules with bp.rules.mccpp)";
+-- `overrides` neither a table nor nil raises
+-- "bp.rules.beta173: bad argument #1 (table expected, got T)". Errors carry the
+-- position of the caller's line.
 function bp.rules.beta173(overrides)
-  return core.make_rules("beta173", overrides)
+  local ok, res = make_rules("beta173", overrides)
+  if not ok then error(res, 2) end
+  return res
 end
 
 --- MC-CPP rules (per second: blocks, blocks/s, `world:step(dt)`). Source:
@@ -65,7 +81,9 @@ end
 -- @treturn table rules
 -- @raise as `bp.rules.beta173`, naming `bp.rules.mccpp`.
 function bp.rules.mccpp(overrides)
-  return core.make_rules("mccpp", overrides)
+  local ok, res = make_rules("mccpp", overrides)
+  if not ok then error(res, 2) end
+  return res
 end
 
 --- A plain rules table copied from an entity's live `e.rules` view (hooks included);
@@ -112,6 +130,7 @@ function world_methods.paste(world, schem, x, y, z, shapes)
     if not loaded then return nil, msg end
     schem = loaded
   end
+  -- A tail call, so that paste_method's argument errors name the caller's line.
   return schematic.paste_method(world, schem, x, y, z, shapes)
 end
 

@@ -908,8 +908,13 @@ end
 
 local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
 
+-- Argument errors are raised deep inside the checks below as a private object
+-- (ARG_ERROR metatable, field `msg`); the public entry points catch it and raise
+-- the message as a string at their caller's line (see `raise_at_caller`).
+local ARG_ERROR = {}
+
 local function argerror(n, msg)
-  error(format("bad argument #%d to 'paste' (%s)", n, msg), 3)
+  error(setmetatable({ msg = format("bad argument #%d to 'paste' (%s)", n, msg) }, ARG_ERROR))
 end
 
 local function method_of(obj, name)
@@ -1048,6 +1053,14 @@ local function paste(world, schem, x, y, z, shapes, base)
   return { placed = placed, guessed = guessed }
 end
 
+-- Re-raises an error caught by an entry point: an argument error as its message
+-- at the line that called the entry point (level 3: 1 is this function, 2 the
+-- entry point), anything else (from the world or the shape table) unchanged.
+local function raise_at_caller(err)
+  if getmetatable(err) == ARG_ERROR then error(err.msg, 3) end
+  error(err, 0)
+end
+
 --- Places a schematic in a world with its minimum corner at block (x, y, z).
 --
 -- The schematic's own `offset` is not applied. Air cells (air, cave_air,
@@ -1073,15 +1086,24 @@ end
 -- @raise `bad argument #n to 'paste' (...)` for a bad world, schematic,
 --   coordinate or shape definition
 function schematic.paste(world, schem, x, y, z, shapes)
-  check_world(world)
-  return paste(world, schem, x, y, z, shapes, 0)
+  local ok, res = pcall(function()
+    check_world(world)
+    return paste(world, schem, x, y, z, shapes, 0)
+  end)
+  if not ok then raise_at_caller(res) end
+  return res
 end
 
 --- `schematic.paste` for `World:paste`: the same, with argument numbers counted
 -- from the schematic (the world is `self`, which the caller has checked).
+-- Its argument errors carry the position of its caller; `World:paste` calls it
+-- in a tail call (`return schematic.paste_method(...)`), so that position is the
+-- line of the user's `world:paste(...)`.
 -- @local
 function schematic.paste_method(world, schem, x, y, z, shapes)
-  return paste(world, schem, x, y, z, shapes, -1)
+  local ok, res = pcall(paste, world, schem, x, y, z, shapes, -1)
+  if not ok then raise_at_caller(res) end
+  return res
 end
 
 return schematic

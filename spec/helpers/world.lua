@@ -159,4 +159,15 @@ function M.hex(x)
   return string.format("%a", x)
 end
 
+--- Call `fn`, a one-line function making a single call, and check that it raises
+-- exactly `msg` prefixed with the position of that line ("spec/x_spec.lua:12: "):
+-- the error is reported at the caller's line, not inside blockphys.
+function M.raises_here(msg, fn)
+  local assert = require "luassert"
+  local info = debug.getinfo(fn, "S")
+  local ok, err = pcall(fn)
+  assert.is_false(ok)
+  assert.equal(info.short_src .. ":" .. info.linedefined .. ": " .. msg, err)
+end
+
 return M
