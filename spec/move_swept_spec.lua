@@ -249,6 +249,24 @@ describe("e:move_swept", function()
       assert.is_true(g.collided_horizontally)
     end)
 
+    it("tests the raised box where it would end: a long move rises in front of a thin wall",
+      function()
+      -- README "MC-CPP rules and the swept resolver", step assist: the document's test
+      -- of the stepped position only. A 1-thick wall 7 high at x = 5, 4.2 ahead.
+      for _, case in ipairs{ { 5, 0 }, { 6, 0.6 } } do
+        local w = floor_world()
+        w:fill(5, 64, -8, 5, 70, 8, "stone")
+        local e = standing(w)
+        local dx, dy = e:move_swept(case[1], 0, 0)
+        -- the first pass stops 0.001 of its displacement short of the wall
+        assert.is_near(4.2 - BACK * case[1], dx, 1e-12)
+        -- a 5-block move's raised box would end inside the wall, a 6-block one's past it
+        assert.is_near(case[2], dy, 1e-12)
+        assert.is_true(e.collided_horizontally)
+        assert.is_true(free(w, e))
+      end
+    end)
+
     it("uses the rules' step height: 0.5 for a Beta entity lands on the slab", function()
       local w = floor_world()
       w:set_block(1, 64, 0, "slab")
