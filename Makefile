@@ -22,6 +22,16 @@ INST_LUADIR ?= /usr/local/share/lua/5.4
 
 all: $(MODULE)
 
+# The default build is also copied to ./blockphys/core.so (DESIGN.md section 5), so
+# that package.cpath = "./?.so;..." finds it from the checkout.
+ifeq ($(BUILD),build)
+all: blockphys/core.so
+blockphys/core.so: $(MODULE) | blockphys
+	cp $(MODULE) $@
+blockphys:
+	mkdir -p $@
+endif
+
 $(BUILD)/obj/%.o: csrc/%.c $(wildcard csrc/*.h) | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
