@@ -115,7 +115,8 @@ struct bp_World {
 	bp_EntityPool entities;
 	uint32_t nsolid; /* live solid entities: their boxes block moves */
 	bp_BoxList scratch;
-	int locked; /* inside a step: structural changes refused */
+	int locked; /* nonzero: structural changes refused (1 inside world:step; a binding
+	             * may use other values for its own locks, see lblockphys.c) */
 
 	bp_Broadphase broad;           /* entity grid (broadphase.c) */
 	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
