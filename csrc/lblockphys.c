@@ -59,16 +59,22 @@ typedef struct LEntity {
 /* ------------------------------------------------------------------ checks */
 
 /* A number for a message, without the ".0" that lua_pushfstring's %f gives integral
- * values (limits read "1024", not "1024.0"). */
+ * values (limits read "1024", not "1024.0"): 14 significant digits for limits and
+ * ranges (0.1 reads "0.1"), 17 for a measured value that must not round to a limit. */
 typedef struct NumText {
 	char s[32];
 } NumText;
 
-static NumText num_text(double v)
+static NumText num_text_digits(double v, int digits)
 {
 	NumText t;
-	snprintf(t.s, sizeof t.s, "%.14g", v);
+	snprintf(t.s, sizeof t.s, "%.*g", digits, v);
 	return t;
+}
+
+static NumText num_text(double v)
+{
+	return num_text_digits(v, 14);
 }
 
 static double check_finite(lua_State *L, int i)
@@ -433,12 +439,17 @@ static int l_collider_index(lua_State *L)
  * Colliders are values: every assignment raises (make a new one with `bp.Collider`,
  * `c:offset` or `c:extend`). Source: our own.
  * @function Collider:__newindex
- * @raise "blockphys.Collider is read-only (field 'k')".
+ * @raise "blockphys.Collider is read-only (field 'k')" (for a key that is neither a
+ *   string nor a number: "(a T key)").
  */
 static int l_collider_newindex(lua_State *L)
 {
 	check_collider(L, 1);
-	return luaL_error(L, "blockphys.Collider is read-only (field '%s')", luaL_tolstring(L, 2, NULL));
+	/* Only strings and numbers are shown: a key's __tostring may raise. */
+	const int t = lua_type(L, 2);
+	if (t == LUA_TSTRING || t == LUA_TNUMBER)
+		return luaL_error(L, "blockphys.Collider is read-only (field '%s')", lua_tostring(L, 2));
+	return luaL_error(L, "blockphys.Collider is read-only (a %s key)", luaL_typename(L, 2));
 }
 
 static const luaL_Reg collider_methods[] = {
@@ -1195,7 +1206,7 @@ static LEntity *check_entity_ud(lua_State *L, int i)
 }
 
 /* The live entity of the Entity userdata le at index 1 of a field access whose key
- * (index 2) names a field, its world to *wout: through le->lw, without the user value
+ * (index 2) names a field (so is a string), its world to *wout: through le->lw, without the user value
  * lookup. Raises "entity field 'k': entity has been removed" (or "... belongs to a
  * destroyed world"). */
 static bp_Entity *field_entity(lua_State *L, const LEntity *le, bp_World **wout)
@@ -1590,6 +1601,18 @@ static int field_code(lua_State *L, int k)
 	return t == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
 }
 
+/* Entity __index for a key that names no field: a method added to the methods table
+ * later, or nil. */
+static int method_or_nil(lua_State *L)
+{
+	if (lua_type(L, 2) != LUA_TSTRING)
+		return 0;
+	luaL_getmetafield(L, 1, "methods");
+	lua_pushvalue(L, 2);
+	lua_rawget(L, -2);
+	return 1;
+}
+
 static void push_rules_view(lua_State *L, int ei)
 {
 	lua_newuserdatauv(L, 1, 1);
@@ -1632,6 +1655,8 @@ static int l_entity_index(lua_State *L)
 	int code = field_code(L, 2);
 	if (code < 0)
 		return 1;
+	if (code == 0) /* names no field: no entity check (a removed entity's too) */
+		return method_or_nil(L);
 	bp_World *w;
 	bp_Entity *e = field_entity(L, le, &w);
 	double p[3];
@@ -1668,13 +1693,8 @@ static int l_entity_index(lua_State *L)
 		push_hooks(L, lua_gettop(L), ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
 		lua_getfield(L, -1, "filter");
 		return 1;
-	default: /* not a field: a method added to the methods table later, or nil */
-		if (lua_type(L, 2) != LUA_TSTRING)
-			return 0;
-		luaL_getmetafield(L, 1, "methods");
-		lua_pushvalue(L, 2);
-		lua_rawget(L, -2);
-		return 1;
+	default:
+		return method_or_nil(L);
 	}
 }
 
@@ -1716,7 +1736,7 @@ static int l_entity_newindex(lua_State *L)
 	/* The key for the messages, read only when raising: a key that is not a string
 	 * names no field, and luaL_checkstring then raises its own error. */
 #define KEY luaL_checkstring(L, 2)
-	if (code < 0)
+	if (code <= 0)
 		return luaL_error(L, "entity has no field '%s'", KEY);
 	bp_World *w;
 	bp_Entity *e = field_entity(L, le, &w);
@@ -2333,7 +2353,8 @@ static void restored(lua_State *L, int wi, bp_World *w)
  * @function World:step
  * @tparam[opt=0.05] number dt seconds, finite and > 0 (used by per-second rules only)
  * @raise "bad argument #1 to 'step' (dt must be positive)" or "(number must be
- *   finite)"; "world:step: already stepping (called from a rules hook)"; "world:step:
+ *   finite)"; "world:step: already stepping (called from a rules hook or filter)" (or
+ *   "(called from e:move (from an entity filter))"); "world:step:
  *   an entity would move N blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
  *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
@@ -2347,7 +2368,8 @@ static int l_world_step(lua_State *L)
 	if (!(dt > 0))
 		return luaL_argerror(L, 2, "dt must be positive");
 	if (w->locked)
-		return luaL_error(L, "world:step: already stepping (called from a rules hook)");
+		return luaL_error(L, "world:step: already stepping (called from %s)",
+		                  w->locked == 1 ? "a rules hook or filter" : lock_holder(w));
 	lua_settop(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
 	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
@@ -2369,7 +2391,7 @@ static int l_world_step(lua_State *L)
 	double m = bp_world_max_displacement(w, dt);
 	if (m > BP_MAX_MOVE)
 		return luaL_error(L, "world:step: an entity would move %s blocks in one step "
-		                     "(at most 1024 per axis)", num_text(m).s);
+		                     "(at most 1024 per axis)", num_text_digits(m, 17).s);
 	if (snap) {
 		memcpy(snap, w->entities.items, items_bytes);
 		memcpy(snap + items_bytes, w->entities.input, snap_bytes - items_bytes);

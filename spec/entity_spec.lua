@@ -99,6 +99,14 @@ describe("Entity", function()
       assert.error_matches(function() e.jumping = true end, "entity has been removed", 1, true)
     end)
 
+    it("refuses a step just over the move limit and prints the exact displacement", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0, y = 0, z = 0 }
+      e.vx = 1024.000000000001 -- the nearest double is 1024.0000000000009
+      assert.has_error(function() w:step() end, "world:step: an entity would move " ..
+        "1024.0000000000009 blocks in one step (at most 1024 per axis)")
+    end)
+
     it("checks input ranges and types", function()
       local w = H.world()
       local e = w:spawn{ x = 0, y = 0, z = 0 }
@@ -173,6 +181,11 @@ describe("Entity", function()
         assert.has_error(function() return e[k] end, removed(k))
         assert.has_error(function() e[k] = 0 end, removed(k))
       end
+      -- keys that name no field: no entity check, as for a live entity
+      assert.is_nil(e.foo)
+      assert.is_nil(e[{}])
+      assert.is_function(e.valid)
+      assert.has_error(function() e.foo = 1 end, "entity has no field 'foo'")
       for _, m in ipairs{ "position", "velocity", "box", "lerp" } do
         assert.has_error(function() e[m](e, 0) end,
           "bad argument #1 to '?' (entity has been removed)")
@@ -339,7 +352,7 @@ describe("Entity", function()
       e.jumping = true
       inner = "step"
       local _, err = pcall(w.step, w)
-      assert.truthy(err:find("world:step: already stepping (called from a rules hook)", 1, true))
+      assert.truthy(err:find("world:step: already stepping (called from a rules hook or filter)", 1, true))
       inner = "destroy"
       _, err = pcall(w.step, w)
       assert.truthy(err:find("world is locked: cannot destroy it inside world:step", 1, true))

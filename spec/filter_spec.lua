@@ -158,4 +158,18 @@ describe("filters", function()
     end
     assert.equal(2, #w:entities())
   end)
+
+  it("names e:move when its filter starts a step", function()
+    local w = world()
+    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL, filter = function(self)
+      self.world:step()
+      return true
+    end }
+    local ok, err = pcall(e.move, e, 3, 0, 0)
+    assert.is_false(ok)
+    assert.truthy(err:find("world:step: already stepping (called from e:move (from an " ..
+                           "entity filter))", 1, true))
+    assert.equal(0.5, e.x)
+  end)
 end)
