@@ -574,6 +574,9 @@ describe("beta173 rules", function()
         function() bp.rules.beta173(5) end)
       raises_here("bp.rules.beta173: bad argument #1 (table expected, got string)",
         function() bp.rules.beta173("push") end)
+      local e = bp.World():spawn{ x = 0, y = 0, z = 0 }
+      raises_here("bp.rules.beta173: bad argument #1 (table expected, got blockphys.RulesView)",
+        function() bp.rules.beta173(e.rules) end)
       assert.equal("beta173", bp.rules.beta173(nil).model)
     end)
   end)

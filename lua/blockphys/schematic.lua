@@ -908,13 +908,20 @@ end
 
 local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
 
--- Argument errors are raised deep inside the checks below as a private object
--- (ARG_ERROR metatable, field `msg`); the public entry points catch it and raise
--- the message as a string at their caller's line (see `raise_at_caller`).
-local ARG_ERROR = {}
+-- Argument errors are raised at the line that called `paste` or `World:paste`: the
+-- first stack frame outside this file (the checks sit at different depths below it,
+-- and `World:paste` tail-calls `paste_method`, so its own frame is gone). Raising
+-- directly, not through a pcall at the entry points, keeps other errors' tracebacks.
+local THIS_SOURCE = debug.getinfo(1, "S").source
 
 local function argerror(n, msg)
-  error(setmetatable({ msg = format("bad argument #%d to 'paste' (%s)", n, msg) }, ARG_ERROR))
+  local level = 2
+  while true do
+    local info = debug.getinfo(level, "S")
+    if not info or info.source ~= THIS_SOURCE then break end
+    level = level + 1
+  end
+  error(format("bad argument #%d to 'paste' (%s)", n, msg), level)
 end
 
 local function method_of(obj, name)
@@ -1053,14 +1060,6 @@ local function paste(world, schem, x, y, z, shapes, base)
   return { placed = placed, guessed = guessed }
 end
 
--- Re-raises an error caught by an entry point: an argument error as its message
--- at the line that called the entry point (level 3: 1 is this function, 2 the
--- entry point), anything else (from the world or the shape table) unchanged.
-local function raise_at_caller(err)
-  if getmetatable(err) == ARG_ERROR then error(err.msg, 3) end
-  error(err, 0)
-end
-
 --- Places a schematic in a world with its minimum corner at block (x, y, z).
 --
 -- The schematic's own `offset` is not applied. Air cells (air, cave_air,
@@ -1086,12 +1085,8 @@ end
 -- @raise `bad argument #n to 'paste' (...)` for a bad world, schematic,
 --   coordinate or shape definition
 function schematic.paste(world, schem, x, y, z, shapes)
-  local ok, res = pcall(function()
-    check_world(world)
-    return paste(world, schem, x, y, z, shapes, 0)
-  end)
-  if not ok then raise_at_caller(res) end
-  return res
+  check_world(world)
+  return paste(world, schem, x, y, z, shapes, 0)
 end
 
 --- `schematic.paste` for `World:paste`: the same, with argument numbers counted
@@ -1101,9 +1096,7 @@ end
 -- line of the user's `world:paste(...)`.
 -- @local
 function schematic.paste_method(world, schem, x, y, z, shapes)
-  local ok, res = pcall(paste, world, schem, x, y, z, shapes, -1)
-  if not ok then raise_at_caller(res) end
-  return res
+  return paste(world, schem, x, y, z, shapes, -1)
 end
 
 return schematic
