@@ -27,7 +27,7 @@ all: $(MODULE)
 ifeq ($(BUILD),build)
 all: blockphys/core.so
 blockphys/core.so: $(MODULE) | blockphys
-	cp $(MODULE) $@
+	cp $(MODULE) $@.tmp && mv $@.tmp $@
 blockphys:
 	mkdir -p $@
 endif
@@ -82,10 +82,11 @@ sanitize: deps
 
 # The suite under valgrind's memcheck (the module built -O1 -g): an invalid access, a
 # read of uninitialised memory or any block left allocated at exit fails it. The
-# interpreter frees everything when it closes, so "all" leak kinds can be errors.
+# interpreter frees everything when it closes, so "all" leak kinds can be errors;
+# --keep-debuginfo names our functions in a leak's stack after Lua unloads the module.
 memcheck: deps
 	$(MAKE) all BUILD=build-vg OPT="-O1 -g"
-	valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+	valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=all --keep-debuginfo=yes \
 	  --errors-for-leak-kinds=all \
 	  $(BUSTED) --cpath='./build-vg/?.so' -o spec/helpers/summary.lua spec
 
