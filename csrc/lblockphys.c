@@ -1205,37 +1205,41 @@ static LEntity *check_entity_ud(lua_State *L, int i)
 	return luaL_checkudata(L, i, ENTITY_MT);
 }
 
-/* The live entity of the Entity userdata le at index 1 of a field access whose key
- * (index 2) names a field (so is a string), its world to *wout: through le->lw, without the user value
- * lookup. Raises "entity field 'k': entity has been removed" (or "... belongs to a
- * destroyed world"). */
-static bp_Entity *field_entity(lua_State *L, const LEntity *le, bp_World **wout)
+/* The live entity of the Entity userdata le, its world to *wout, through le->lw (the
+ * world's userdata block, which the entity's user value keeps alive). NULL if live,
+ * else the problem: "entity belongs to a destroyed world" or "entity has been removed". */
+static const char *entity_problem(const LEntity *le, bp_Entity **eout, bp_World **wout)
 {
 	const LWorld *lw = le->lw;
-	const char *problem = "entity belongs to a destroyed world";
-	bp_Entity *e = lw && lw->w ? bp_world_entity(lw->w, le->id) : NULL;
-	if (lw && lw->w && !e)
-		problem = "entity has been removed";
-	if (!e)
-		luaL_error(L, "entity field '%s': %s", lua_tostring(L, 2), problem);
+	if (!lw || !lw->w)
+		return "entity belongs to a destroyed world";
+	*eout = bp_world_entity(lw->w, le->id);
 	*wout = lw->w;
+	return *eout ? NULL : "entity has been removed";
+}
+
+/* entity_problem for a field access (the entity at index 1) whose key at index 2 names
+ * a field (so is a string). Raises "entity field 'k': <problem>". */
+static bp_Entity *field_entity(lua_State *L, const LEntity *le, bp_World **wout)
+{
+	bp_Entity *e = NULL;
+	const char *problem = entity_problem(le, &e, wout);
+	if (problem)
+		luaL_error(L, "entity field '%s': %s", lua_tostring(L, 2), problem);
 	return e;
 }
 
-/* The live entity at stack index i (its world is pushed nowhere). */
+/* The live entity at stack index i, its world to *wout when given. Raises "bad
+ * argument #i (<problem>)" (see entity_problem). */
 static bp_Entity *check_entity_w(lua_State *L, int i, bp_World **wout)
 {
-	LEntity *le = check_entity_ud(L, i);
-	lua_getiuservalue(L, i, 1);
-	LWorld *lw = lua_touserdata(L, -1);
-	lua_pop(L, 1);
-	if (!lw || !lw->w)
-		luaL_argerror(L, i, "entity belongs to a destroyed world");
-	bp_Entity *e = bp_world_entity(lw->w, le->id);
-	if (!e)
-		luaL_argerror(L, i, "entity has been removed");
+	bp_Entity *e = NULL;
+	bp_World *w = NULL;
+	const char *problem = entity_problem(check_entity_ud(L, i), &e, &w);
+	if (problem)
+		luaL_argerror(L, i, problem);
 	if (wout)
-		*wout = lw->w;
+		*wout = w;
 	return e;
 }
 
