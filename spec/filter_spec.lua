@@ -17,6 +17,14 @@ local function pushes(def_a, def_b)
   return a.vx ~= 0 or b.vx ~= 0, w, a, b
 end
 
+-- Entity 2 at x = 0.5 with the given filter, and a solid entity 1 two blocks ahead on
+-- +X, so that e:move(3, 0, 0) asks the filter about it.
+local function mover(filter)
+  local w = world()
+  w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
+  return w, w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL, filter = filter }
+end
+
 describe("filters", function()
   it("groups and masks: a pair interacts only if each mask has the other's group", function()
     assert.is_true((pushes({}, {})))
@@ -105,10 +113,7 @@ describe("filters", function()
   end)
 
   it("a failing filter inside e:move restores the entity", function()
-    local w = world()
-    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
-    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL,
-                       filter = function() error("nope", 0) end }
+    local w, e = mover(function() error("nope", 0) end)
     local x = e.x
     local ok, err = pcall(e.move, e, 3, 0, 0)
     assert.is_false(ok)
@@ -141,12 +146,10 @@ describe("filters", function()
   end)
 
   it("names e:move or e:move_swept as what holds the lock when their filter spawns", function()
-    local w = world()
-    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
-    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL, filter = function(self)
+    local w, e = mover(function(self)
       self.world:spawn{ x = 0, y = 70, z = 0 }
       return true
-    end }
+    end)
     for _, m in ipairs{ "move", "move_swept" } do
       local ok, err = pcall(e[m], e, 3, 0, 0)
       assert.is_false(ok)
@@ -160,12 +163,10 @@ describe("filters", function()
   end)
 
   it("names e:move when its filter starts a step", function()
-    local w = world()
-    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL }
-    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL, filter = function(self)
+    local _, e = mover(function(self)
       self.world:step()
       return true
-    end }
+    end)
     local ok, err = pcall(e.move, e, 3, 0, 0)
     assert.is_false(ok)
     assert.truthy(err:find("world:step: already stepping (called from e:move (from an " ..
