@@ -1211,6 +1211,8 @@ static LEntity *check_entity_ud(lua_State *L, int i)
 static const char *entity_problem(const LEntity *le, bp_Entity **eout, bp_World **wout)
 {
 	const LWorld *lw = le->lw;
+	*eout = NULL; /* set on every path: callers raise through luaL_error, which */
+	*wout = NULL; /* the compiler does not know never returns */
 	if (!lw || !lw->w)
 		return "entity belongs to a destroyed world";
 	*eout = bp_world_entity(lw->w, le->id);
