@@ -23,7 +23,7 @@ typedef struct bp_ClipCtx {
 	double d;
 } bp_ClipCtx;
 
-static BP_ALWAYS_INLINE int bp_clip_one(void *ctx, const bp_AABB *box)
+static inline int bp_clip_one(void *ctx, const bp_AABB *box)
 {
 	bp_ClipCtx *c = ctx;
 	if (!c->within || bp_aabb_overlaps(box, c->within))
@@ -32,7 +32,7 @@ static BP_ALWAYS_INLINE int bp_clip_one(void *ctx, const bp_AABB *box)
 }
 
 /* Stops the walk at the first box (emptiness tests). */
-static BP_ALWAYS_INLINE int bp_stop_at_first(void *ctx, const bp_AABB *box)
+static inline int bp_stop_at_first(void *ctx, const bp_AABB *box)
 {
 	(void)ctx;
 	(void)box;
@@ -45,7 +45,7 @@ typedef struct bp_Collect {
 	int cap, n;
 } bp_Collect;
 
-static BP_ALWAYS_INLINE int bp_collect_one(void *ctx, const bp_AABB *box)
+static inline int bp_collect_one(void *ctx, const bp_AABB *box)
 {
 	bp_Collect *c = ctx;
 	if (c->n == c->cap)

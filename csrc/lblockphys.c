@@ -871,7 +871,7 @@ static int l_world_add_collider(lua_State *L)
 	bp_World *w = world_of(L, 1);
 	bp_AABB *c = check_collider(L, 2);
 	check_unlocked(L, w);
-	uint32_t index1, gen;
+	uint32_t index1 = 0, gen = 0; /* raise_status does not return; the compiler cannot know */
 	bp_Status st = bp_world_add_collider(w, c, &index1, &gen);
 	if (st != BP_OK)
 		raise_status(L, st);
