@@ -446,6 +446,10 @@ local function run_fuzz(seed, ncalls)
   }
 
   local function refresh()
+    if not pcall(OTHER.stats, OTHER) then -- a call destroyed it (it is in the pool)
+      OTHER = new_world()
+      OTHER:spawn{ x = 0.5, y = 1, z = 0.5 }
+    end
     local ok = pcall(W.stats, W)
     if not ok then
       for _, e in ipairs(ENTS) do DEAD[#DEAD + 1] = e end
