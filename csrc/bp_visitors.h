@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * bp_visitors.h - the box visitors shared by the world's gathers (query.c) and the
  * solid-entity gathers (solid.c): clip, stop at the first box, collect into an array.
- * Internal: inline so that each gather calls them directly.
+ * Internal: inline so that each gather calls them directly. Plain inline, not
+ * BP_ALWAYS_INLINE: the walkers take them as pointers, and GCC at -Og does not inline
+ * through a pointer, which for an always_inline function is an error.
  */
 #ifndef BP_VISITORS_H
 #define BP_VISITORS_H
