@@ -36,6 +36,7 @@ local MESSAGE_PATTERNS = {
   "entity belongs to", "world has been destroyed", "move:", "move_swept:",
   "attempt to yield", "value %(upvalue 'e'%)", "schematic", "C stack overflow", "stack overflow",
   "blockphys%.Collider is read%-only",
+  "table index is NaN", -- Lua's own, when "entity write" draws a plain table as e, NaN as k
 }
 
 local function documented(msg)
