@@ -23,13 +23,15 @@ INST_LUADIR ?= /usr/local/share/lua/5.4
 all: $(MODULE)
 
 # The default build is also copied to ./blockphys/core.so (DESIGN.md section 5), so
-# that package.cpath = "./?.so;..." finds it from the checkout.
+# that package.cpath = "./?.so;..." finds it from the checkout. Compared on every
+# make, not by date: `luarocks make` in the checkout writes its own build there.
 ifeq ($(BUILD),build)
 all: blockphys/core.so
-blockphys/core.so: $(MODULE) | blockphys
-	cp $(MODULE) $@.tmp && mv $@.tmp $@
+blockphys/core.so: $(MODULE) FORCE | blockphys
+	@cmp -s $(MODULE) $@ || { echo "cp $(MODULE) $@"; cp $(MODULE) $@.tmp && mv $@.tmp $@; }
 blockphys:
 	mkdir -p $@
+FORCE:
 endif
 
 $(BUILD)/obj/%.o: csrc/%.c $(wildcard csrc/*.h) | $(BUILD)/obj

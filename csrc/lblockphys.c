@@ -1730,7 +1730,7 @@ static void assign_rules(lua_State *L, int t, const char *fn)
  * @raise "entity field 'k' is read-only" (x, y, z: "... (use e:teleport(x, y, z))"),
  *   "entity field 'k' must be in [-1, 1]", "entity field 'k' must be a boolean",
  *   "entity field 'k' must be an integer in [0, 2^32)", "entity field 'filter' must be a
- *   function or nil", "entity has no field 'k'" (also for `world`), "entity field 'k'
+ *   function or nil", "entity has no field 'k'", "entity field 'k'
  *   must be a finite number", "entity.rules: ..." (rules errors as make_rules); for a
  *   removed entity "entity field 'k': entity has been removed" (or "...: entity belongs
  *   to a destroyed world").
@@ -1794,6 +1794,8 @@ static int l_entity_newindex(lua_State *L)
 	case FIELD_POS + 1:
 	case FIELD_POS + 2:
 		return luaL_error(L, "entity field '%s' is read-only (use e:teleport(x, y, z))", KEY);
+	case FIELD_WORLD:
+		return luaL_error(L, "entity field 'world' is read-only");
 	default:
 		return luaL_error(L, "entity has no field '%s'", KEY);
 	}

@@ -67,7 +67,7 @@ describe("Entity", function()
       end
       for _, k in ipairs{ "width", "height", "y_size", "step_offset", "on_ground",
                           "collided_horizontally", "collided_vertically", "in_water",
-                          "in_lava" } do
+                          "in_lava", "world" } do
         assert.has_error(function() e[k] = 1 end, "entity field '" .. k .. "' is read-only")
       end
       assert.has_error(function() e.foo = 1 end, "entity has no field 'foo'")
