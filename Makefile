@@ -76,11 +76,18 @@ bench: deps
 
 # The suite under AddressSanitizer + UBSan: the module is built with the
 # sanitizers and the interpreter preloads the runtime, halting on any report.
+# GCC's runtimes by default; with clang (as CI runs it):
+#   make sanitize CC=clang SAN_BUILD=build-asan-clang SAN_LINK=-shared-libsan \
+#     SAN_PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so)"
+SANITIZERS  = -fsanitize=address,undefined,float-cast-overflow
+SAN_BUILD  ?= build-asan
+SAN_LINK   ?=
+SAN_PRELOAD ?= $$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)
 sanitize: deps
-	$(MAKE) all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" LIBFLAG="-shared -fsanitize=address,undefined,float-cast-overflow"
-	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	$(MAKE) all BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer $(SANITIZERS) -fno-sanitize-recover=all" LIBFLAG="-shared $(SAN_LINK) $(SANITIZERS)"
+	LD_PRELOAD="$(SAN_PRELOAD)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	$(BUSTED) --cpath='./build-asan/?.so' -o spec/helpers/summary.lua spec
+	$(BUSTED) --cpath='./$(SAN_BUILD)/?.so' -o spec/helpers/summary.lua spec
 
 # The suite under valgrind's memcheck (the module built -O1 -g): an invalid access, a
 # read of uninitialised memory or any block left allocated at exit fails it. The
