@@ -50,6 +50,7 @@ typedef struct bp_Entity {
 	uint8_t alive;
 	uint8_t on_ground, coll_h, coll_v;
 	uint8_t in_water, in_lava;
+	uint8_t in_web;     /* touched a web in its last Beta move: the next one is slowed */
 	uint8_t solid;      /* its box blocks other entities' moves (boats, minecarts) */
 	uint8_t stable;     /* separation push may change velocity (N64 article) */
 	uint8_t has_filter; /* a Lua filter function decides pairs */

@@ -60,6 +60,8 @@ typedef struct bp_Rules {
 	double ladder_climb;      /* motionY 0.2 when pushing into a wall on a ladder */
 	double water_inset_y;     /* water test box shrink on Y: 0.4F */
 	double lava_inset_xz;     /* lava test box shrink on X/Z: 0.1F */
+	double web_factor_xz;     /* a move after touching a web: dx, dz x 0.25 */
+	double web_factor_y;      /* ... and dy x 0.05F */
 
 	/* --- entity pushing (both models) --- */
 	double push_radius;       /* Beta: search box grown 0.2F on X/Z */

@@ -41,6 +41,8 @@ typedef struct bp_BlockType {
 	uint8_t liquid;      /* BP_LIQUID_* */
 	uint8_t climbable;   /* ladder / vine behaviour (reference section 8) */
 	uint8_t full_cube;   /* exactly one box, the unit cube: gathers take a fast path */
+	uint8_t web;         /* Beta BlockWeb: touching it slows the next move (cobweb) */
+	double velocity_factor; /* Beta BlockSoulSand: touching it scales X/Z velocity (0.4) */
 } bp_BlockType;
 
 /** Definition of a block type; fill from bp_default_block_def(). */
@@ -51,6 +53,8 @@ typedef struct bp_BlockDef {
 	double slipperiness;
 	int liquid;
 	int climbable;
+	double velocity_factor; /* in [0, 1]; 1: none */
+	int web;
 } bp_BlockDef;
 
 /** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
@@ -94,6 +98,7 @@ struct bp_World {
 	uint32_t name_cap;
 	int tall_shapes; /* some type rises above its cell: gathers scan one block lower */
 	int has_climbable; /* some type is climbable: the ladder test can be skipped if not */
+	int has_touch; /* some type slows what touches it (web, velocity_factor < 1) */
 
 	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
 	bp_Chunk *chunks;
@@ -140,7 +145,8 @@ void *bp_alloc(bp_World *w, size_t n);
 void *bp_realloc(bp_World *w, void *p, size_t oldn, size_t newn);
 void bp_free(bp_World *w, void *p, size_t n);
 
-/** Defaults for bp_BlockDef: full cube, slipperiness 0.6, not liquid, not climbable. */
+/** Defaults for bp_BlockDef: full cube, slipperiness 0.6, not liquid, not climbable,
+ *  velocity_factor 1, not a web. */
 bp_BlockDef bp_default_block_def(void);
 
 /** Check a definition's ranges; returns NULL or a static message naming the problem. */

@@ -611,26 +611,31 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
 
 /***
  * Define a block type. Source: our own (Beta Block.slipperiness for the friction,
- * reference/b173-movement.md sections 2 and 8 for liquids and ladders).
+ * reference/b173-movement.md sections 2 and 8 for liquids and ladders, section 2
+ * "Soul sand" and "Cobweb" for velocity_factor and web).
  * @function World:define_block
  * @tparam table def `{name = string (non-empty, unique), boxes = {{x1,y1,z1,x2,y2,z2},
  *   ...} (block-local blocks: x, z in [0, 1], y in [0, 2]; at most 64; default a full
  *   cube; `{}` none), slipperiness = number in [0, 1.5] (default 0.6F; ice 0.98F),
- *   liquid = "water"|"lava"|nil|false, climbable = boolean}`
+ *   liquid = "water"|"lava"|nil|false, climbable = boolean, velocity_factor = number
+ *   in [0, 1] (default 1: a Beta tick that ends touching the block multiplies the X/Z
+ *   velocity by it, once per touched cell; soul sand 0.4), web = boolean (a Beta tick
+ *   that ends touching it slows the next move, as a cobweb)}`
  * @treturn integer the new id (1..65535)
  * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
  *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
  *   "boxes[i] must be a table {x1,y1,z1,x2,y2,z2}", "boxes[i][k] must be a finite
  *   number", "box has min > max (or NaN)", "box leaves its cell on X or Z ...", "box Y
  *   must be in [0, 2] ...", "field 'slipperiness' must be a number", "slipperiness must
- *   be in [0, 1.5]", "field 'liquid' must be \"water\" or \"lava\"", "block 'n' is
+ *   be in [0, 1.5]", "field 'velocity_factor' must be a number", "velocity_factor must
+ *   be in [0, 1]", "field 'liquid' must be \"water\" or \"lava\"", "block 'n' is
  *   already defined", "too many block types (at most 65535)"; "world is locked: ..."
  *   inside world:step; "not enough memory". Nothing is defined when it raises.
  */
 static int l_world_define_block(lua_State *L)
 {
 	static const char *const keys[] = {"name", "boxes", "slipperiness", "liquid",
-	                                   "climbable", NULL};
+	                                   "climbable", "velocity_factor", "web", NULL};
 	bp_World *w = world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_unlocked(L, w);
@@ -663,6 +668,13 @@ static int l_world_define_block(lua_State *L)
 		return luaL_error(L, "define_block: field 'liquid' must be \"water\" or \"lava\"");
 	lua_getfield(L, 2, "climbable");
 	def.climbable = lua_toboolean(L, -1);
+	if (lua_getfield(L, 2, "velocity_factor") != LUA_TNIL) {
+		if (!lua_isnumber(L, -1))
+			return luaL_error(L, "define_block: field 'velocity_factor' must be a number");
+		def.velocity_factor = lua_tonumber(L, -1);
+	}
+	lua_getfield(L, 2, "web");
+	def.web = lua_toboolean(L, -1);
 	/* The fields' metamethods may have run any code, destroying the world too. */
 	w = world_of(L, 1);
 	const char *err = bp_block_def_error(&def);
@@ -706,7 +718,7 @@ static int l_world_block_id(lua_State *L)
 static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 {
 	const bp_BlockType copy = *type, *t = &copy;
-	lua_createtable(L, 0, 6);
+	lua_createtable(L, 0, 8);
 	lua_pushinteger(L, id);
 	lua_setfield(L, -2, "id");
 	lua_pushstring(L, t->name);
@@ -729,6 +741,10 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 	}
 	lua_pushboolean(L, t->climbable);
 	lua_setfield(L, -2, "climbable");
+	lua_pushnumber(L, t->velocity_factor);
+	lua_setfield(L, -2, "velocity_factor");
+	lua_pushboolean(L, t->web);
+	lua_setfield(L, -2, "web");
 }
 
 /***
@@ -736,7 +752,8 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
  * @function World:block_info
  * @tparam integer|string block id or name
  * @treturn table `{id, name, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local),
- *   slipperiness, liquid = "water"|"lava"|nil, climbable = boolean}`
+ *   slipperiness, liquid = "water"|"lava"|nil, climbable = boolean, velocity_factor,
+ *   web = boolean}`
  * @raise "bad argument #1 to 'block_info' (unknown block 'n')", "(unknown block id n)",
  *   "(block id or name expected, got T)", or "(number has no integer representation)".
  */
@@ -1553,6 +1570,7 @@ static const PlainField plain_fields[] = {
 	ENTITY_BOOL("collided_horizontally", coll_h, 0),
 	ENTITY_BOOL("collided_vertically", coll_v, 0),
 	ENTITY_BOOL("in_water", in_water, 0), ENTITY_BOOL("in_lava", in_lava, 0),
+	ENTITY_BOOL("in_web", in_web, 0),
 	INPUT_BOOL(jumping), INPUT_BOOL(sneaking), INPUT_BOOL(flying),
 	ENTITY_BOOL("solid", solid, 1), ENTITY_BOOL("stable", stable, 0),
 	{NULL, 0, 0, 0, 0}};
@@ -1643,6 +1661,8 @@ static void push_rules_view(lua_State *L, int ei)
  *   smoothing after a step assist, <= 0 (read-only)
  * - `on_ground, collided_horizontally, collided_vertically, in_water, in_lava, stable`
  *   boolean: results of the last move / step (read-only)
+ * - `in_web` boolean: the last Beta tick ended touching a web block, so the next move
+ *   is slowed (read-only)
  * - `jumping, sneaking, flying, solid` boolean: inputs and state (writable, kept)
  * - `group, mask` integer in [0, 2^32): collision filtering (writable)
  * - `filter` function|nil: `filter(self, other) -> truthy` (writable)

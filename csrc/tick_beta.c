@@ -124,8 +124,48 @@ static int on_ladder(bp_World *w, const bp_Entity *e)
 	return bp_world_type_at(w, pos[0], e->box.lo[1], pos[2])->climbable;
 }
 
+/* The start of moveEntity after touching a web (section 2, Cobweb): the displacement
+ * scaled, all motion zeroed, the flag cleared. */
+static void web_slow(bp_Entity *e, const double v[3], double d[3])
+{
+	const bp_Rules *r = &e->rules;
+	d[0] = v[0] * r->web_factor_xz;
+	d[1] = v[1] * r->web_factor_y;
+	d[2] = v[2] * r->web_factor_xz;
+	e->vel[0] = e->vel[1] = e->vel[2] = 0;
+	e->in_web = 0;
+}
+
+/* The end of moveEntity (section 3e): onEntityCollidedWithBlock for each cell of the
+ * box shrunk by 0.001 on every side, X then Y then Z as the game loops. Soul sand
+ * scales the X/Z velocity (per cell touched: the factors multiply), a web sets the
+ * flag for the next move. Cells beyond int32 are air. */
+static void touch_blocks(bp_World *w, bp_Entity *e)
+{
+	int64_t lo[3], hi[3];
+	for (int a = 0; a < 3; a++) {
+		const double l = fmax(floor(e->box.lo[a] + 0.001), (double)INT32_MIN);
+		const double h = fmin(floor(e->box.hi[a] - 0.001), (double)INT32_MAX);
+		if (!(l <= h))
+			return; /* no cell, or all beyond int32 (air) */
+		lo[a] = (int64_t)l;
+		hi[a] = (int64_t)h;
+	}
+	for (int64_t x = lo[0]; x <= hi[0]; x++)
+		for (int64_t y = lo[1]; y <= hi[1]; y++)
+			for (int64_t z = lo[2]; z <= hi[2]; z++) {
+				const bp_BlockType *t = &w->types[bp_world_get_block(
+				    w, (int32_t)x, (int32_t)y, (int32_t)z)];
+				if (t->velocity_factor != 1) {
+					e->vel[0] *= t->velocity_factor;
+					e->vel[2] *= t->velocity_factor;
+				}
+				e->in_web |= t->web;
+			}
+}
+
 /* The resolver chosen by the rules, with the displacement clamped to the limit. */
-static void resolve(bp_World *w, bp_Entity *e, const double v[3])
+static void move(bp_World *w, bp_Entity *e, const double v[3])
 {
 	double d[3], out[3];
 	const double *m = v;
@@ -138,6 +178,29 @@ static void resolve(bp_World *w, bp_Entity *e, const double v[3])
 		bp_move_swept(w, e, m, out);
 	else
 		bp_move_axis(w, e, m, out);
+}
+
+/* moveEntity where a web or a touched block may act: the move inside the web
+ * slowdown and the touched blocks' effects (kept out of the common path). */
+static void move_touching(bp_World *w, bp_Entity *e, const double v[3])
+{
+	double d[3];
+	if (e->in_web) {
+		web_slow(e, v, d); /* v may be e->vel, which this zeroes: d holds the move */
+		v = d;
+	}
+	move(w, e, v);
+	if (w->has_touch)
+		touch_blocks(w, e);
+}
+
+/* moveEntity (reference section 3) for the Beta tick. */
+static void resolve(bp_World *w, bp_Entity *e, const double v[3])
+{
+	if (e->in_web | w->has_touch)
+		move_touching(w, e, v);
+	else
+		move(w, e, v);
 }
 
 /* isOffsetPositionInLiquid: the offset box touches no blocking box and no liquid. */

@@ -101,6 +101,7 @@ bp_BlockDef bp_default_block_def(void)
 	d.nboxes = -1; /* full cube */
 	d.slipperiness = 0.6000000238418579; /* 0.6F, Block.slipperiness */
 	d.liquid = BP_LIQUID_NONE;
+	d.velocity_factor = 1;
 	return d;
 }
 
@@ -123,6 +124,8 @@ const char *bp_block_def_error(const bp_BlockDef *def)
 	}
 	if (!(def->slipperiness >= 0 && def->slipperiness <= 1.5))
 		return "slipperiness must be in [0, 1.5]";
+	if (!(def->velocity_factor >= 0 && def->velocity_factor <= 1))
+		return "velocity_factor must be in [0, 1]";
 	if (def->liquid < BP_LIQUID_NONE || def->liquid > BP_LIQUID_LAVA)
 		return "liquid must be none, water or lava";
 	return NULL;
@@ -216,6 +219,9 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	t->liquid = (uint8_t)def->liquid;
 	t->climbable = (uint8_t)(def->climbable != 0);
 	w->has_climbable |= t->climbable;
+	t->web = (uint8_t)(def->web != 0);
+	t->velocity_factor = def->velocity_factor;
+	w->has_touch |= t->web || t->velocity_factor != 1;
 	for (int i = 0; i < nboxes; i++) {
 		if (boxes[i].hi[1] > 1)
 			w->tall_shapes = 1;

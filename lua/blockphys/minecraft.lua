@@ -516,6 +516,12 @@ local SLIPPERINESS = {
 
 local DEFAULT_SLIPPERINESS = 0.6
 
+-- Blocks that slow what touches them, as Beta 1.7.3 has them (its BlockSoulSand and
+-- BlockWeb; reference/b173-movement.md section 2): the X/Z velocity factor per
+-- touched cell, and the webs.
+local VELOCITY_FACTOR = { soul_sand = 0.4 }
+local WEBS = { cobweb = true }
+
 -- Exact names that belong to a family.
 local FAMILY_BY_NAME = {
   snow = "snow", ladder = "ladder", iron_bars = "pane", glass_pane = "pane",
@@ -653,8 +659,9 @@ end
 -- share one definition. Unknown blocks become full cubes named by their bare
 -- block name.
 -- @tparam string state block state string (namespace optional)
--- @treturn[1] table `{name=, boxes=, slipperiness=, liquid=, climbable=}`
---   for `world:define_block`; boxes in block units, block-local
+-- @treturn[1] table `{name=, boxes=, slipperiness=, liquid=, climbable=,
+--   velocity_factor=, web=}` for `world:define_block`; boxes in block units,
+--   block-local (soul sand: velocity_factor 0.4; cobweb: web = true)
 -- @treturn[1] boolean `true` if the state was recognised, `false` if it
 --   was guessed as a full cube (unknown block or invalid property value)
 -- @raise if `state` is not a string
@@ -680,6 +687,8 @@ function minecraft.block_def(state)
     slipperiness = base and SLIPPERINESS[base] or DEFAULT_SLIPPERINESS,
     liquid = base and LIQUIDS[base] or nil,
     climbable = base and (CLIMBABLE_SET[base] or base == "ladder") or nil,
+    velocity_factor = base and VELOCITY_FACTOR[base] or nil,
+    web = base and WEBS[base] or nil,
   }
   return def, known
 end
