@@ -99,9 +99,14 @@ local function run_fuzz(seed, ncalls)
     w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
     w:define_block{ name = "water", boxes = {}, liquid = "water" }
     w:define_block{ name = "ladder", boxes = { { 0, 0, 0.875, 1, 1, 1 } }, climbable = true }
+    w:define_block{ name = "soul_sand", boxes = { { 0, 0, 0, 1, 0.875, 1 } },
+                    velocity_factor = 0.4 }
+    w:define_block{ name = "cobweb", boxes = {}, web = true }
     w:fill(-6, 0, -6, 6, 0, 6, "stone")
     w:set_block(2, 1, 2, "slab")
     w:set_block(-2, 1, -2, "water")
+    w:set_block(-3, 1, 2, "soul_sand")
+    w:set_block(1, 1, -3, "cobweb")
     w:add_collider(bp.Collider(3, 1, 3, 4, 3, 4))
     return w
   end
@@ -259,6 +264,8 @@ local function run_fuzz(seed, ncalls)
     if R(3) == 1 then d.slipperiness = value() end
     if R(3) == 1 then d.liquid = value() end
     if R(3) == 1 then d.climbable = value() end
+    if R(4) == 1 then d.velocity_factor = value() end
+    if R(4) == 1 then d.web = value() end
     if R(10) == 1 then d.bogus = 1 end
     return d
   end
