@@ -50,8 +50,8 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 
 /** Replace an entity's rules (validated by the caller). Every change of rule values
- *  goes through here (see bp_World.rules_writes; the hook flags are set apart).
- *  Source: our own. */
+ *  goes through here (see bp_World.rules_writes; the hook flags are set apart). Rules
+ *  of another model than Beta clear the Beta web flag (in_web). Source: our own. */
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r);
 
 /** The inputs of a live entity of w (see bp_EntityInput; units there). Source: our own. */

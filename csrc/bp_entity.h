@@ -27,6 +27,7 @@ typedef struct bp_GatherCache {
 	uint64_t version;     /* w->block_version when filled; 0: empty */
 	int32_t lo[3], hi[3]; /* the cell range walked */
 	uint8_t n;            /* cells held */
+	uint8_t touch;        /* some cell held acts on what touches it (bp_BlockType.touch) */
 	struct {
 		uint16_t id;
 		uint8_t x, y, z;  /* offsets from lo */

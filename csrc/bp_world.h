@@ -42,6 +42,7 @@ typedef struct bp_BlockType {
 	uint8_t climbable;   /* ladder / vine behaviour (reference section 8) */
 	uint8_t full_cube;   /* exactly one box, the unit cube: gathers take a fast path */
 	uint8_t web;         /* Beta BlockWeb: touching it slows the next move (cobweb) */
+	uint8_t touch;       /* web, or velocity_factor != 1: acts on what touches it */
 	double velocity_factor; /* Beta BlockSoulSand: touching it scales X/Z velocity (0.4) */
 } bp_BlockType;
 
@@ -67,6 +68,7 @@ typedef struct bp_Chunk {
 	uint16_t *ids; /* index (y << 8) | (z << 4) | x, or NULL */
 	uint32_t nonair;
 	uint32_t liquid; /* liquid blocks: liquid tests skip chunks without any */
+	uint32_t touch;  /* blocks that act on what touches them (web, velocity_factor) */
 } bp_Chunk;
 
 /** A free-standing static collider (world space). */
@@ -162,6 +164,11 @@ int32_t bp_world_find_type(const bp_World *w, const char *name);
 /** Block id at a block coordinate (0 = air). */
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
 
+/** True if a stored chunk meeting the cells [lo, hi] (int32 values) holds a block that
+ *  acts on what touches it (a web, or a velocity_factor other than 1): one lookup per
+ *  chunk, so that the Beta tick reads cells only near such blocks. Source: our own. */
+int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3]);
+
 /** The chunk at chunk coordinates (cx, cy, cz), or NULL if none is stored. The pointer
  *  is valid until the next block change. */
 const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
@@ -243,6 +250,11 @@ const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z);
 /** bp_world_type_at, read from an entity's gather cache when it covers the cell (the
  *  block under an entity usually lies in the range its last move gathered); the same
  *  answer either way. x, y, z in blocks. Source: our own. */
+/** 1 if the gather cache gc is valid, covers the cells the box shrunk by 0.001 on
+ *  every side lies in, and holds no block that acts on what touches it (so none of
+ *  those cells does): the Beta tick's touch test then reads nothing. Source: our own. */
+int bp_gather_touch_free(const bp_World *w, const bp_GatherCache *gc, const bp_AABB *box);
+
 const bp_BlockType *bp_world_type_at_cached(bp_World *w, const bp_GatherCache *gc,
                                             double x, double y, double z);
 

@@ -142,6 +142,24 @@ uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z)
 	return c->ids ? c->ids[cell_index(x, y, z)] : c->uniform;
 }
 
+/* 1 if blocks of type id act on what touches them (web, velocity_factor). */
+static inline uint32_t touches(const bp_World *w, uint16_t id)
+{
+	return w->types[id].touch;
+}
+
+int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3])
+{
+	for (int32_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)
+		for (int32_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
+			for (int32_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {
+				int64_t i = chunk_find(w, cx, cy, cz);
+				if (i >= 0 && w->chunks[i].touch)
+					return 1;
+			}
+	return 0;
+}
+
 /* Give a uniform chunk its own array, so one cell can differ. */
 static bp_Status chunk_expand(bp_World *w, bp_Chunk *c)
 {
@@ -186,6 +204,7 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 	w->block_version++;
 	c->nonair += (id != 0) - (old != 0);
 	c->liquid += (w->types[id].liquid != 0) - (w->types[old].liquid != 0);
+	c->touch += touches(w, id) - touches(w, old);
 	w->liquid_blocks += (uint64_t)(w->types[id].liquid != 0) - (uint64_t)(w->types[old].liquid != 0);
 	w->stored_blocks += (uint64_t)(id != 0) - (uint64_t)(old != 0);
 	/* A chunk that becomes uniform (all air, all one block) drops its array. */
@@ -209,12 +228,14 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 	}
 	uint32_t before = c->nonair, liquid_before = c->liquid;
 	const int liquid = w->types[id].liquid != 0;
+	const uint32_t touch = touches(w, id);
 	if (whole) {
 		bp_free(w, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
 		c->ids = NULL;
 		c->uniform = id;
 		c->nonair = id ? BP_CHUNK_VOLUME : 0;
 		c->liquid = liquid ? BP_CHUNK_VOLUME : 0;
+		c->touch = touch ? BP_CHUNK_VOLUME : 0;
 	} else {
 		uint16_t current = c->ids ? 0 : c->uniform;
 		if (!c->ids && current == id)
@@ -228,6 +249,7 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 					uint16_t *cell = &c->ids[(y << 8) | (z << 4) | x];
 					c->nonair += (id != 0) - (*cell != 0);
 					c->liquid += liquid - (w->types[*cell].liquid != 0);
+					c->touch += touch - touches(w, *cell);
 					*cell = id;
 				}
 		if (c->nonair == 0 || c->nonair == BP_CHUNK_VOLUME)

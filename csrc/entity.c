@@ -88,6 +88,8 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r)
 {
 	e->rules = *r;
+	if (r->model != BP_MODEL_BETA173)
+		e->in_web = 0; /* a Beta flag: other models neither set nor clear it */
 	w->rules_writes++;
 }
 

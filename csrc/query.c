@@ -281,9 +281,10 @@ static BP_ALWAYS_INLINE int collect_cell(const bp_BlockType *t, double fx, doubl
 
 /* Note a non-air cell in the cache being filled (n past BP_GATHER_CELLS: overflowed,
  * the cache stays empty). */
-static BP_ALWAYS_INLINE void record_cell(bp_GatherCache *gc, uint16_t id, int32_t x,
-                                         int32_t y, int32_t z)
+static BP_ALWAYS_INLINE void record_cell(bp_GatherCache *gc, const bp_BlockType *t,
+                                         uint16_t id, int32_t x, int32_t y, int32_t z)
 {
+	gc->touch |= t->touch;
 	if (gc->n < BP_GATHER_CELLS) {
 		gc->cell[gc->n].id = id;
 		gc->cell[gc->n].x = (uint8_t)(x - gc->lo[0]);
@@ -319,9 +320,10 @@ static BP_ALWAYS_INLINE int collect_part(const bp_World *w, const bp_Chunk *ch,
 				uint16_t id = row[((uint32_t)x & 15u) * sx];
 				if (!id)
 					continue;
+				const bp_BlockType *t = &w->types[id];
 				if (gc)
-					record_cell(gc, id, x, y, z);
-				if (collect_cell(&w->types[id], (double)x, fy, fz, y >= exact_y, region, c))
+					record_cell(gc, t, id, x, y, z);
+				if (collect_cell(t, (double)x, fy, fz, y >= exact_y, region, c))
 					return 1;
 			}
 		}
@@ -415,11 +417,25 @@ static int collect_blocks(bp_World *w, const bp_AABB *region, const int32_t lo[3
 		gc->hi[a] = hi[a];
 	}
 	gc->n = 0;
+	gc->touch = 0;
 	if (collect_near(w, region, lo, hi, exact_y, c, gc))
 		return 1; /* stopped early: the cells noted are not all of them */
 	if (gc->n <= BP_GATHER_CELLS)
 		gc->version = w->block_version;
 	return 0;
+}
+
+int bp_gather_touch_free(const bp_World *w, const bp_GatherCache *gc, const bp_AABB *box)
+{
+	if (gc->version != w->block_version || gc->touch)
+		return 0;
+	/* The cells floor(lo + 0.001) .. floor(hi - 0.001) lie in [gc->lo, gc->hi]. */
+	for (int a = 0; a < 3; a++) {
+		if (!(box->lo[a] + 0.001 >= (double)gc->lo[a] &&
+		      box->hi[a] - 0.001 < (double)gc->hi[a] + 1))
+			return 0;
+	}
+	return 1;
 }
 
 const bp_BlockType *bp_world_type_at_cached(bp_World *w, const bp_GatherCache *gc,

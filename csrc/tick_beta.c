@@ -136,21 +136,43 @@ static void web_slow(bp_Entity *e, const double v[3], double d[3])
 	e->in_web = 0;
 }
 
+/* Cells [lo, hi] of the box shrunk by 0.001 on every side (Beta's floor(min + 0.001)
+ * .. floor(max - 0.001)), clamped to int32 (beyond it all is air). 0 if none (or a NaN
+ * box). Casts where the box lies within +-2^30 (every box in practice): libm's floor
+ * costs more on baseline x86-64. */
+static int touch_cells(const bp_AABB *b, int32_t lo[3], int32_t hi[3])
+{
+	for (int a = 0; a < 3; a++) {
+		const double l = b->lo[a] + 0.001, h = b->hi[a] - 0.001;
+		if (l > -0x1p30 && h < 0x1p30) {
+			lo[a] = (int32_t)l;
+			lo[a] -= (double)lo[a] > l;
+			hi[a] = (int32_t)h;
+			hi[a] -= (double)hi[a] > h;
+		} else {
+			const double fl = floor(l), fh = floor(h);
+			if (!(fl <= fh) || fh < INT32_MIN || fl > INT32_MAX)
+				return 0;
+			lo[a] = (int32_t)fmax(fl, INT32_MIN);
+			hi[a] = (int32_t)fmin(fh, INT32_MAX);
+		}
+		if (lo[a] > hi[a])
+			return 0;
+	}
+	return 1;
+}
+
 /* The end of moveEntity (section 3e): onEntityCollidedWithBlock for each cell of the
  * box shrunk by 0.001 on every side, X then Y then Z as the game loops. Soul sand
  * scales the X/Z velocity (per cell touched: the factors multiply), a web sets the
- * flag for the next move. Cells beyond int32 are air. */
+ * flag for the next move. The cells are read only when neither the move's gather
+ * cache nor the chunks they lie in rule such blocks out. */
 static void touch_blocks(bp_World *w, bp_Entity *e)
 {
-	int64_t lo[3], hi[3];
-	for (int a = 0; a < 3; a++) {
-		const double l = fmax(floor(e->box.lo[a] + 0.001), (double)INT32_MIN);
-		const double h = fmin(floor(e->box.hi[a] - 0.001), (double)INT32_MAX);
-		if (!(l <= h))
-			return; /* no cell, or all beyond int32 (air) */
-		lo[a] = (int64_t)l;
-		hi[a] = (int64_t)h;
-	}
+	int32_t lo[3], hi[3];
+	if (bp_gather_touch_free(w, &e->gather, &e->box) || !touch_cells(&e->box, lo, hi) ||
+	    !bp_world_touch_near(w, lo, hi))
+		return;
 	for (int64_t x = lo[0]; x <= hi[0]; x++)
 		for (int64_t y = lo[1]; y <= hi[1]; y++)
 			for (int64_t z = lo[2]; z <= hi[2]; z++) {

@@ -221,7 +221,8 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	w->has_climbable |= t->climbable;
 	t->web = (uint8_t)(def->web != 0);
 	t->velocity_factor = def->velocity_factor;
-	w->has_touch |= t->web || t->velocity_factor != 1;
+	t->touch = t->web || t->velocity_factor != 1;
+	w->has_touch |= t->touch;
 	for (int i = 0; i < nboxes; i++) {
 		if (boxes[i].hi[1] > 1)
 			w->tall_shapes = 1;

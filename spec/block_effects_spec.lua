@@ -83,16 +83,72 @@ describe("soul sand (velocity_factor)", function()
     assert.is_true(seen[1] and seen[2]) -- both cases were checked
   end)
 
-  it("does not touch an entity standing on a full block beside it", function()
+  it("acts only on cells the box overlaps by more than 0.001", function()
+    -- A soul sand wall at x = 1: the box stops flush with it (max x = 1.0), so
+    -- floor(1.0 - 0.001) = 0 leaves the wall's cells out.
     local w = world()
     H.flat(w, 0, "stone")
-    w:set_block(1, 1, 0, "soul_sand") -- beside the entity, not under it
+    w:fill(1, 1, -2, 1, 3, 2, "soul_sand")
     local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
     w:step()
     w:step()
+    e.vx, e.vz = 0.5, 0.1
+    w:step()
+    assert.equal(1.0 - F.half_width, e.x)
+    assert.equal(0.1 * FRICTION, e.vz)
+    -- Pushed into it by a hair, the box overlaps the cells by less than 0.001: still
+    -- nothing. At 0.002 inside, the two cells the box spans on Y act (0.4 twice).
+    -- (A teleported entity is not on the ground: its tick uses the air friction.)
+    e:teleport(1.0 - F.half_width + 0.0005, 1, 0.5)
     e.vz = 0.1
     w:step()
-    assert.equal(0.1 * FRICTION, e.vz)
+    assert.equal(0.1 * F.air, e.vz)
+    e:teleport(1.0 - F.half_width + 0.002, 1, 0.5)
+    e.vz = 0.1
+    w:step()
+    assert.equal(0.1 * 0.4 * 0.4 * F.air, e.vz)
+  end)
+
+  it("leaves vy alone: a jump from soul sand rises as from any block", function()
+    local w1, a = on_floor("soul_sand")
+    local w2, b = on_floor("low")
+    a.jumping, b.jumping = true, true
+    w1:step()
+    w2:step()
+    assert.equal(b.vy, a.vy)
+    assert.equal(b.y, a.y)
+  end)
+
+  it("acts in the water branch too, before the water drag", function()
+    local w = world()
+    w:fill(-3, 0, -3, 3, 0, 3, "soul_sand")
+    w:fill(-3, 1, -3, 3, 3, 3, "water")
+    local e = w:spawn{ x = 0.5, y = 0.875, z = 0.5 }
+    w:step()
+    assert.is_true(e.in_water)
+    e.vx = 0.1
+    w:step()
+    assert.equal(0.1 * 0.4 * H.f32(0.8), e.vx)
+  end)
+
+  it("stops when the block is replaced, and starts when one is placed", function()
+    local w, e = on_floor("soul_sand")
+    w:fill(-16, 0, -16, 16, 0, 16, "low") -- whole chunks and parts of chunks
+    e.vx = 0.1
+    w:step()
+    assert.equal(0.1 * FRICTION, e.vx)
+    w:set_block(0, 0, 0, "soul_sand")
+    e:teleport(0.5, 0.875, 0.5)
+    e.vx = 0.1
+    w:step()
+    assert.equal(0.1 * 0.4 * F.air, e.vx) -- teleported: an air tick
+  end)
+
+  it("acts with the swept resolver under Beta rules too", function()
+    local w, e = on_floor("soul_sand", nil, nil, bp.rules.beta173{ resolver = "swept" })
+    e.vx = 0.2
+    w:step()
+    assert.equal(0.2 * 0.4 * FRICTION, e.vx)
   end)
 
   it("is not applied by e:move, the resolver alone", function()
@@ -165,12 +221,39 @@ describe("cobweb (web = true)", function()
     local e = w:spawn{ x = 0.5, y = 10.5, z = 0.5 }
     w:step()
     assert.is_true(e.in_web)
-    e.vx = 1 -- the slowed move: x + 0.25, out of the web's cell (box x 0.95 .. 1.55)
+    e.vx = 4 -- the slowed move: x + 1.0, out of the web's cell (box x 1.2 .. 1.8)
     w:step()
-    assert.equal(0.75, e.x)
-    e:teleport(3.5, 10.5, 0.5)
-    w:step()
+    assert.equal(1.5, e.x)
     assert.is_false(e.in_web)
+    e.vx = 1
+    w:step()
+    assert.equal(2.5, e.x) -- a whole move again
+  end)
+
+  it("works in water: the move there is slowed too", function()
+    local w = world()
+    w:fill(-3, 0, -3, 3, 0, 3, "stone")
+    w:fill(-3, 1, -3, 3, 3, 3, "water")
+    w:set_block(0, 2, 0, "cobweb") -- a cobweb replaces the water in its cell
+    local e = w:spawn{ x = 0.5, y = 1.5, z = 0.5 }
+    w:step()
+    assert.is_true(e.in_web)
+    e.vx = 0.2
+    w:step()
+    assert.equal(0.5 + 0.2 * 0.25, e.x)
+  end)
+
+  it("is cleared when the entity takes rules of another model", function()
+    local w, e = in_web()
+    w:step()
+    assert.is_true(e.in_web)
+    e.rules = bp.rules.mccpp{}
+    assert.is_false(e.in_web)
+    e.rules = bp.rules.beta173{}
+    e:teleport(40.5, 10, 0.5)
+    e.vx = 1
+    w:step()
+    assert.equal(41.5, e.x) -- not slowed
   end)
 end)
 
