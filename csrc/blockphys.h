@@ -255,6 +255,16 @@ typedef struct bp_Hooks {
  *  updated). Source: reference/b173-movement.md sections 0, 2, 5, 8. */
 int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
 
+/** Beta EntityLiving.knockBack on entity e (Beta rules): all motion halved, then the
+ *  X/Z motion pushed by rules.knockback (0.4F b/t) along the direction (dx, dz)
+ *  divided by its length as a Java float, then vy += rules.knockback, capped at
+ *  rules.knockback_max_vy (0.4F). (dx, dz): the direction of the push (the game passes
+ *  attacker minus entity and subtracts; the results are the same), any length.
+ *  BP_EINVAL, changing nothing, when that float length is 0 or infinite (about
+ *  |(dx, dz)| < 1e-45 or > 3.4e38: the game would make NaN or no push). Source:
+ *  reference/b173-movement.md section 2 ("Knockback"). */
+bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz);
+
 /** One MC-CPP update of dt seconds (> 0, finite: checked by the caller) for entity
  *  slot `index` (sources/mccpp-entity-physics.txt, "Physics Update Loop"): prev,
  *  step_offset rise, input acceleration x friction vector x dt (heading hook: k =

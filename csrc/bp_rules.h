@@ -62,6 +62,8 @@ typedef struct bp_Rules {
 	double lava_inset_xz;     /* lava test box shrink on X/Z: 0.1F */
 	double web_factor_xz;     /* a move after touching a web: dx, dz x 0.25 */
 	double web_factor_y;      /* ... and dy x 0.05F */
+	double knockback;         /* knockBack: horizontal push and lift 0.4F b/t */
+	double knockback_max_vy;  /* knockBack: vy capped at 0.4F after the lift */
 
 	/* --- entity pushing (both models) --- */
 	double push_radius;       /* Beta: search box grown 0.2F on X/Z */

@@ -1419,6 +1419,32 @@ static int l_entity_teleport(lua_State *L)
 }
 
 /***
+ * Knock the entity back, as Beta's EntityLiving.knockBack: all velocity halved, then
+ * the X/Z velocity pushed by `rules.knockback` (0.4F b/t) along (dx, dz) (divided by
+ * its length as a Java float, as the game does), vy raised by `rules.knockback` and
+ * capped at `rules.knockback_max_vy` (0.4F). Allowed inside a hook. Source:
+ * reference/b173-movement.md section 2 ("Knockback").
+ * @function Entity:knockback
+ * @tparam number dx @tparam number dz the direction of the push (away from the
+ *   attacker; any length), finite
+ * @raise "bad argument #n to 'knockback' (number must be finite)", "knockback: the
+ *   direction (dx, dz) must have a length between about 1e-45 and 3.4e38",
+ *   "knockback: needs Beta rules (model beta173), not mccpp"; dead entity errors.
+ */
+static int l_entity_knockback(lua_State *L)
+{
+	const double dx = check_finite(L, 2), dz = check_finite(L, 3);
+	bp_Entity *e = check_entity(L, 1);
+	if (e->rules.model != BP_MODEL_BETA173)
+		return luaL_error(L, "knockback: needs Beta rules (model beta173), not %s",
+		                  MODEL_NAMES[e->rules.model]);
+	if (bp_knockback_beta173(e, dx, dz) != BP_OK)
+		return luaL_error(L, "knockback: the direction (dx, dz) must have a length "
+		                     "between about 1e-45 and 3.4e38");
+	return 0;
+}
+
+/***
  * Interpolated position for drawing: prev + (current - prev) * alpha, where prev is the
  * position at the start of the last step. Alpha is not clamped (outside [0, 1]
  * extrapolates). Source: our own.
@@ -1826,6 +1852,7 @@ static const luaL_Reg entity_methods[] = {
 	{"position", l_entity_position}, {"velocity", l_entity_velocity},
 	{"box", l_entity_box}, {"move", l_entity_move}, {"move_swept", l_entity_move_swept},
 	{"teleport", l_entity_teleport}, {"lerp", l_entity_lerp}, {"valid", l_entity_valid},
+	{"knockback", l_entity_knockback},
 	{NULL, NULL}};
 
 static const luaL_Reg entity_meta[] = {

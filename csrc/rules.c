@@ -47,6 +47,8 @@ bp_Rules bp_rules_beta173(void)
 	r.lava_inset_xz = 0.10000000149011612; /* 0.1F */
 	r.web_factor_xz = 0.25;
 	r.web_factor_y = 0.05000000074505806; /* 0.05F */
+	r.knockback = 0.4000000059604645;        /* 0.4F */
+	r.knockback_max_vy = 0.4000000059604645; /* 0.40000000596046448D */
 	r.sneak_guard = 1;
 	r.step_sink_fix = 0;
 	r.push_radius = 0.20000000298023224;   /* 0.2F */
@@ -122,6 +124,8 @@ const bp_RuleField bp_rule_fields[] = {
 	F(lava_inset_xz, N, BP_FOR_BETA, -16, 16),
 	F(web_factor_xz, N, BP_FOR_BETA, 0, 1),
 	F(web_factor_y, N, BP_FOR_BETA, 0, 1),
+	F(knockback, N, BP_FOR_BETA, -BIG, BIG),
+	F(knockback_max_vy, N, BP_FOR_BETA, -BIG, BIG),
 	F(sneak_guard, B, BP_FOR_BOTH, 0, 1),
 	F(step_sink_fix, B, BP_FOR_BETA, 0, 1),
 	F(push_radius, N, BP_FOR_BOTH, 0, 16),

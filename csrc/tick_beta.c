@@ -292,6 +292,22 @@ static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
 	return 0;
 }
 
+bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz)
+{
+	const float len = (float)sqrt(dx * dx + dz * dz); /* MathHelper.sqrt_double */
+	if (!(len > 0 && isfinite(len)))
+		return BP_EINVAL;
+	const bp_Rules *r = &e->rules;
+	for (int a = 0; a < 3; a++)
+		e->vel[a] /= 2;
+	e->vel[0] += dx / (double)len * r->knockback;
+	e->vel[1] += r->knockback;
+	e->vel[2] += dz / (double)len * r->knockback;
+	if (e->vel[1] > r->knockback_max_vy)
+		e->vel[1] = r->knockback_max_vy;
+	return BP_OK;
+}
+
 int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 {
 	bp_Entity *e = &w->entities.items[index];
