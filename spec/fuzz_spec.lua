@@ -33,7 +33,7 @@ local MESSAGE_PATTERNS = {
   "fill:", "boxes_in:", "sweep:", "query", "entity field", "entity has no field",
   "entity.rules", "unknown rule", "bp%.rules%.", "not enough memory", "size limit",
   "HOSTILE", "paste", "rules must be a table", "entity has been removed",
-  "entity belongs to", "world has been destroyed", "move:", "move_swept:",
+  "entity belongs to", "world has been destroyed", "move:", "move_swept:", "knockback:",
   "attempt to yield", "value %(upvalue 'e'%)", "schematic", "C stack overflow", "stack overflow",
   "blockphys%.Collider is read%-only",
   "table index is NaN", -- Lua's own, when "entity write" draws a plain table as e, NaN as k
@@ -378,7 +378,7 @@ local function run_fuzz(seed, ncalls)
     { "entity method", true, function()
       local e = live_entity()
       local m = pick({ "move", "move_swept", "teleport", "lerp", "box", "position", "velocity",
-                       "valid" })
+                       "valid", "knockback" })
       local f = e and e[m] or bp.core.World_methods.stats
       local self = R(6) == 1 and value() or e
       return pcall(f, self, table.unpack(args(R(5) - 1, number)))
