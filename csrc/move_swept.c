@@ -216,8 +216,12 @@ bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out
 			return BP_ELIMIT;
 		out[a] = 0;
 	}
-	if (!moving(d))
-		return BP_OK; /* a no-op: flags and velocity stay as they are */
+	if (!moving(d)) {
+		/* Nothing moves, and nothing was hit: the flags clear (MC-CPP's update sets
+		 * grounded = false before moving; the per-axis resolver does the same). */
+		write_back(e, d, out, 0);
+		return BP_OK;
+	}
 	const bp_Rules *r = &e->rules;
 	const bp_AABB start = e->box;
 	bp_AABB box = start;

@@ -277,15 +277,32 @@ describe("e:move_swept", function()
   end)
 
   describe("no-op and limits", function()
-    it("a zero move changes nothing", function()
+    it("a zero move keeps position and velocity and clears the flags", function()
       local w = floor_world()
       local e = mccpp(w, 0.5, 64, 0.5)
       e:move_swept(0, -1, 0)
+      assert.is_true(e.on_ground and e.collided_vertically)
       e.vx, e.vy, e.vz = 1, 2, 3
-      local before = { e.x, e.y, e.z, e.on_ground, e.collided_vertically, e.fall_distance }
+      local before = { e.x, e.y, e.z, e.fall_distance }
       assert.are.same({ 0, 0, 0 }, { e:move_swept(0, 0, 0) })
-      assert.are.same(before, { e.x, e.y, e.z, e.on_ground, e.collided_vertically, e.fall_distance })
+      assert.are.same(before, { e.x, e.y, e.z, e.fall_distance })
       assert.are.same({ 1, 2, 3 }, { e:velocity() })
+      -- nothing was hit (MC-CPP's update clears grounded before it moves)
+      assert.is_false(e.on_ground or e.collided_vertically or e.collided_horizontally)
+    end)
+
+    it("lets a resting entity fall when its floor goes away, and not jump in the air", function()
+      local w = floor_world()
+      local e = mccpp(w, 0.5, 64, 0.5)
+      for _ = 1, 10 do w:step() end -- dt 0.05: vy decays to exactly 0 on the ground
+      w:fill(-3, 63, -3, 3, 63, 3, 0)
+      for _ = 1, 10 do w:step() end
+      assert.is_true(e.y < 62 and e.vy < 0)
+      assert.is_false(e.on_ground)
+      local vy = e.vy
+      e.jumping = true
+      w:step()
+      assert.is_true(e.vy < vy) -- still falling: no jump without ground
     end)
 
     it("counts fall distance like the per-axis resolver", function()
