@@ -18,15 +18,21 @@ DEBS        = lua5.4 liblua5.4-dev lua-busted lua-zlib lua-check luarocks zlib1g
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
-.PHONY: all deps test demo repl bench check sanitize memcheck lint clean install
+.PHONY: all module deps test demo repl bench check sanitize memcheck lint clean install
 
-all: $(MODULE)
+# `make` first installs missing Debian packages (deps), then builds in a sub-make:
+# LUA_INCDIR is found when the Makefile is read, so the build must be read again
+# after deps may have installed the headers.
+all: deps
+	@$(MAKE) --no-print-directory module
+
+module: $(MODULE)
 
 # The default build is also copied to ./blockphys/core.so (DESIGN.md section 5), so
 # that package.cpath = "./?.so;..." finds it from the checkout. Compared on every
 # make, not by date: `luarocks make` in the checkout writes its own build there.
 ifeq ($(BUILD),build)
-all: blockphys/core.so
+module: blockphys/core.so
 blockphys/core.so: $(MODULE) FORCE | blockphys
 	@cmp -s $(MODULE) $@ || { echo "cp $(MODULE) $@"; cp $(MODULE) $@.tmp && mv $@.tmp $@; }
 blockphys:
@@ -57,20 +63,20 @@ deps:
 # The suite; prints "N passed, N failed" (see spec/helpers/summary.lua).
 # Sub-makes: the build must see headers that `deps` may have just installed.
 test: deps
-	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory module
 	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
 
 demo: deps
-	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory module
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
 
 # An interactive lua5.4 with blockphys on the paths (for the README's quick start).
 repl: deps
-	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory module
 	$(LUA) -i -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath'
 
 bench: deps
-	$(MAKE) all BUILD=build-bench OPT="-O3 -DNDEBUG"
+	$(MAKE) --no-print-directory module BUILD=build-bench OPT="-O3 -DNDEBUG"
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/bench.lua
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/crowd.lua
 
@@ -84,7 +90,7 @@ SAN_BUILD  ?= build-asan
 SAN_LINK   ?=
 SAN_PRELOAD ?= $$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)
 sanitize: deps
-	$(MAKE) all BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer $(SANITIZERS) -fno-sanitize-recover=all" LIBFLAG="-shared $(SAN_LINK) $(SANITIZERS)"
+	$(MAKE) --no-print-directory module BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer $(SANITIZERS) -fno-sanitize-recover=all" LIBFLAG="-shared $(SAN_LINK) $(SANITIZERS)"
 	LD_PRELOAD="$(SAN_PRELOAD)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(BUSTED) --cpath='./$(SAN_BUILD)/?.so' -o spec/helpers/summary.lua spec
@@ -94,7 +100,7 @@ sanitize: deps
 # interpreter frees everything when it closes, so "all" leak kinds can be errors;
 # --keep-debuginfo names our functions in a leak's stack after Lua unloads the module.
 memcheck: deps
-	$(MAKE) all BUILD=build-vg OPT="-O1 -g"
+	$(MAKE) --no-print-directory module BUILD=build-vg OPT="-O1 -g"
 	valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=all --keep-debuginfo=yes \
 	  --errors-for-leak-kinds=all \
 	  $(BUSTED) --cpath='./build-vg/?.so' -o spec/helpers/summary.lua spec
@@ -102,8 +108,8 @@ memcheck: deps
 lint: deps
 	luacheck lua spec examples bench
 
-install:
-	$(MAKE) --no-print-directory all
+install: deps
+	$(MAKE) --no-print-directory module
 	mkdir -p $(INST_LIBDIR)/blockphys $(INST_LUADIR)/blockphys
 	cp $(MODULE) $(INST_LIBDIR)/blockphys/core.so
 	cp lua/blockphys/*.lua $(INST_LUADIR)/blockphys/
