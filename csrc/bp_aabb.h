@@ -87,8 +87,10 @@ static inline bp_AABB bp_aabb_expand(const bp_AABB *b, double ex, double ey, dou
 	                    b->hi[0] + ex, b->hi[1] + ey, b->hi[2] + ez);
 }
 
-/** True if the interiors overlap on all three axes: touching faces do not count.
- *  Source: sources/mccpp-collider.txt operator&, Beta intersectsWith. */
+/** True if the open intervals overlap on all three axes: touching faces do not count.
+ *  Source: Beta intersectsWith (reference/b173-movement.md). It differs from MC-CPP's
+ *  operator& (sources/mccpp-collider.txt) only for a box of zero thickness lying inside
+ *  another: true here, false there (MC-CPP asks for a positive overlap volume). */
 static inline bool bp_aabb_overlaps(const bp_AABB *a, const bp_AABB *b)
 {
 	return a->hi[0] > b->lo[0] && a->lo[0] < b->hi[0] &&

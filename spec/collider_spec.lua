@@ -110,6 +110,13 @@ describe("bp.Collider", function()
     it("is false against a zero-size box on a face", function()
       assert.is_false(a & C(1, 0.5, 0.5, 1, 0.5, 0.5))
     end)
+
+    -- Beta's intersectsWith compares open intervals; MC-CPP's operator& would
+    -- need a positive overlap volume and say false (see README, Colliders).
+    it("is true for a zero-thickness box lying inside (Beta intersectsWith)", function()
+      assert.is_true(a & C(0, 0.5, 0, 1, 0.5, 1))
+      assert.is_true(C(0.5, 0.5, 0.5, 0.5, 0.5, 0.5) & a)
+    end)
   end)
 
   describe(":extend", function()
