@@ -34,6 +34,7 @@ build = {
     ["blockphys.nbt"] = "lua/blockphys/nbt.lua",
     ["blockphys.schematic"] = "lua/blockphys/schematic.lua",
     ["blockphys.minecraft"] = "lua/blockphys/minecraft.lua",
+    ["blockphys.minecraft_beta173"] = "lua/blockphys/minecraft_beta173.lua",
   },
 }
 test_dependencies = { "busted" }

@@ -711,4 +711,17 @@ function minecraft.is_air(name)
   return n == "minecraft:air" or n == "minecraft:cave_air" or n == "minecraft:void_air"
 end
 
+--- Beta 1.7.3's collision shapes where they differ from today's (fences, ladders,
+-- snow layers, chests, farmland, cake): the module `blockphys.minecraft_beta173`,
+-- loaded on first use. Pass it to `World:paste` as its `shapes`.
+-- @field beta173
+setmetatable(minecraft, {
+  __index = function(t, k)
+    if k ~= "beta173" then return nil end
+    local m = require "blockphys.minecraft_beta173"
+    rawset(t, k, m)
+    return m
+  end,
+})
+
 return minecraft

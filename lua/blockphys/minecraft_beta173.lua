@@ -1,0 +1,156 @@
+--- Collision shapes of Minecraft Beta 1.7.3 for the block states of a modern build.
+--
+-- `blockphys.minecraft` gives today's vanilla shapes. A few blocks that Beta
+-- 1.7.3 already had collided differently there, and with the Beta rules those
+-- differences decide where an entity stops, climbs or stands:
+--
+-- | block | Beta 1.7.3 | modern |
+-- |---|---|---|
+-- | fences (`*_fence`, not gates) | the whole cell, 1.5 high, any connections | post and arms, 1.5 high |
+-- | ladder | 0.125 thick | 0.1875 thick |
+-- | snow layers | none for 1-3 layers, 0.5 high for 4-8 | one layer lower than drawn, 0 to 0.875 |
+-- | chests (chest, trapped_chest) | full cube | 14/16 high, inset 1/16 |
+-- | farmland | full cube (drawn 15/16 high) | 15/16 high |
+-- | cake | 0.4375 high (0.5 - 0.0625) | 0.5 high |
+--
+-- Every other state gets the modern shape: blocks added after Beta have no Beta
+-- shape, and the rest (slabs, doors, trapdoors, beds, cactus, soul sand,
+-- repeaters, stairs, the non-colliding plants, torches, rails, ...) collide
+-- alike in both. Beta's stairs are two boxes (the low half and a full-height
+-- back half) where the modern table has a slab and a back quarter pair; their
+-- union is the same, and so is every clip against it.
+--
+-- A definition whose boxes differ from the modern one is named with the suffix
+-- `@beta173` (for example `"minecraft:ladder[facing=north]@beta173"`,
+-- `"minecraft:oak_fence@beta173"`), so that one world can hold both kinds of a
+-- block without `World:paste` reusing the wrong one.
+--
+-- Source: the Beta 1.7.3 block classes (BlockFence, BlockLadder, BlockSnow,
+-- BlockFarmland, BlockCake, BlockChest; `jacobo-mc/mc_b1.7.3_release`, the S1
+-- decompile of reference/b173-movement.md, whose section 8 gives the ladder's
+-- 0.125); our own transcription. Metadata maps to states as the MCEdit import of
+-- `blockphys.schematic` writes them (snow: layers = metadata + 1).
+--
+-- Usage: `world:paste(schem, x, y, z, bp.minecraft.beta173)`.
+-- @module blockphys.minecraft_beta173
+
+local minecraft = require "blockphys.minecraft"
+
+local beta173 = {}
+
+local FULL = { 0, 0, 0, 1, 1, 1 }
+
+-- BlockFence: the whole cell, (float)y + 1.5F high.
+local FENCE = { { 0, 0, 0, 1, 1.5, 1 } }
+
+-- BlockLadder: 0.125F thick against the wall it hangs on, which lies opposite
+-- its facing (metadata 2, 3, 4, 5 = facing north, south, west, east).
+local LADDER = {
+  north = { { 0, 0, 0.875, 1, 1, 1 } },
+  south = { { 0, 0, 0, 1, 1, 0.125 } },
+  west = { { 0.875, 0, 0, 1, 1, 1 } },
+  east = { { 0, 0, 0, 0.125, 1, 1 } },
+}
+
+-- The value of a numeric property when it is one of the integers lo..hi,
+-- else `default` (as the modern table treats an invalid value).
+local function int_prop(v, lo, hi, default)
+  local n = math.tointeger(tonumber(v))
+  if n and n >= lo and n <= hi and tostring(n) == v then return n end
+  return default
+end
+
+-- BlockCake: x from (1 + 2 * bites) / 16, z inset 0.0625F, top 0.5F - 0.0625F.
+local function cake(props)
+  local bites = int_prop(props.bites, 0, 6, 0)
+  return { { (1 + 2 * bites) / 16, 0, 0.0625, 0.9375, 0.4375, 0.9375 } },
+    "[bites=" .. bites .. "]"
+end
+
+-- BlockSnow: no box below metadata 3 (layers 1-3), else 0.5F high.
+local function snow(props)
+  local layers = int_prop(props.layers, 1, 8, 1)
+  local boxes = layers >= 4 and { { 0, 0, 0, 1, 0.5, 1 } } or {}
+  return boxes, "[layers=" .. layers .. "]"
+end
+
+local function ladder(props)
+  local facing = LADDER[props.facing] and props.facing or "north"
+  return LADDER[facing], "[facing=" .. facing .. "]"
+end
+
+-- Fixed Beta shapes by bare name (the properties do not matter).
+local FIXED = {
+  chest = { FULL }, trapped_chest = { FULL }, farmland = { FULL },
+}
+
+-- Beta's boxes for a namespace-less name and its properties, and the property
+-- part of the definition's name; nil when the modern shape applies.
+local function beta_shape(base, props)
+  if base == "fence" or base:sub(-6) == "_fence" then return FENCE, "" end
+  if FIXED[base] then return FIXED[base], "" end
+  if base == "ladder" then return ladder(props) end
+  if base == "cake" then return cake(props) end
+  if base == "snow" then return snow(props) end
+  return nil
+end
+
+local function same_boxes(a, b)
+  if #a ~= #b then return false end
+  for i = 1, #a do
+    for k = 1, 6 do
+      if a[i][k] ~= b[i][k] then return false end
+    end
+  end
+  return true
+end
+
+local function copy_boxes(boxes)
+  local out = {}
+  for i, b in ipairs(boxes) do
+    out[i] = { b[1] + 0.0, b[2] + 0.0, b[3] + 0.0, b[4] + 0.0, b[5] + 0.0, b[6] + 0.0 }
+  end
+  return out
+end
+
+--- Block definition for one block state, with Beta 1.7.3's collision boxes
+-- where they differ from today's.
+--
+-- Same contract as `blockphys.minecraft.block_def` (so it can be passed to
+-- `World:paste` as its `shapes`); only `name` and `boxes` can differ, as the
+-- module description lists.
+-- @tparam string state block state string (namespace optional)
+-- @treturn table definition for `world:define_block` (boxes in block units,
+--   block-local)
+-- @treturn boolean `true` if the state was recognised, `false` if it was
+--   guessed as a full cube
+-- @raise if `state` is not a string
+function beta173.block_def(state)
+  if type(state) ~= "string" then
+    error(string.format("bad argument #1 to 'block_def' (string expected, got %s)", type(state)), 2)
+  end
+  local def, known = minecraft.block_def(state)
+  local name, props = minecraft.parse_state(state)
+  local base = name and (name:find(":", 1, true) and name or "minecraft:" .. name):match("^minecraft:(.+)$")
+  if not base then return def, known end
+  local boxes, suffix = beta_shape(base, props)
+  if boxes and not same_boxes(boxes, def.boxes) then
+    def.boxes = copy_boxes(boxes)
+    def.name = "minecraft:" .. base .. suffix .. "@beta173"
+  end
+  return def, known
+end
+
+--- Whether a block name has a known collision shape (as `blockphys.minecraft.known`).
+-- @function known
+beta173.known = minecraft.known
+
+--- Whether a block name is one of the air blocks (as `blockphys.minecraft.is_air`).
+-- @function is_air
+beta173.is_air = minecraft.is_air
+
+--- Splits a block state string (as `blockphys.minecraft.parse_state`).
+-- @function parse_state
+beta173.parse_state = minecraft.parse_state
+
+return beta173
