@@ -1337,8 +1337,8 @@ static int do_move(lua_State *L, int swept)
 	uint32_t index = ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1;
 	const bp_Entity saved = *e;
 	const int locked = w->locked, failed_before = w->hook_failed;
-	/* Unlocked, move_filtered pushes the world; a failing filter then its message. */
-	const int base = lua_gettop(L) + !locked;
+	/* move_filtered pushes the world; a failing filter then its message. */
+	const int base = lua_gettop(L) + 1;
 	bp_Status st = move_filtered(L, w, index, swept, d, out);
 	if (w->hook_failed && !failed_before) {
 		if (lua_gettop(L) == base) /* a nested move's error was caught by a filter */
@@ -2329,30 +2329,29 @@ static int hook_filter(void *ctx, bp_World *w, uint32_t self, uint32_t other, in
 	return 0;
 }
 
-/* Run a resolver for e:move with the entity filters reachable. The world is locked
- * meanwhile so that a filter cannot spawn or remove under the resolver. Inside a
- * step (a hook calling e:move) the step's hooks are already in place. On a filter
- * failure w->hook_failed is set and the message is on the stack top. */
+/* Run a resolver for e:move with the entity filters reachable; pushes the world (the
+ * filters' context). The world is locked meanwhile so that a filter cannot spawn or
+ * remove under the resolver. Called while locked (a hook or a filter calling e:move),
+ * it keeps the lock and puts its own filter context in place for the move: the outer
+ * one names stack slots of another C call. On a filter failure w->hook_failed is set
+ * and the message is on the stack top. */
 static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
                                const double d[3], double out[3])
 {
-	bp_Status st;
-	if (w->locked) {
-		st = swept ? bp_move_swept(w, &w->entities.items[index], d, out)
-		           : bp_move_axis(w, &w->entities.items[index], d, out);
-		bp_broadphase_moved(w, index);
-		return st;
-	}
 	lua_getiuservalue(L, 1, 1);
 	StepCtx c = {L, lua_gettop(L), 0, swept ? "move_swept" : "move"};
 	bp_Hooks hooks = {&c, NULL, NULL, hook_filter};
-	w->locked = swept ? LOCK_MOVE_SWEPT : LOCK_MOVE;
+	const bp_Hooks *outer = w->hooks;
+	const int locked = w->locked;
+	if (!locked) {
+		w->locked = swept ? LOCK_MOVE_SWEPT : LOCK_MOVE;
+		w->hook_failed = 0;
+	}
 	w->hooks = &hooks;
-	w->hook_failed = 0;
-	st = swept ? bp_move_swept(w, &w->entities.items[index], d, out)
-	           : bp_move_axis(w, &w->entities.items[index], d, out);
-	w->locked = 0;
-	w->hooks = NULL;
+	bp_Status st = swept ? bp_move_swept(w, &w->entities.items[index], d, out)
+	                     : bp_move_axis(w, &w->entities.items[index], d, out);
+	w->locked = locked;
+	w->hooks = outer;
 	bp_broadphase_moved(w, index);
 	return st;
 }

@@ -162,6 +162,37 @@ describe("filters", function()
     assert.equal(2, #w:entities())
   end)
 
+  -- The nested move asks its own filters: they must be called with the nested call's
+  -- context (this crashed once: the outer context named another C call's stack).
+  it("a filter may move another entity whose move asks a filter too", function()
+    local w, a = mover(nil)
+    w:spawn{ x = 2.5, y = 64, z = 3.5, width = 1, solid = true, rules = STILL }
+    local asked_b = 0
+    local b = w:spawn{ x = 0.5, y = 64, z = 3.5, rules = STILL,
+                       filter = function() asked_b = asked_b + 1; return true end }
+    local moved
+    a.filter = function()
+      if not moved then moved = { b:move(3, 0, 0) } end
+      return true
+    end
+    local dx = a:move(3, 0, 0)
+    assert.equal(1, asked_b)
+    assert.near(1.2, moved[1], 1e-6) -- b's box (x 0.2..0.8) stops at the solid's face, x = 2
+    assert.near(2 - H.F.half_width, b.x, 1e-9)
+    assert.near(1.2, dx, 1e-6)
+    assert.near(2 - H.F.half_width, a.x, 1e-9)
+  end)
+
+  it("a rules hook may call e:move for an entity with a filter during a step", function()
+    local w, a = mover(function() return true end)
+    local got
+    a.rules.jump = function(self) got = { self:move(3, 0, 0) } end
+    a.jumping = true
+    w:step()
+    assert.near(1.2, got[1], 1e-6)
+    assert.is_true(a.x + H.F.half_width <= 2)
+  end)
+
   it("names e:move when its filter starts a step", function()
     local _, e = mover(function(self)
       self.world:step()
