@@ -8,8 +8,12 @@
 
 #include <math.h>
 
-/* floor and ceil of a coordinate as a cell index clamped to int32 (outside is all
- * air). A cast and a compare: far cheaper than libm's floor on baseline x86-64. */
+/* One past the last cell of the int32 grid, as a coordinate: 2^31, exact. */
+#define CELL_END ((double)INT32_MAX + 1)
+
+/* floor of a coordinate as a cell index clamped to int32 (outside is all air): the
+ * first cell of a range. A cast and a compare: far cheaper than libm's floor on
+ * baseline x86-64. */
 static inline int64_t cell_floor(double v)
 {
 	if (!(v >= (double)INT32_MIN))
@@ -20,14 +24,44 @@ static inline int64_t cell_floor(double v)
 	return (double)i > v ? i - 1 : i;
 }
 
-static inline int64_t cell_ceil(double v)
+/* floor and ceil of a coordinate as the end of a cell range (one past its last cell),
+ * clamped to [INT32_MIN, INT32_MAX + 1] so that the range can hold the cell at
+ * INT32_MAX (clamping to INT32_MAX lost that cell: blocks there did not collide). */
+static inline int64_t cell_floor_end(double v)
 {
 	if (!(v >= (double)INT32_MIN))
 		return INT32_MIN;
-	if (v > (double)INT32_MAX)
-		return INT32_MAX;
+	if (v >= CELL_END)
+		return (int64_t)INT32_MAX + 1;
+	int64_t i = (int64_t)v;
+	return (double)i > v ? i - 1 : i;
+}
+
+static inline int64_t cell_ceil_end(double v)
+{
+	if (!(v >= (double)INT32_MIN))
+		return INT32_MIN;
+	if (v >= CELL_END)
+		return (int64_t)INT32_MAX + 1;
 	int64_t i = (int64_t)v;
 	return (double)i < v ? i + 1 : i;
+}
+
+/* The cell of a point coordinate: 1 and *c when it lies in the int32 grid, else 0
+ * (beyond the grid, or NaN: air). As cheap as cell_floor's clamps. */
+static inline int point_cell(double v, int32_t *c)
+{
+	if (!(v >= (double)INT32_MIN && v < CELL_END))
+		return 0;
+	int64_t i = (int64_t)v;
+	*c = (int32_t)((double)i > v ? i - 1 : i);
+	return 1;
+}
+
+/* The cell of a point, or 0 when it lies outside the int32 grid. */
+static inline int point_cells(double x, double y, double z, int32_t c[3])
+{
+	return point_cell(x, &c[0]) && point_cell(y, &c[1]) && point_cell(z, &c[2]);
 }
 
 /* Cells [lo, hi] whose unit cube can meet the open region, one block lower on Y
@@ -36,7 +70,7 @@ static void region_cells(const bp_World *w, const bp_AABB *r, int64_t lo[3], int
 {
 	for (int a = 0; a < 3; a++) {
 		lo[a] = cell_floor(r->lo[a]);
-		hi[a] = cell_ceil(r->hi[a]) - 1;
+		hi[a] = cell_ceil_end(r->hi[a]) - 1;
 	}
 	if (w->tall_shapes && lo[1] > INT32_MIN)
 		lo[1] -= 1;
@@ -59,9 +93,10 @@ double bp_world_region_cells(const bp_World *w, const bp_AABB *region)
 
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z)
 {
-	uint16_t id = bp_world_get_block(w, (int32_t)cell_floor(x), (int32_t)cell_floor(y),
-	                                 (int32_t)cell_floor(z));
-	return &w->types[id];
+	int32_t c[3];
+	if (!point_cells(x, y, z, c))
+		return &w->types[0]; /* outside the int32 grid: air */
+	return &w->types[bp_world_get_block(w, c[0], c[1], c[2])];
 }
 
 /* Chunk coordinate of a cell coordinate (floor division by 16, no signed shifts). */
@@ -441,7 +476,9 @@ int bp_gather_touch_free(const bp_World *w, const bp_GatherCache *gc, const bp_A
 const bp_BlockType *bp_world_type_at_cached(bp_World *w, const bp_GatherCache *gc,
                                             double x, double y, double z)
 {
-	const int32_t c[3] = {(int32_t)cell_floor(x), (int32_t)cell_floor(y), (int32_t)cell_floor(z)};
+	int32_t c[3];
+	if (!point_cells(x, y, z, c))
+		return &w->types[0]; /* outside the int32 grid: air */
 	if (!cache_covers(w, gc, c, c))
 		return &w->types[bp_world_get_block(w, c[0], c[1], c[2])];
 	for (int i = 0; i < gc->n; i++) {
@@ -528,7 +565,7 @@ int bp_world_liquid_in(bp_World *w, const bp_AABB *r, int liquid, int low_quirk)
 	int64_t lo[3], hi[3];
 	for (int a = 0; a < 3; a++) {
 		lo[a] = cell_floor(r->lo[a]);
-		hi[a] = cell_floor(r->hi[a] + 1) - 1;
+		hi[a] = cell_floor_end(r->hi[a] + 1) - 1;
 		if (low_quirk && r->lo[a] < 0 && lo[a] > INT32_MIN)
 			lo[a]--;
 	}

@@ -288,4 +288,71 @@ describe("bp.World", function()
       assert.equal("blockphys.World (destroyed)", tostring(w))
     end)
   end)
+
+  -- The last cell of the grid, 2^31 - 1, collides like any other (a range end clamped
+  -- to INT32_MAX once dropped it); beyond it is air.
+  describe("the int32 edge", function()
+    local M = 2147483647
+
+    it("boxes_in finds the block in the last cell on each axis", function()
+      for axis = 1, 3 do
+        local w = H.world()
+        local c = { 0, 0, 0 }
+        c[axis] = M
+        w:set_block(c[1], c[2], c[3], "stone")
+        local lo, hi = { 0.1, 0.1, 0.1 }, { 0.9, 0.9, 0.9 }
+        lo[axis], hi[axis] = M + 0.1, M + 0.9
+        local found = w:boxes_in(bp.Collider(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3]))
+        assert.equal(1, #found)
+        lo[axis], hi[axis] = M + 1.1, M + 1.9 -- beyond the grid
+        assert.same({}, w:boxes_in(bp.Collider(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3])))
+      end
+    end)
+
+    it("stops an entity at a wall in the last cell and holds it on a floor there", function()
+      local w = H.world()
+      w:fill(0, 0, M, 0, 2, M, "stone")
+      local e = w:spawn{ x = 0.5, y = 0, z = 2147482000, rules = bp.rules.beta173{ push = false } }
+      e:move(0, 0, 1024)
+      local _, _, dz = e:move(0, 0, 1000)
+      assert.is_true(dz < 1000)
+      assert.near(M - H.F.half_width, e.z, 1e-6)
+      assert.is_true(e:box().z2 <= M)
+      w:fill(-1, -1, M - 1, 1, -1, M, "stone") -- a floor under it, the last row included
+      e:move(0, 0, 0.2) -- still against the wall
+      e:move(0, -0.5, 0)
+      assert.equal(0, e.y)
+      assert.is_true(e.on_ground)
+    end)
+
+    it("finds water in the last cell", function()
+      local w = H.world()
+      w:fill(-1, -2, M, 1, 2, M, "water")
+      local e = w:spawn{ x = 0.5, y = 0, z = 2147482000 }
+      e:move(0, 0, 1024)
+      e:move(0, 0, M + 0.5 - e.z) -- box z M + 0.2 .. M + 0.8: only the last row
+      assert.is_true(e:box().z1 > M and e:box().z2 < M + 1)
+      w:step()
+      assert.is_true(e.in_water)
+    end)
+
+    it("is air beyond the last cell for the tick's point lookups (ladder, friction)", function()
+      -- Falls one cell beyond a column of (box-less) ladders and ice, and without it.
+      local function fall(with_column)
+        local w = H.world()
+        w:define_block{ name = "vine", boxes = {}, climbable = true }
+        if with_column then
+          w:fill(0, 0, M, 0, 20, M, "vine")
+          w:fill(0, -1, M, 0, -1, M, "ice")
+        end
+        local e = w:spawn{ x = 0.5, y = 10, z = 2147482000 }
+        e:move(0, 0, 1024)
+        e:move(0, 0, M + 1.5 - e.z)
+        e.forward = 1
+        for _ = 1, 12 do w:step() end
+        return { e.x, e.y, e.z, e.vx, e.vy, e.vz }
+      end
+      assert.same(fall(false), fall(true))
+    end)
+  end)
 end)
