@@ -246,6 +246,11 @@ typedef struct bp_Hooks {
 	/* filter: entity `self` (has_filter set) decides whether it interacts with `other`
 	 * (push and block); *allow = 0 refuses the pair */
 	int (*filter)(void *ctx, bp_World *w, uint32_t self, uint32_t other, int *allow);
+	/* nonzero: the caller restores the entities when the step fails. A tick displacement
+	 * beyond BP_MAX_MOVE (reachable only through velocities that Lua code set during the
+	 * step: the step's pre-check bounds the rest) then fails the step (w->over_limit)
+	 * instead of being clamped to the limit. */
+	int atomic;
 } bp_Hooks;
 
 /** One tick of the Beta 1.7.3 rules for entity slot `index`: water/lava tests, input,
@@ -286,5 +291,13 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
  *  the live entities: the largest per-axis displacement (blocks) any entity could
  *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. */
 double bp_world_max_displacement(const bp_World *w, double dt);
+
+/** The displacement d (blocks) that a tick's move of entity e makes for the wanted v:
+ *  v itself within BP_MAX_MOVE per axis. Beyond it (or not finite), clamped to the
+ *  limit, except in an atomic step (bp_Hooks.atomic), where only Lua code can have put
+ *  the velocity there: the step then fails (w->over_limit = slot + 1, w->over_by) and
+ *  nothing moves (returns 0). Returns 1 when the move goes ahead with d. Source: our
+ *  own (README "Stepping"). */
+int bp_tick_displacement(bp_World *w, const bp_Entity *e, const double v[3], double d[3]);
 
 #endif

@@ -46,6 +46,9 @@
 typedef struct LWorld {
 	bp_World *w;       /* NULL once destroyed */
 	bp_World *pending; /* destroyed from a finalizer: freed by __gc (see l_world_destroy) */
+	int undo;          /* during a step or move that can fail: hook changes are noted
+	                    * (note_hooks_undo) so that the failure can put them back;
+	                    * 0 off, 1 on, 2 on and something noted */
 } LWorld;
 
 typedef struct LEntity {
@@ -487,6 +490,7 @@ static int l_world_new(lua_State *L)
 	LWorld *lw = lua_newuserdatauv(L, sizeof *lw, 2);
 	lw->w = NULL; /* closed until the core world exists (liolib newprefile) */
 	lw->pending = NULL;
+	lw->undo = 0;
 	luaL_setmetatable(L, WORLD_MT);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 1);
@@ -1323,6 +1327,8 @@ static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index);
 /* Entity filters called from C (defined with the step, below). */
 static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
                                const double d[3], double out[3]);
+static void undo_hooks(lua_State *L, int wi, int failed);
+static void restored(lua_State *L, int wi, bp_World *w);
 
 static int do_move(lua_State *L, int swept)
 {
@@ -1339,6 +1345,9 @@ static int do_move(lua_State *L, int swept)
 	const int locked = w->locked, failed_before = w->hook_failed;
 	/* move_filtered pushes the world; a failing filter then its message. */
 	const int base = lua_gettop(L) + 1;
+	LWorld *lw = (LWorld *)((LEntity *)lua_touserdata(L, 1))->lw;
+	if (!locked) /* a filter's hook changes can be undone (inside a step: the step's) */
+		lw->undo = 1;
 	bp_Status st = move_filtered(L, w, index, swept, d, out);
 	if (w->hook_failed && !failed_before) {
 		if (lua_gettop(L) == base) /* a nested move's error was caught by a filter */
@@ -1347,11 +1356,13 @@ static int do_move(lua_State *L, int swept)
 		if (!locked) { /* undo the move; inside a step's hook the step aborts too */
 			w->hook_failed = 0;
 			w->entities.items[index] = saved;
-			sync_hook_flags(L, base, w, index);
-			bp_broadphase_moved(w, index);
+			undo_hooks(L, base, 1);
+			restored(L, base, w);
 		}
 		return lua_error(L);
 	}
+	if (!locked)
+		undo_hooks(L, base, 0);
 	if (st != BP_OK)
 		raise_status(L, st);
 	for (int a = 0; a < 3; a++)
@@ -1540,12 +1551,80 @@ static void push_new_hooks(lua_State *L, int t)
 	lua_setfield(L, -2, "jump");
 }
 
+/* The hooks a slot can hold (its rules' hooks and its entity filter). */
+static const char *const HOOK_KEYS[] = {"heading", "jump", "filter"};
+
+/* Before a change to the hooks of slot index, whose world is at wi and its hook table at
+ * ht: while a step or move that can fail runs (LWorld.undo), note the slot's hooks as
+ * they were before their first change, in the table ht.undo (made on first use), so that
+ * the failure can put them back (undo_hooks): the entity snapshot restores only the C
+ * side. Runs no Lua code. */
+static void note_hooks_undo(lua_State *L, int wi, int ht, uint32_t index)
+{
+	LWorld *lw = lua_touserdata(L, wi);
+	if (!lw->undo)
+		return;
+	lw->undo = 2;
+	ht = lua_absindex(L, ht);
+	lua_pushliteral(L, "undo");
+	if (lua_rawget(L, ht) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushliteral(L, "undo");
+		lua_pushvalue(L, -2);
+		lua_rawset(L, ht);
+	}
+	if (lua_rawgeti(L, -1, (lua_Integer)index + 1) == LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_createtable(L, 0, 3); /* a copy: the slot's table is changed in place */
+		lua_rawgeti(L, ht, (lua_Integer)index + 1);
+		if (lua_istable(L, -1)) {
+			for (int i = 0; i < 3; i++) {
+				lua_pushstring(L, HOOK_KEYS[i]);
+				lua_rawget(L, -2);
+				lua_setfield(L, -3, HOOK_KEYS[i]);
+			}
+		}
+		lua_pop(L, 1);
+		lua_rawseti(L, -2, (lua_Integer)index + 1);
+		lua_pushnil(L);
+	}
+	lua_pop(L, 2);
+}
+
+/* End the noting of hook changes for the world at wi; with `failed`, put the noted
+ * hooks back (call sync_hook_flags after, for each slot restored). */
+static void undo_hooks(lua_State *L, int wi, int failed)
+{
+	LWorld *lw = lua_touserdata(L, wi);
+	const int noted = lw->undo == 2;
+	lw->undo = 0;
+	if (!noted)
+		return;
+	lua_getiuservalue(L, wi, 2);
+	int ht = lua_gettop(L);
+	lua_pushliteral(L, "undo");
+	if (lua_rawget(L, ht) == LUA_TTABLE && failed) {
+		lua_pushnil(L);
+		while (lua_next(L, -2)) { /* slot + 1 -> its hooks before the step */
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2);
+			lua_rawset(L, ht);
+		}
+	}
+	lua_pushliteral(L, "undo");
+	lua_pushnil(L);
+	lua_rawset(L, ht);
+	lua_settop(L, ht - 1);
+}
+
 /* Install the hook table on the stack top (popped) for slot index of the world at wi,
  * keeping the slot's entity filter (not a rule). Runs no Lua code. */
 static void install_hooks(lua_State *L, int wi, uint32_t index)
 {
 	int h = lua_gettop(L);
 	lua_getiuservalue(L, wi, 2);
+	note_hooks_undo(L, wi, -1, index);
 	lua_rawgeti(L, -1, (lua_Integer)index + 1);
 	if (lua_istable(L, -1)) {
 		lua_pushliteral(L, "filter");
@@ -1564,6 +1643,9 @@ static void install_hooks(lua_State *L, int wi, uint32_t index)
  * world at wi, and pop it. */
 static void set_filter(lua_State *L, int wi, uint32_t index, bp_Entity *e)
 {
+	lua_getiuservalue(L, wi, 2);
+	note_hooks_undo(L, wi, -1, index);
+	lua_pop(L, 1);
 	push_hooks(L, wi, index);
 	lua_insert(L, -2);
 	e->has_filter = (uint8_t)lua_isfunction(L, -1);
@@ -1925,7 +2007,11 @@ static int l_view_newindex(lua_State *L)
 			return luaL_error(L, "entity.rules: hook '%s' must be a function or nil", k);
 		LEntity *le = lua_touserdata(L, ei);
 		lua_getiuservalue(L, ei, 1);
-		push_hooks(L, lua_gettop(L), le->id.index1 - 1);
+		int wi = lua_gettop(L);
+		lua_getiuservalue(L, wi, 2);
+		note_hooks_undo(L, wi, -1, le->id.index1 - 1);
+		lua_pop(L, 1);
+		push_hooks(L, wi, le->id.index1 - 1);
 		if (!lua_istable(L, -1))
 			return luaL_error(L, "internal error: missing hook table");
 		lua_pushvalue(L, 3);
@@ -2340,8 +2426,8 @@ static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int sw
 {
 	lua_getiuservalue(L, 1, 1);
 	StepCtx c = {L, lua_gettop(L), 0, swept ? "move_swept" : "move"};
-	bp_Hooks hooks = {&c, NULL, NULL, hook_filter};
 	const bp_Hooks *outer = w->hooks;
+	bp_Hooks hooks = {&c, NULL, NULL, hook_filter, outer && outer->atomic};
 	const int locked = w->locked;
 	if (!locked) {
 		w->locked = swept ? LOCK_MOVE_SWEPT : LOCK_MOVE;
@@ -2412,8 +2498,11 @@ static void restored(lua_State *L, int wi, bp_World *w)
  *   an entity would move N blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
  *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
- *   "world:step: filter of entity N failed: msg": then every entity is restored to its
- *   state before the step (N = the entity's slot + 1).
+ *   "world:step: filter of entity N failed: msg", "world:step: entity N would move X
+ *   blocks in one tick (at most 1024 per axis): its velocity was set inside the step by
+ *   a rules hook or filter": then every entity is restored to its
+ *   state before the step, with the hooks and filters that Lua code changed in it (N =
+ *   the entity's slot + 1).
  */
 static int l_world_step(lua_State *L)
 {
@@ -2426,7 +2515,7 @@ static int l_world_step(lua_State *L)
 		                  w->locked == 1 ? "a rules hook or filter" : lock_holder(w));
 	lua_settop(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
-	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
+	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter, 0};
 	char *snap = NULL;
 	size_t snap_bytes = 0, items_bytes = 0;
 	/* The snapshot (the entities, then their inputs: a hook may change both) is
@@ -2447,21 +2536,33 @@ static int l_world_step(lua_State *L)
 		return luaL_error(L, "world:step: an entity would move %s blocks in one step "
 		                     "(at most 1024 per axis)", num_text_digits(m, 17).s);
 	if (snap) {
+		hooks.atomic = 1; /* restorable: an over-limit move fails the step */
+		((LWorld *)lua_touserdata(L, 1))->undo = 1; /* and hook changes can be undone */
 		memcpy(snap, w->entities.items, items_bytes);
 		memcpy(snap + items_bytes, w->entities.input, snap_bytes - items_bytes);
 	}
 	int base = lua_gettop(L);
 	if (bp_world_step(w, dt, &hooks)) {
-		if (lua_gettop(L) == base) /* a hook caught the error of its e:move's filter */
+		if (w->over_limit) {
+			lua_settop(L, base);
+			lua_pushfstring(L, "world:step: entity %d would move %s blocks in one tick (at "
+			                   "most 1024 per axis): its velocity was set inside the step by "
+			                   "a rules hook or filter", (int)w->over_limit,
+			                num_text_digits(w->over_by, 17).s);
+		} else if (lua_gettop(L) == base) { /* a hook caught its e:move's filter error */
 			lua_pushliteral(L, "world:step: a filter failed inside a rules hook that "
 			                   "caught its error");
+		}
 		if (snap) {
 			memcpy(w->entities.items, snap, items_bytes);
 			memcpy(w->entities.input, snap + items_bytes, snap_bytes - items_bytes);
+			undo_hooks(L, 1, 1);
 			restored(L, 1, w);
 		}
 		return lua_error(L);
 	}
+	if (snap)
+		undo_hooks(L, 1, 0);
 	return 0;
 }
 

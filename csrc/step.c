@@ -21,6 +21,26 @@ double bp_world_max_displacement(const bp_World *w, double dt)
 	return m;
 }
 
+int bp_tick_displacement(bp_World *w, const bp_Entity *e, const double v[3], double d[3])
+{
+	double m = 0;
+	for (int a = 0; a < 3; a++) {
+		d[a] = v[a];
+		if (!(fabs(v[a]) <= m)) /* NaN too: m then becomes NaN, and stays out of range */
+			m = fabs(v[a]);
+	}
+	if (m <= BP_MAX_MOVE)
+		return 1;
+	if (w->hooks && w->hooks->atomic) {
+		w->over_limit = (uint32_t)(e - w->entities.items) + 1;
+		w->over_by = m;
+		return 0;
+	}
+	for (int a = 0; a < 3; a++) /* only a tick's own acceleration can get here */
+		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, v[a]));
+	return 1;
+}
+
 static int step_end(bp_World *w, int rc)
 {
 	w->locked = 0;
@@ -34,6 +54,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->locked = 1;
 	w->hooks = hooks;
 	w->hook_failed = 0;
+	w->over_limit = 0;
 	w->broad.nresults = 0; /* no query is in flight between steps */
 	/* Whether the separation push has work is noted while each entity is at hand: at
 	 * N = 10,000 another pass over every entity costs cache misses. A hook that
@@ -47,7 +68,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		             : bp_tick_beta173(w, index, hooks);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
 		bp_broadphase_moved(w, index);
-		if (rc || w->hook_failed)
+		if (rc || w->hook_failed || w->over_limit)
 			return step_end(w, 1);
 	}
 	if (separate || w->rules_writes != writes)

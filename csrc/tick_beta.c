@@ -186,14 +186,14 @@ static void touch_blocks(bp_World *w, bp_Entity *e)
 			}
 }
 
-/* The resolver chosen by the rules, with the displacement clamped to the limit. */
+/* The resolver chosen by the rules, within the limit (bp_tick_displacement). */
 static void move(bp_World *w, bp_Entity *e, const double v[3])
 {
 	double d[3], out[3];
 	const double *m = v;
 	if (!(fabs(v[0]) <= BP_MAX_MOVE && fabs(v[1]) <= BP_MAX_MOVE && fabs(v[2]) <= BP_MAX_MOVE)) {
-		for (int a = 0; a < 3; a++) /* rare: clamp to the limit */
-			d[a] = v[a] < -BP_MAX_MOVE ? -BP_MAX_MOVE : v[a] > BP_MAX_MOVE ? BP_MAX_MOVE : v[a];
+		if (!bp_tick_displacement(w, e, v, d)) /* rare: beyond the limit */
+			return;
 		m = d;
 	}
 	if (e->rules.resolver == BP_RESOLVER_SWEPT)

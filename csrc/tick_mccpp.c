@@ -46,13 +46,15 @@ static double decay(double v, double f, double dt)
 	return fabs(d) > fabs(v) ? 0.0 : v - d;
 }
 
-/* The resolver of the rules, with the displacement clamped to the per-call limit
- * (the step's pre-check bounds vel * dt before the acceleration and the jump). */
+/* The resolver of the rules, within the limit (bp_tick_displacement; the step's
+ * pre-check bounds vel * dt before the acceleration and the jump). */
 static void resolve(bp_World *w, bp_Entity *e, double dt)
 {
-	double d[3], out[3];
+	double v[3], d[3], out[3];
 	for (int a = 0; a < 3; a++)
-		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, e->vel[a] * dt));
+		v[a] = e->vel[a] * dt;
+	if (!bp_tick_displacement(w, e, v, d))
+		return;
 	if (e->rules.resolver == BP_RESOLVER_AXIS)
 		bp_move_axis(w, e, d, out);
 	else

@@ -123,6 +123,29 @@ describe("filters", function()
     w:spawn{ x = 5, y = 64, z = 5 }
   end)
 
+  it("a failing filter inside e:move puts back the hooks and filters it changed", function()
+    local w, e = mover(nil)
+    local other = w:entities()[1]
+    local jump = function() end
+    other.rules.jump = jump
+    local own
+    own = function()
+      other.rules.jump = nil
+      other.filter = function() return false end
+      e.filter = nil
+      error("nope", 0)
+    end
+    e.filter = own
+    assert.has_error(function() e:move(3, 0, 0) end, "move: filter of entity 2 failed: nope")
+    assert.equal(jump, other.rules.jump)
+    assert.is_nil(other.filter)
+    assert.equal(own, e.filter)
+    -- a move that succeeds keeps them
+    e.filter = function() other.rules.jump = nil; return true end
+    e:move(3, 0, 0)
+    assert.is_nil(other.rules.jump)
+  end)
+
   it("a filter may query the world but not spawn inside a step", function()
     local w = world()
     local seen

@@ -559,6 +559,69 @@ describe("beta173 rules", function()
         "world:step: rules hook 'heading' of entity 1 must return two finite numbers (dvx, dvz)")
       assert.same(before, H.state(e))
     end)
+
+    -- The entity snapshot restores the C side; the hooks and filters are Lua values,
+    -- put back from what the step noted before changing them.
+    it("a failing step puts back the hooks and filters that Lua code changed in it", function()
+      local w = H.world()
+      local other = w:spawn{ x = 3.5, y = 64, z = 0.5 }
+      local own_jump
+      own_jump = function(self)
+        self.rules.jump = nil
+        self.rules.heading = function() return 1, 0 end
+        other.filter = function() return false end
+        other.rules = bp.rules.beta173{ jump = own_jump }
+        error("undone", 0)
+      end
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{ jump = own_jump } }
+      e.jumping = true
+      assert.has_error(function() w:step() end,
+        "world:step: rules hook 'jump' of entity 2 failed: undone")
+      assert.equal(own_jump, e.rules.jump)
+      assert.is_nil(e.rules.heading)
+      assert.is_nil(other.filter)
+      assert.is_nil(other.rules.jump)
+      -- and the C side follows: the next step runs the restored hook (and fails again)
+      assert.has_error(function() w:step() end,
+        "world:step: rules hook 'jump' of entity 2 failed: undone")
+    end)
+
+    it("a step that succeeds keeps the hook changes made in it", function()
+      local w = H.world()
+      local still = function() return 0, 0 end
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+        jump = function(self) self.rules.jump = nil; self.rules.heading = still end } }
+      e.jumping = true
+      w:step()
+      assert.is_nil(e.rules.jump)
+      assert.equal(still, e.rules.heading)
+    end)
+
+    -- The step's pre-check bounds velocities before anything moves; a hook can set any
+    -- finite velocity after it. That fails the step (undone) instead of a silent clamp.
+    it("fails the step when a hook sets a velocity beyond 1024 blocks per tick", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+        jump = function(self) self.vx = 1e6 end } }
+      e.jumping = true
+      local before = H.state(e)
+      assert.has_error(function() w:step() end,
+        "world:step: entity 1 would move 1000000 blocks in one tick (at most 1024 per " ..
+        "axis): its velocity was set inside the step by a rules hook or filter")
+      assert.same(before, H.state(e))
+      -- a velocity that overflows to inf with the heading is refused the same way
+      e.rules.jump = function(self) self.vx = 1.7e308 end
+      e.rules.heading = function() return 1.7e308, 0 end
+      assert.has_error(function() w:step() end,
+        "world:step: entity 1 would move inf blocks in one tick (at most 1024 per " ..
+        "axis): its velocity was set inside the step by a rules hook or filter")
+      assert.same(before, H.state(e))
+      -- 1024 itself is allowed
+      e.rules.heading = nil
+      e.rules.jump = function(self) self.vx = 1024 end
+      w:step()
+      assert.near(0.5 + 1024, e.x, 1e-9)
+    end)
   end)
 
   describe("preset errors", function()

@@ -279,6 +279,18 @@ describe("MC-CPP rules", function()
         "world:step: an entity would move 1500 blocks in one step (at most 1024 per axis)")
       assert.are.same({ 0, 0, 0 }, { e:position() })
     end)
+    it("fails a step whose hook sets a velocity beyond 1024 blocks in dt (undone)", function()
+      local w2 = bp.World()
+      local e = spawn(w2, 0, 0, 0, bp.rules.mccpp{ jump = function(self) self.vx = 30000 end })
+      e.jumping = true
+      assert.has_error(function() w2:step() end,
+        "world:step: entity 1 would move 1500 blocks in one tick (at most 1024 per axis): " ..
+        "its velocity was set inside the step by a rules hook or filter")
+      assert.are.same({ 0, 0, 0 }, { e:position() })
+      assert.equal(0, e.vx)
+      w2:step(0.01) -- 300 blocks in dt = 0.01: within the limit
+      assert.near(300, e.x, 1e-6)
+    end)
   end)
 
   describe("resolver choice", function()
