@@ -957,6 +957,17 @@ local function check_schematic(schem, base)
   for i, state in ipairs(schem.palette) do
     if type(state) ~= "string" then argerror(n, format("palette entry %d is not a string", i)) end
   end
+  -- `load` checks its indices; a table built or changed by hand may hold others.
+  local npal, fmt, blocks = #schem.palette, CELL_FORMATS[nb], schem.blocks
+  if npal < 256 ^ nb then
+    for pos = 1, #blocks, nb do
+      local v = unpack(fmt, blocks, pos)
+      if v >= npal then
+        argerror(n, format("schematic cell %d: palette index %d out of range (palette has %d entries)",
+          (pos - 1) // nb, v, npal))
+      end
+    end
+  end
 end
 
 local function check_coord(n, v, extent)
@@ -1063,8 +1074,8 @@ end
 --- Places a schematic in a world with its minimum corner at block (x, y, z).
 --
 -- The schematic's own `offset` is not applied. Air cells (air, cave_air,
--- void_air) are skipped, so they leave the world's blocks as they were; so
--- are cells of a hand-built schematic whose index has no palette entry.
+-- void_air) are skipped, so they leave the world's blocks as they were. A cell
+-- whose index has no palette entry (a table built or changed by hand) raises.
 -- Each distinct palette state is turned into a block type with
 -- `shapes.block_def(state)`; a type whose name the world already knows
 -- (`world:block_id`) is reused as it is.
