@@ -598,10 +598,10 @@ describe("blockphys.schematic", function()
       end }
       assert.has_error(function() schematic.paste(world, s, 0, 0, 0, bad_shapes) end,
         "bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): box outside 0..1 (x, z) or 0..2 (y))")
-      -- a palette cut short by hand: cell 4 holds index 3, which has no entry now
-      local short = tiny()
-      table.remove(short.palette)
-      assert.has_error(function() schematic.paste(world, short, 0, 0, 0) end,
+      -- a palette cut cut by hand: cell 4 holds index 3, which has no entry now
+      local cut = tiny()
+      table.remove(cut.palette)
+      assert.has_error(function() schematic.paste(world, cut, 0, 0, 0) end,
         "bad argument #2 to 'paste' (schematic cell 4: palette index 3 out of range (palette has 3 entries))")
       local wide = { width = 1, height = 1, length = 2, palette = { "minecraft:stone" },
                      blocks = "\0\0\1\0", cell_bytes = 2 }
