@@ -598,7 +598,7 @@ describe("blockphys.schematic", function()
       end }
       assert.has_error(function() schematic.paste(world, s, 0, 0, 0, bad_shapes) end,
         "bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): box outside 0..1 (x, z) or 0..2 (y))")
-      -- a palette cut cut by hand: cell 4 holds index 3, which has no entry now
+      -- a palette cut short by hand: cell 4 holds index 3, which has no entry now
       local cut = tiny()
       table.remove(cut.palette)
       assert.has_error(function() schematic.paste(world, cut, 0, 0, 0) end,
