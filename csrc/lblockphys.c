@@ -1943,6 +1943,24 @@ static const luaL_Reg entity_meta[] = {
 
 /* ------------------------------------------------------------- RulesView */
 
+/* The live entity of the user value (pushed, at *ei) of the RulesView at index 1; its
+ * world to *wout when given. Raises "entity.rules: entity has been removed" (or "...:
+ * entity belongs to a destroyed world"): the view is not an argument the user passed. */
+static bp_Entity *view_entity(lua_State *L, int *ei, bp_World **wout)
+{
+	luaL_checkudata(L, 1, RULESVIEW_MT); /* the metamethods may be called directly */
+	lua_getiuservalue(L, 1, 1);
+	*ei = lua_gettop(L);
+	bp_Entity *e = NULL;
+	bp_World *w = NULL;
+	const char *problem = entity_problem(lua_touserdata(L, *ei), &e, &w);
+	if (problem)
+		luaL_error(L, "entity.rules: %s", problem);
+	if (wout)
+		*wout = w;
+	return e;
+}
+
 /***
  * `e.rules.k`: read one rule of the entity (live: reflects later writes). `model`,
  * `resolver`, `push` (string or false), the hooks `heading`, `jump` (function or nil),
@@ -1954,10 +1972,8 @@ static const luaL_Reg entity_meta[] = {
  */
 static int l_view_index(lua_State *L)
 {
-	luaL_checkudata(L, 1, RULESVIEW_MT); /* the metamethod may be called directly */
-	lua_getiuservalue(L, 1, 1);
-	int ei = lua_gettop(L);
-	bp_Entity *e = check_entity(L, ei);
+	int ei;
+	bp_Entity *e = view_entity(L, &ei, NULL);
 	const char *k = luaL_checkstring(L, 2);
 	if (strcmp(k, "model") == 0) {
 		lua_pushstring(L, MODEL_NAMES[e->rules.model]);
@@ -1997,10 +2013,8 @@ static int l_view_index(lua_State *L)
  */
 static int l_view_newindex(lua_State *L)
 {
-	luaL_checkudata(L, 1, RULESVIEW_MT);
-	lua_getiuservalue(L, 1, 1);
-	int ei = lua_gettop(L);
-	bp_Entity *e = check_entity(L, ei);
+	int ei;
+	bp_Entity *e = view_entity(L, &ei, NULL);
 	const char *k = luaL_checkstring(L, 2);
 	if (is_hook_name(k)) {
 		if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
@@ -2029,25 +2043,36 @@ static int l_view_newindex(lua_State *L)
 		                  MODEL_NAMES[r.model]);
 	/* Reading a vector's table may run metamethods: the entity may be gone. */
 	bp_World *w;
-	e = check_entity_w(L, ei, &w);
+	e = view_entity(L, &ei, &w);
 	bp_entity_set_rules(w, e, &r);
 	return 0;
 }
 
 /***
- * A plain rules table copied from an entity's live view (bp.rules.copy); includes the
- * hooks. Also what `pairs(e.rules)` iterates and what `e2.rules = e1.rules` assigns.
+ * A rules table (what bp.rules.beta173/mccpp return) copied from an entity's live view,
+ * or from a rules table (a plain table is read as overrides of the preset its `model`
+ * names, as `e.rules = t` reads it); includes the hooks (bp.rules.copy). Also what
+ * `pairs(e.rules)` iterates and what `e2.rules = e1.rules` assigns.
  * @function rules_copy
- * @tparam RulesView view `e.rules`
+ * @tparam RulesView|table rules `e.rules`, or a rules table
  * @treturn table rules
- * @raise "bad argument #1 (blockphys.RulesView expected, got T)"; dead entity errors.
+ * @raise "bp.rules.copy: bad argument #1 (e.rules or a rules table expected, got T)";
+ *   "bp.rules.copy: ..." as bp.rules.beta173 for a table's bad rules; "entity.rules:
+ *   entity has been removed" (or "...: entity belongs to a destroyed world").
  */
 static int l_view_copy(lua_State *L)
 {
-	luaL_checkudata(L, 1, RULESVIEW_MT);
-	lua_getiuservalue(L, 1, 1);
-	int ei = lua_gettop(L);
-	bp_Entity *e = check_entity(L, ei);
+	if (lua_type(L, 1) == LUA_TTABLE) {
+		bp_Rules r;
+		read_rules(L, 1, &r, "bp.rules.copy");
+		push_rules_table(L, &r, 1);
+		return 1;
+	}
+	if (!luaL_testudata(L, 1, RULESVIEW_MT))
+		return luaL_error(L, "bp.rules.copy: bad argument #1 (e.rules or a rules table "
+		                     "expected, got %s)", luaL_typename(L, 1));
+	int ei;
+	bp_Entity *e = view_entity(L, &ei, NULL);
 	LEntity *le = lua_touserdata(L, ei);
 	lua_getiuservalue(L, ei, 1);
 	push_hooks(L, lua_gettop(L), le->id.index1 - 1);

@@ -203,6 +203,24 @@ describe("Entity", function()
       assert.equal(5, keep.x)
     end)
 
+    it("makes a rules view kept from a removed entity raise 'entity.rules: ...'", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0, y = 0, z = 0 }
+      local view = e.rules
+      w:remove(e)
+      local gone = "entity.rules: entity has been removed"
+      assert.has_error(function() return view.gravity end, gone)
+      assert.has_error(function() view.gravity = 0.1 end, gone)
+      assert.has_error(function() view.jump = nil end, gone)
+      assert.has_error(function() return pairs(view) end, gone)
+      assert.has_error(function() return bp.rules.copy(view) end, gone)
+      local w2 = H.world()
+      local view2 = w2:spawn{ x = 0, y = 0, z = 0 }.rules
+      w2:destroy()
+      assert.has_error(function() view2.gravity = 0.1 end,
+        "entity.rules: entity belongs to a destroyed world")
+    end)
+
     it("keeps an old handle invalid after its slot is reused (generations)", function()
       local w = H.world()
       local old = w:spawn{ x = 0, y = 0, z = 0 }

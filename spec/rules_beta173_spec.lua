@@ -624,6 +624,32 @@ describe("beta173 rules", function()
     end)
   end)
 
+  describe("bp.rules.copy", function()
+    it("copies a rules table (hooks included) as well as an entity's view", function()
+      local jump = function() end
+      local preset = bp.rules.beta173{ jump_impulse = 0.6, jump = jump }
+      local c = bp.rules.copy(preset)
+      assert.is_false(c == preset)
+      assert.equal(getmetatable(preset), getmetatable(c))
+      assert.same(preset, c)
+      assert.equal(jump, c.jump)
+      c.jump_impulse = 0.5
+      assert.equal(0.6, preset.jump_impulse)
+      -- a plain table: overrides of the preset its model names
+      local m = bp.rules.copy{ model = "mccpp", gravity = 10 }
+      assert.equal("mccpp", m.model)
+      assert.equal(10, m.gravity)
+      assert.equal(bp.rules.mccpp().jump_height, m.jump_height)
+    end)
+
+    it("raises for what is not rules", function()
+      assert.has_error(function() bp.rules.copy(5) end,
+        "bp.rules.copy: bad argument #1 (e.rules or a rules table expected, got number)")
+      assert.has_error(function() bp.rules.copy{ foo = 1 } end,
+        "bp.rules.copy: unknown rule 'foo' for model beta173")
+    end)
+  end)
+
   describe("preset errors", function()
     it("are reported at the caller's line", function()
       raises_here("bp.rules.beta173: unknown rule 'foo' for model beta173",
