@@ -197,6 +197,17 @@ static bp_AABB *push_collider(lua_State *L, const bp_AABB *b)
 	return c;
 }
 
+/* Raise for a box made by an operation whose corners overflowed to infinity (as
+ * bp.Collider refuses them): argument first + axis names the cause, or `first` alone
+ * when per_axis is 0. */
+static void check_result(lua_State *L, const bp_AABB *r, int first, int per_axis)
+{
+	for (int a = 0; a < 3; a++) {
+		if (!(isfinite(r->lo[a]) && isfinite(r->hi[a])))
+			luaL_argerror(L, first + (per_axis ? a : 0), "the resulting box is not finite");
+	}
+}
+
 /***
  * Axis-aligned box from its min and max corners (blocks). A Collider is an immutable
  * value: the operations below return new ones. Source: sources/mccpp-collider.txt.
@@ -245,12 +256,14 @@ static int l_collider_unpack(lua_State *L)
  * @function Collider:offset
  * @tparam number dx @tparam number dy @tparam number dz finite
  * @treturn Collider a new box
- * @raise "bad argument #n to 'offset' (number must be finite)". Source: our own.
+ * @raise "bad argument #n to 'offset' (number must be finite)", "(the resulting box is
+ *   not finite)". Source: our own.
  */
 static int l_collider_offset(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
 	bp_AABB r = bp_aabb_offset(c, check_finite(L, 2), check_finite(L, 3), check_finite(L, 4));
+	check_result(L, &r, 2, 1);
 	push_collider(L, &r);
 	return 1;
 }
@@ -260,8 +273,9 @@ static int l_collider_offset(lua_State *L)
  * @function Collider:__add
  * @tparam table d `{dx, dy, dz}`, three finite numbers (blocks)
  * @treturn Collider
- * @raise "bad argument #2 to '__add' (offset must be a table of three finite numbers)"
- *   or "(table expected, got T)". Source: sources/mccpp-collider.txt (operator+).
+ * @raise "bad argument #2 to '__add' (offset must be a table of three finite numbers)",
+ *   "(the resulting box is not finite)" or "(table expected, got T)". Source:
+ *   sources/mccpp-collider.txt (operator+).
  */
 static int l_collider_add(lua_State *L)
 {
@@ -275,6 +289,7 @@ static int l_collider_add(lua_State *L)
 		lua_pop(L, 1);
 	}
 	bp_AABB r = bp_aabb_offset(c, d[0], d[1], d[2]);
+	check_result(L, &r, 2, 0);
 	push_collider(L, &r);
 	return 1;
 }
@@ -301,12 +316,14 @@ static int l_collider_overlaps(lua_State *L)
  * @function Collider:extend
  * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite)
  * @treturn Collider
- * @raise "bad argument #n to 'extend' (number must be finite)".
+ * @raise "bad argument #n to 'extend' (number must be finite)", "(the resulting box is
+ *   not finite)".
  */
 static int l_collider_extend(lua_State *L)
 {
 	bp_AABB *c = check_collider(L, 1);
 	bp_AABB r = bp_aabb_extend(c, check_finite(L, 2), check_finite(L, 3), check_finite(L, 4));
+	check_result(L, &r, 2, 1);
 	push_collider(L, &r);
 	return 1;
 }
@@ -318,7 +335,8 @@ static int l_collider_extend(lua_State *L)
  * @tparam number ex @tparam number ey @tparam number ez half-growth (blocks, finite)
  * @treturn Collider
  * @raise "bad argument #n to 'expand' (number must be finite)" or
- *   "(shrinks the box below zero size)" when a min would pass its max (zero size is allowed).
+ *   "(shrinks the box below zero size)" when a min would pass its max (zero size is
+ *   allowed), "(the resulting box is not finite)".
  */
 static int l_collider_expand(lua_State *L)
 {
@@ -328,6 +346,7 @@ static int l_collider_expand(lua_State *L)
 		if (r.lo[a] > r.hi[a])
 			luaL_argerror(L, 2 + a, "shrinks the box below zero size");
 	}
+	check_result(L, &r, 2, 1);
 	push_collider(L, &r);
 	return 1;
 }

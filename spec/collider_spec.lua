@@ -141,6 +141,26 @@ describe("bp.Collider", function()
     end)
   end)
 
+  -- bp.Collider refuses infinite corners; no operation may make one either.
+  describe("results that overflow", function()
+    local huge = C(-1e308, 0, 0, 1e308, 1, 1.7e308)
+    it("raise, naming the argument that overflowed", function()
+      assert.has_error(function() return huge:expand(1e308, 0, 0) end,
+        "bad argument #1 to 'expand' (the resulting box is not finite)")
+      assert.has_error(function() return huge:extend(0, 0, 1.7e308) end,
+        "bad argument #3 to 'extend' (the resulting box is not finite)")
+      assert.has_error(function() return huge:offset(0, 0, 1e308) end,
+        "bad argument #3 to 'offset' (the resulting box is not finite)")
+      assert.has_error(function() return huge + { 1e308, 0, 0 } end,
+        "bad argument #2 to 'add' (the resulting box is not finite)")
+    end)
+    it("are fine up to the largest finite double", function()
+      assert.same({ -1e308, 0, 0, 1e308, 1, 1.7e308 }, { huge:offset(0, 0, 0):unpack() })
+      assert.same({ -1e308, 0, 0, 1e308, 1, 1.7e308 + 9e306 },
+        { huge:extend(0, 0, 9e306):unpack() })
+    end)
+  end)
+
   describe(":clip_x/y/z", function()
     local m = C(0, 0, 0, 1, 1, 1)
     local clips = { "clip_x", "clip_y", "clip_z" }
