@@ -207,6 +207,12 @@ describe("blockphys.nbt", function()
       fails(named(42, "", ""), "unknown root tag type 42")
     end)
 
+    it("says so when handed gzip-compressed bytes", function()
+      fails("\31\139\8\0\0\0\0\0", "^nbt: gzip%-compressed data %(inflate it first, " ..
+        "or use blockphys%.schematic%.load%)$")
+      fails("\31\0", "unknown root tag type 31")
+    end)
+
     it("rejects negative lengths", function()
       fails(root(compound(named(7, "a", pack(">i4", -1)))), "negative byte array length %-1")
       fails(root(compound(named(9, "l", list(1, -5)))), "negative list length %-5")

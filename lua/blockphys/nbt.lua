@@ -209,6 +209,10 @@ local function decode_root(r)
   local id = read_fixed(r, ">i1", 1, "root tag type")
   if id == TAG["end"] then fail("document has no root tag") end
   if id < 0 or id > #TAG_NAMES then
+    -- 0x1f 0x8b opens a gzip stream: a compressed file handed to the wrong reader.
+    if id == 0x1f and r.data:byte(2) == 0x8b then
+      fail("gzip-compressed data (inflate it first, or use blockphys.schematic.load)")
+    end
     fail("unknown root tag type %d", id)
   end
   local name = read_string(r)
