@@ -1346,7 +1346,7 @@ static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index);
 /* Entity filters called from C (defined with the step, below). */
 static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
                                const double d[3], double out[3]);
-static void undo_hooks(lua_State *L, int wi, int failed);
+static void undo_hooks(lua_State *L, int wi, int restore);
 static void restored(lua_State *L, int wi, bp_World *w);
 
 static int do_move(lua_State *L, int swept)
@@ -1369,15 +1369,16 @@ static int do_move(lua_State *L, int swept)
 		lw->undo = 1;
 	bp_Status st = move_filtered(L, w, index, swept, d, out);
 	if (w->hook_failed && !failed_before) {
-		if (lua_gettop(L) == base) /* a nested move's error was caught by a filter */
-			lua_pushfstring(L, "%s: a filter failed inside a filter that caught its error",
-			                swept ? "move_swept" : "move");
+		const int caught = lua_gettop(L) == base; /* a filter caught a nested move's error */
 		if (!locked) { /* undo the move; inside a step's hook the step aborts too */
 			w->hook_failed = 0;
 			w->entities.items[index] = saved;
-			undo_hooks(L, base, 1);
+			undo_hooks(L, base, index + 1);
 			restored(L, base, w);
 		}
+		if (caught)
+			lua_pushfstring(L, "%s: a filter failed inside a filter that caught its error",
+			                swept ? "move_swept" : "move");
 		return lua_error(L);
 	}
 	if (!locked)
@@ -1611,9 +1612,12 @@ static void note_hooks_undo(lua_State *L, int wi, int ht, uint32_t index)
 	lua_pop(L, 2);
 }
 
-/* End the noting of hook changes for the world at wi; with `failed`, put the noted
- * hooks back (call sync_hook_flags after, for each slot restored). */
-static void undo_hooks(lua_State *L, int wi, int failed)
+/* End the noting of hook changes for the world at wi, and put noted hooks back:
+ * `restore` < 0 all of them (a failed step, which restores every entity), k > 0 only
+ * those of slot k - 1 (a failed e:move restores only the moving entity: another
+ * entity's hooks then stay with the rules its C side keeps), 0 none. Call
+ * sync_hook_flags after, for each slot restored. */
+static void undo_hooks(lua_State *L, int wi, int restore)
 {
 	LWorld *lw = lua_touserdata(L, wi);
 	const int noted = lw->undo == 2;
@@ -1623,12 +1627,16 @@ static void undo_hooks(lua_State *L, int wi, int failed)
 	lua_getiuservalue(L, wi, 2);
 	int ht = lua_gettop(L);
 	lua_pushliteral(L, "undo");
-	if (lua_rawget(L, ht) == LUA_TTABLE && failed) {
+	if (lua_rawget(L, ht) == LUA_TTABLE && restore) {
 		lua_pushnil(L);
 		while (lua_next(L, -2)) { /* slot + 1 -> its hooks before the step */
-			lua_pushvalue(L, -2);
-			lua_insert(L, -2);
-			lua_rawset(L, ht);
+			if (restore < 0 || lua_tointeger(L, -2) == restore) {
+				lua_pushvalue(L, -2);
+				lua_insert(L, -2);
+				lua_rawset(L, ht);
+			} else {
+				lua_pop(L, 1);
+			}
 		}
 	}
 	lua_pushliteral(L, "undo");
@@ -2378,17 +2386,50 @@ typedef struct StepCtx {
 	const char *fn; /* for messages: "world:step", "move", "move_swept" */
 } StepCtx;
 
-/* Call hook `name` of slot index with nargs arguments already pushed above the
- * function slot. Leaves nres results on success; on error leaves the message. */
-static int call_hook(StepCtx *c, uint32_t index, const char *name, int nargs, int nres)
+/* What failed, for l_fail_message. */
+typedef struct FailMsg {
+	const char *fn;   /* "world:step", "move", "move_swept" */
+	const char *what; /* "rules hook 'jump'", "filter", ...; NULL: a heading hook's results */
+	int entity;       /* slot + 1 */
+} FailMsg;
+
+/* The message for a failed hook or filter. Stack: 1 FailMsg (light userdata), 2 the
+ * error value. */
+static int l_fail_message(lua_State *L)
+{
+	const FailMsg *f = lua_touserdata(L, 1);
+	if (!f->what)
+		lua_pushfstring(L, "%s: rules hook 'heading' of entity %d must return two finite "
+		                   "numbers (dvx, dvz)", f->fn, f->entity);
+	else
+		lua_pushfstring(L, "%s: %s of entity %d failed: %s", f->fn, f->what, f->entity,
+		                safe_tostring(L, 2));
+	return 1;
+}
+
+/* Mark the step or move failed, replacing the error value on the stack top by its
+ * message. Built under pcall, as is all the binding's work while the world is locked:
+ * an allocation failure then leaves Lua's preallocated "not enough memory" as the error
+ * instead of escaping with the world locked and half-stepped. */
+static int fail(StepCtx *c, const char *what, uint32_t index)
 {
 	lua_State *L = c->L;
-	if (lua_pcall(L, nargs + 1, nres, 0) != LUA_OK) {
-		lua_pushfstring(L, "world:step: rules hook '%s' of entity %d failed: %s", name,
-		                (int)index + 1, safe_tostring(L, -1));
-		c->failed = 1;
-		return 1;
-	}
+	FailMsg f = {c->fn, what, (int)index + 1};
+	lua_pushcfunction(L, l_fail_message);
+	lua_insert(L, -2);
+	lua_pushlightuserdata(L, &f);
+	lua_insert(L, -2);
+	lua_pcall(L, 2, 1, 0); /* on failure its error is the message */
+	c->failed = 1;
+	return 1;
+}
+
+/* Call hook `name` of slot index with nargs arguments already pushed above the
+ * function slot. Leaves nres results on success; on error leaves the message. */
+static int call_hook(StepCtx *c, uint32_t index, const char *what, int nargs, int nres)
+{
+	if (lua_pcall(c->L, nargs + 1, nres, 0) != LUA_OK)
+		return fail(c, what, index);
 	return 0;
 }
 
@@ -2412,17 +2453,14 @@ static int hook_heading(void *ctx, bp_World *w, uint32_t index, double strafe,
 	lua_pushnumber(L, strafe);
 	lua_pushnumber(L, forward);
 	lua_pushnumber(L, k);
-	if (call_hook(c, index, "heading", 3, 2))
+	if (call_hook(c, index, "rules hook 'heading'", 3, 2))
 		return 1;
 	for (int i = 0; i < 2; i++) {
 		int ok;
 		dv[i] = lua_tonumberx(L, -2 + i, &ok);
 		if (!ok || !isfinite(dv[i])) {
-			lua_pop(L, 2);
-			lua_pushfstring(L, "world:step: rules hook 'heading' of entity %d must return two "
-			                   "finite numbers (dvx, dvz)", (int)index + 1);
-			c->failed = 1;
-			return 1;
+			lua_pop(L, 1); /* the other result stands for the error value */
+			return fail(c, NULL, index);
 		}
 	}
 	lua_pop(L, 2);
@@ -2434,7 +2472,7 @@ static int hook_jump(void *ctx, bp_World *w, uint32_t index)
 	(void)w;
 	StepCtx *c = ctx;
 	push_hook_call(c, index, "jump");
-	return call_hook(c, index, "jump", 0, 0);
+	return call_hook(c, index, "rules hook 'jump'", 0, 0);
 }
 
 /* The entity filter of slot `self`: filter(self, other) -> truthy to interact. */
@@ -2448,12 +2486,8 @@ static int hook_filter(void *ctx, bp_World *w, uint32_t self, uint32_t other, in
 	lua_remove(L, -2);
 	push_entity(L, c->wi, self);
 	push_entity(L, c->wi, other);
-	if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
-		lua_pushfstring(L, "%s: filter of entity %d failed: %s", c->fn, (int)self + 1,
-		                safe_tostring(L, -1));
-		c->failed = 1;
-		return 1;
-	}
+	if (lua_pcall(L, 2, 1, 0) != LUA_OK)
+		return fail(c, "filter", self);
 	*allow = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	return 0;
@@ -2587,21 +2621,23 @@ static int l_world_step(lua_State *L)
 	}
 	int base = lua_gettop(L);
 	if (bp_world_step(w, dt, &hooks)) {
+		/* Restore first: building a message may raise (out of memory). */
+		const int caught = lua_gettop(L) == base; /* a hook caught its e:move's error */
+		if (snap) {
+			memcpy(w->entities.items, snap, items_bytes);
+			memcpy(w->entities.input, snap + items_bytes, snap_bytes - items_bytes);
+			undo_hooks(L, 1, -1);
+			restored(L, 1, w);
+		}
 		if (w->over_limit) {
 			lua_settop(L, base);
 			lua_pushfstring(L, "world:step: entity %d would move %s blocks in one tick (at "
 			                   "most 1024 per axis): its velocity was set inside the step by "
 			                   "a rules hook or filter", (int)w->over_limit,
 			                num_text_digits(w->over_by, 17).s);
-		} else if (lua_gettop(L) == base) { /* a hook caught its e:move's filter error */
+		} else if (caught) {
 			lua_pushliteral(L, "world:step: a filter failed inside a rules hook that "
 			                   "caught its error");
-		}
-		if (snap) {
-			memcpy(w->entities.items, snap, items_bytes);
-			memcpy(w->entities.input, snap + items_bytes, snap_bytes - items_bytes);
-			undo_hooks(L, 1, 1);
-			restored(L, 1, w);
 		}
 		return lua_error(L);
 	}

@@ -11,23 +11,10 @@
 /* One past the last cell of the int32 grid, as a coordinate: 2^31, exact. */
 #define CELL_END ((double)INT32_MAX + 1)
 
-/* floor of a coordinate as a cell index clamped to int32 (outside is all air): the
- * first cell of a range. A cast and a compare: far cheaper than libm's floor on
- * baseline x86-64. */
+/* floor of a coordinate as the first cell of a range, clamped to [INT32_MIN,
+ * INT32_MAX + 1] (outside the grid is all air: a range that starts beyond the last cell
+ * is empty). A cast and a compare: far cheaper than libm's floor on baseline x86-64. */
 static inline int64_t cell_floor(double v)
-{
-	if (!(v >= (double)INT32_MIN))
-		return INT32_MIN;
-	if (v > (double)INT32_MAX)
-		return INT32_MAX;
-	int64_t i = (int64_t)v;
-	return (double)i > v ? i - 1 : i;
-}
-
-/* floor and ceil of a coordinate as the end of a cell range (one past its last cell),
- * clamped to [INT32_MIN, INT32_MAX + 1] so that the range can hold the cell at
- * INT32_MAX (clamping to INT32_MAX lost that cell: blocks there did not collide). */
-static inline int64_t cell_floor_end(double v)
 {
 	if (!(v >= (double)INT32_MIN))
 		return INT32_MIN;
@@ -37,6 +24,10 @@ static inline int64_t cell_floor_end(double v)
 	return (double)i > v ? i - 1 : i;
 }
 
+/* ceil of a coordinate as the end of a cell range (one past its last cell), clamped to
+ * [INT32_MIN, INT32_MAX + 1] so that the range can hold the cell at INT32_MAX (clamping
+ * to INT32_MAX lost that cell: blocks there did not collide). cell_floor serves as such
+ * an end too. */
 static inline int64_t cell_ceil_end(double v)
 {
 	if (!(v >= (double)INT32_MIN))
@@ -565,7 +556,7 @@ int bp_world_liquid_in(bp_World *w, const bp_AABB *r, int liquid, int low_quirk)
 	int64_t lo[3], hi[3];
 	for (int a = 0; a < 3; a++) {
 		lo[a] = cell_floor(r->lo[a]);
-		hi[a] = cell_floor_end(r->hi[a] + 1) - 1;
+		hi[a] = cell_floor(r->hi[a] + 1) - 1;
 		if (low_quirk && r->lo[a] < 0 && lo[a] > INT32_MIN)
 			lo[a]--;
 	}

@@ -123,27 +123,34 @@ describe("filters", function()
     w:spawn{ x = 5, y = 64, z = 5 }
   end)
 
-  it("a failing filter inside e:move puts back the hooks and filters it changed", function()
+  -- e:move restores its own entity only: the moving entity's hooks and filter go back
+  -- with it; another entity keeps what the filter did to it, hooks and rules alike.
+  it("a failing filter inside e:move puts back its entity's hooks and filter", function()
     local w, e = mover(nil)
     local other = w:entities()[1]
     local jump = function() end
     other.rules.jump = jump
+    local own_jump = function() end
+    e.rules.jump = own_jump
     local own
     own = function()
-      other.rules.jump = nil
-      other.filter = function() return false end
+      other.rules = bp.rules.mccpp{ gravity = 10 }
+      e.rules = bp.rules.mccpp{}
       e.filter = nil
       error("nope", 0)
     end
     e.filter = own
     assert.has_error(function() e:move(3, 0, 0) end, "move: filter of entity 2 failed: nope")
-    assert.equal(jump, other.rules.jump)
-    assert.is_nil(other.filter)
     assert.equal(own, e.filter)
-    -- a move that succeeds keeps them
-    e.filter = function() other.rules.jump = nil; return true end
+    assert.equal(own_jump, e.rules.jump)
+    assert.equal("beta173", e.rules.model)
+    assert.equal("mccpp", other.rules.model)
+    assert.equal(10, other.rules.gravity)
+    assert.is_nil(other.rules.jump) -- with the rules the filter gave it
+    -- a move that succeeds keeps what its filter did
+    e.filter = function() e.rules.jump = nil; return true end
     e:move(3, 0, 0)
-    assert.is_nil(other.rules.jump)
+    assert.is_nil(e.rules.jump)
   end)
 
   it("a filter may query the world but not spawn inside a step", function()

@@ -68,10 +68,9 @@ local function entity_state(e)
   local s = {}
   for _, k in ipairs(ENTITY_FIELDS) do s[k] = e[k] end
   local r = {}
-  for k, v in pairs(bp.rules.copy(e.rules)) do
-    if type(v) ~= "function" then r[k] = v end
-  end
+  for k, v in pairs(bp.rules.copy(e.rules)) do r[k] = v end -- hooks included
   s.rules = r
+  s.filter = e.filter
   return s
 end
 
@@ -504,8 +503,9 @@ local function run_fuzz(seed, ncalls)
         S.bad[#S.bad + 1] = t[1] .. ": non-string error (" .. type(err) .. ")"
       elseif not documented(err) then
         S.bad[#S.bad + 1] = t[1] .. ": undocumented error: " .. err
-      elseif t[2] and S.hostile == before_hostile and not err:find("HOSTILE")
-          and not err:find("yield") and not err:find("hook") and not err:find("filter") then
+      elseif t[2] and (t[1] == "step" -- a failing step undoes all, hooks' doings too
+          or S.hostile == before_hostile and not err:find("HOSTILE")
+          and not err:find("yield") and not err:find("hook") and not err:find("filter")) then
         local after = world_state(W)
         if not same(before, after) then
           S.bad[#S.bad + 1] = t[1] .. ": state changed by a failing call: " .. err

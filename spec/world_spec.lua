@@ -334,6 +334,13 @@ describe("bp.World", function()
       assert.is_true(e:box().z1 > M and e:box().z2 < M + 1)
       w:step()
       assert.is_true(e.in_water)
+      -- wholly beyond the last cell: air, whatever the last cell holds
+      e:move(0, 0, 1)
+      assert.is_true(e:box().z1 > M + 1)
+      w:step()
+      assert.is_false(e.in_water)
+      w:set_block(0, 0, M, "stone")
+      assert.same({}, w:boxes_in(bp.Collider(0, 0, M + 1.1, 1, 1, M + 1.9)))
     end)
 
     it("is air beyond the last cell for the tick's point lookups (ladder, friction)", function()
