@@ -294,10 +294,11 @@ double bp_world_max_displacement(const bp_World *w, double dt);
 
 /** The displacement d (blocks) that a tick's move of entity e makes for the wanted v:
  *  v itself within BP_MAX_MOVE per axis. Beyond it (or not finite), clamped to the
- *  limit, except in an atomic step (bp_Hooks.atomic), where only Lua code can have put
- *  the velocity there: the step then fails (w->over_limit = slot + 1, w->over_by) and
- *  nothing moves (returns 0). Returns 1 when the move goes ahead with d. Source: our
- *  own (README "Stepping"). */
+ *  limit (the rules' own acceleration: MC-CPP with a large dt), except when Lua code set
+ *  e's velocity during this atomic step (e->lua_vel_step == w->steps, bp_Hooks.atomic):
+ *  the step then fails (w->over_limit = slot + 1, w->over_by) and nothing moves
+ *  (returns 0). Returns 1 when the move goes ahead with d. Source: our own (README
+ *  "Stepping"). */
 int bp_tick_displacement(bp_World *w, const bp_Entity *e, const double v[3], double d[3]);
 
 #endif

@@ -128,6 +128,7 @@ struct bp_World {
 	bp_Broadphase broad;           /* entity grid (broadphase.c) */
 	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
 	int hook_failed;               /* a filter raised inside a resolver or push */
+	uint32_t steps;                /* steps started (never 0: 0 marks no step) */
 	uint32_t over_limit;           /* slot + 1 of an entity whose tick displacement went
 	                                * beyond BP_MAX_MOVE in an atomic step (0: none) */
 	double over_by;                /* that displacement's largest |component| (blocks) */

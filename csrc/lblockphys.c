@@ -1688,15 +1688,17 @@ typedef struct PlainField {
 	uint8_t boolean;  /* a uint8_t read as a boolean, else a double */
 	uint8_t writable; /* 0 read-only, 1 any finite number or a boolean, 2 in [-1, 1] */
 	uint8_t input;
+	uint8_t velocity; /* a velocity component (marks e->lua_vel_step inside a step) */
 } PlainField;
 
-#define ENTITY_NUM(name, member, w) {name, offsetof(bp_Entity, member), 0, w, 0}
-#define ENTITY_BOOL(name, member, w) {name, offsetof(bp_Entity, member), 1, w, 0}
-#define INPUT_NUM(name, w) {#name, offsetof(bp_EntityInput, name), 0, w, 1}
-#define INPUT_BOOL(name) {#name, offsetof(bp_EntityInput, name), 1, 1, 1}
+#define ENTITY_NUM(name, member, w) {name, offsetof(bp_Entity, member), 0, w, 0, 0}
+#define ENTITY_VEL(name, a) {name, offsetof(bp_Entity, vel) + (a) * sizeof(double), 0, 1, 0, 1}
+#define ENTITY_BOOL(name, member, w) {name, offsetof(bp_Entity, member), 1, w, 0, 0}
+#define INPUT_NUM(name, w) {#name, offsetof(bp_EntityInput, name), 0, w, 1, 0}
+#define INPUT_BOOL(name) {#name, offsetof(bp_EntityInput, name), 1, 1, 1, 0}
 
 static const PlainField plain_fields[] = {
-	ENTITY_NUM("vx", vel[0], 1), ENTITY_NUM("vy", vel[1], 1), ENTITY_NUM("vz", vel[2], 1),
+	ENTITY_VEL("vx", 0), ENTITY_VEL("vy", 1), ENTITY_VEL("vz", 2),
 	INPUT_NUM(forward, 2), INPUT_NUM(strafe, 2), INPUT_NUM(yaw, 1),
 	ENTITY_NUM("fall_distance", fall_distance, 1),
 	ENTITY_NUM("width", width, 0), ENTITY_NUM("height", height, 0),
@@ -1708,7 +1710,7 @@ static const PlainField plain_fields[] = {
 	ENTITY_BOOL("in_web", in_web, 0),
 	INPUT_BOOL(jumping), INPUT_BOOL(sneaking), INPUT_BOOL(flying),
 	ENTITY_BOOL("solid", solid, 1), ENTITY_BOOL("stable", stable, 0),
-	{NULL, 0, 0, 0, 0}};
+	{NULL, 0, 0, 0, 0, 0}};
 
 /* Where a field lives: in the entity, or in its inputs (bp_EntityInput). */
 static char *field_base(bp_World *w, bp_Entity *e, int input)
@@ -1914,6 +1916,8 @@ static int l_entity_newindex(lua_State *L)
 			if (f->writable == 2 && !(v >= -1 && v <= 1))
 				return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
 			*(double *)at = v;
+			if (f->velocity && w->locked)
+				e->lua_vel_step = w->steps;
 			return 0;
 		}
 		if (!lua_isboolean(L, 3))

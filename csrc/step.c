@@ -31,12 +31,12 @@ int bp_tick_displacement(bp_World *w, const bp_Entity *e, const double v[3], dou
 	}
 	if (m <= BP_MAX_MOVE)
 		return 1;
-	if (w->hooks && w->hooks->atomic) {
+	if (w->hooks && w->hooks->atomic && e->lua_vel_step == w->steps) {
 		w->over_limit = (uint32_t)(e - w->entities.items) + 1;
 		w->over_by = m;
 		return 0;
 	}
-	for (int a = 0; a < 3; a++) /* only a tick's own acceleration can get here */
+	for (int a = 0; a < 3; a++) /* the tick's own acceleration (MC-CPP: a large dt) */
 		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, v[a]));
 	return 1;
 }
@@ -55,6 +55,8 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->hooks = hooks;
 	w->hook_failed = 0;
 	w->over_limit = 0;
+	if (++w->steps == 0)
+		w->steps = 1;
 	w->broad.nresults = 0; /* no query is in flight between steps */
 	/* Whether the separation push has work is noted while each entity is at hand: at
 	 * N = 10,000 another pass over every entity costs cache misses. A hook that

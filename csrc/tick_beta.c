@@ -69,6 +69,7 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
 		if (hooks->heading(hooks->ctx, w, index, strafe, forward, k, dv))
 			return 1;
 		e = &w->entities.items[index];
+		e->lua_vel_step = w->steps;
 	} else {
 		heading_native(e, w->entities.input[index].yaw, strafe, forward, k, dv);
 	}

@@ -73,6 +73,7 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 		                   acc))
 			return 1;
 		e = &w->entities.items[index];
+		e->lua_vel_step = w->steps;
 	} else {
 		heading_native(in, e->rules.walk_speed, acc);
 	}

@@ -291,6 +291,20 @@ describe("MC-CPP rules", function()
       w2:step(0.01) -- 300 blocks in dt = 0.01: within the limit
       assert.near(300, e.x, 1e-6)
     end)
+    -- Only what Lua code set fails a step: the rules' own acceleration over a large dt
+    -- is clamped to the limit, whether or not some entity has a hook or filter.
+    it("clamps a large dt's walking to 1024 blocks, with or without filters", function()
+      for _, filtered in ipairs{ false, true } do
+        local w2 = bp.World()
+        local e = spawn(w2, 0, 0, 0)
+        e.forward = 1
+        if filtered then
+          w2:spawn{ x = 1e6, y = 0, z = 0, filter = function() return true end }
+        end
+        w2:step(100)
+        assert.are.same({ 0, 0, 1024 }, { e:position() })
+      end
+    end)
   end)
 
   describe("resolver choice", function()
