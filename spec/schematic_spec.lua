@@ -607,6 +607,13 @@ describe("blockphys.schematic", function()
                      blocks = "\0\0\1\0", cell_bytes = 2 }
       assert.has_error(function() schematic.paste(world, wide, 0, 0, 0) end,
         "bad argument #2 to 'paste' (schematic cell 1: palette index 256 out of range (palette has 1 entries))")
+      -- a palette with a hole: whichever border # finds, something raises
+      local holed = tiny()
+      holed.palette[3] = nil
+      local ok, err = pcall(schematic.paste, world, holed, 0, 0, 0)
+      assert.is_false(ok)
+      assert.truthy(err:find("(palette entry 3 is not a string)", 1, true)
+        or err:find("(schematic cell 2: palette index 2 out of range (palette has 2 entries))", 1, true), err)
       untouched()
     end)
 

@@ -954,11 +954,16 @@ local function check_schematic(schem, base)
   if #schem.blocks ~= schem.width * schem.height * schem.length * nb then
     argerror(n, "schematic blocks do not match its size")
   end
-  for i, state in ipairs(schem.palette) do
-    if type(state) ~= "string" then argerror(n, format("palette entry %d is not a string", i)) end
+  -- Entries 1..#palette, holes included (ipairs would stop at the first hole, and
+  -- indices are bounded by #palette below).
+  local npal = #schem.palette
+  for i = 1, npal do
+    if type(schem.palette[i]) ~= "string" then
+      argerror(n, format("palette entry %d is not a string", i))
+    end
   end
   -- `load` checks its indices; a table built or changed by hand may hold others.
-  local npal, fmt, blocks = #schem.palette, CELL_FORMATS[nb], schem.blocks
+  local fmt, blocks = CELL_FORMATS[nb], schem.blocks
   if npal < 256 ^ nb then
     for pos = 1, #blocks, nb do
       local v = unpack(fmt, blocks, pos)
