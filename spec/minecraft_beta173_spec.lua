@@ -120,6 +120,28 @@ describe("bp.minecraft.beta173", function()
       end
     end)
 
+    it("turns bottom corner stairs into Beta's straight stair of their facing", function()
+      -- BlockStairs by metadata 0..3: tall half +X (east), -X (west), +Z (south), -Z (north)
+      local want = {
+        east = { { 0, 0, 0, 0.5, 0.5, 1 }, { 0.5, 0, 0, 1, 1, 1 } },
+        west = { { 0, 0, 0, 0.5, 1, 1 }, { 0.5, 0, 0, 1, 0.5, 1 } },
+        south = { { 0, 0, 0, 1, 0.5, 0.5 }, { 0, 0, 0.5, 1, 1, 1 } },
+        north = { { 0, 0, 0, 1, 1, 0.5 }, { 0, 0, 0.5, 1, 0.5, 1 } },
+      }
+      for facing, boxes in pairs(want) do
+        for _, shape in ipairs{ "inner_left", "inner_right", "outer_left", "outer_right" } do
+          local def = def_of("minecraft:oak_stairs[facing=" .. facing .. ",half=bottom,shape=" .. shape .. "]")
+          assert.same(boxes, def.boxes)
+          assert.equal("minecraft:oak_stairs[facing=" .. facing .. "]@beta173", def.name)
+        end
+      end
+      -- straight and upside-down stairs keep the modern definition
+      for _, state in ipairs{ "minecraft:oak_stairs[facing=east,half=bottom,shape=straight]",
+                              "minecraft:oak_stairs[facing=east,half=top,shape=outer_left]" } do
+        assert.same({ minecraft.block_def(state) }, { beta.block_def(state) })
+      end
+    end)
+
     it("treats an invalid property value as its default and reports a guess", function()
       local def, known = beta.block_def("minecraft:cake[bites=9]")
       assert.is_false(known)

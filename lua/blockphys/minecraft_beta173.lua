@@ -12,13 +12,18 @@
 -- | chests (chest, trapped_chest) | full cube | 14/16 high, inset 1/16 |
 -- | farmland | full cube (drawn 15/16 high) | 15/16 high |
 -- | cake | 0.4375 high (0.5 - 0.0625) | 0.5 high |
+-- | corner stairs (`shape=inner_*`, `outer_*`, bottom half) | the straight stair of their facing | corner shapes |
 --
--- Every other state gets the modern shape: blocks added after Beta have no Beta
--- shape, and the rest (slabs, doors, trapdoors, beds, cactus, soul sand,
--- repeaters, stairs, the non-colliding plants, torches, rails, ...) collide
--- alike in both. Beta's stairs are two boxes (the low half and a full-height
--- back half) where the modern table has a slab and a back quarter pair; their
--- union is the same, and so is every clip against it.
+-- The fence shape goes to every fence, later ones (nether brick, other woods)
+-- included: a Beta world has one fence block, and a Beta-faithful run treats every
+-- fence alike. Beta's stairs never form corners; upside-down stairs (`half=top`),
+-- which Beta did not have either, keep their modern shape. A straight stair is two
+-- boxes in Beta (the low half and a full-height back half) where the modern table
+-- has a slab and a back quarter pair; their union is the same, and so is every clip
+-- against it, so straight stairs keep the modern definition. Every other state gets
+-- the modern shape: blocks added after Beta have no Beta shape, and the rest (slabs,
+-- doors, trapdoors, beds, cactus, soul sand, repeaters, the non-colliding plants,
+-- torches, rails, ...) collide alike in both.
 --
 -- A definition whose boxes differ from the modern one is named with the suffix
 -- `@beta173` (for example `"minecraft:ladder[facing=north]@beta173"`,
@@ -79,6 +84,24 @@ local function ladder(props)
   return LADDER[facing], "[facing=" .. facing .. "]"
 end
 
+-- BlockStairs.getCollidingBoundingBoxes by metadata 0..3 (tall half +X, -X, +Z, -Z),
+-- which is the modern facing east, west, south, north.
+local STAIRS = {
+  east = { { 0, 0, 0, 0.5, 0.5, 1 }, { 0.5, 0, 0, 1, 1, 1 } },
+  west = { { 0, 0, 0, 0.5, 1, 1 }, { 0.5, 0, 0, 1, 0.5, 1 } },
+  south = { { 0, 0, 0, 1, 0.5, 0.5 }, { 0, 0, 0.5, 1, 1, 1 } },
+  north = { { 0, 0, 0, 1, 1, 0.5 }, { 0, 0, 0.5, 1, 0.5, 1 } },
+}
+
+-- A bottom corner stair collides as Beta's straight stair of its facing; straight
+-- and upside-down stairs keep the modern shape (nil).
+local function stairs(props)
+  local shape = props.shape or "straight"
+  if props.half == "top" or shape == "straight" then return nil end
+  local facing = STAIRS[props.facing] and props.facing or "north"
+  return STAIRS[facing], "[facing=" .. facing .. "]"
+end
+
 -- Fixed Beta shapes by bare name (the properties do not matter).
 local FIXED = {
   chest = { FULL }, trapped_chest = { FULL }, farmland = { FULL },
@@ -92,6 +115,7 @@ local function beta_shape(base, props)
   if base == "ladder" then return ladder(props) end
   if base == "cake" then return cake(props) end
   if base == "snow" then return snow(props) end
+  if base:sub(-7) == "_stairs" then return stairs(props) end
   return nil
 end
 
