@@ -1,0 +1,102 @@
+-- luacheck: std +busted
+-- Property: a world:step that fails leaves the world as it was before it: every
+-- entity's state, rules and input, and the hooks and filters that Lua code set or
+-- cleared during the step (README "Stepping"). Seeded random hooks and filters
+-- rewrite each other's hooks, rules, filters and velocities, and some raise.
+local bp = require "blockphys"
+local H = require "helpers.world"
+
+-- xorshift32: the same sequence on every run.
+local function rng(seed)
+  local s = seed
+  return function(n)
+    s = s ~ ((s << 13) & 0xffffffff)
+    s = s ~ (s >> 17)
+    s = s ~ ((s << 5) & 0xffffffff)
+    return (s % n) + 1
+  end
+end
+
+local FIELDS = { "x", "y", "z", "vx", "vy", "vz", "on_ground", "fall_distance", "forward",
+                 "yaw", "jumping", "solid", "group", "mask" }
+
+-- Everything a failing step must put back, hooks and filter by identity.
+local function snapshot(w)
+  local s = {}
+  for i, e in ipairs(w:entities()) do
+    local t = { filter = e.filter, rules = {} }
+    for _, k in ipairs(FIELDS) do t[k] = e[k] end
+    for k, v in pairs(e.rules) do t.rules[k] = v end
+    s[i] = t
+  end
+  return s
+end
+
+local function same(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+
+-- A world of n entities whose hooks and filters are drawn from `make(R, ents)`.
+local function run(seed, steps)
+  local R = rng(seed)
+  local w = H.world()
+  H.flat(w, 63)
+  local ents = {}
+  local pool -- functions that rewrite the others and sometimes raise
+  local function any() return ents[R(#ents)] end
+  local function act()
+    local e = any()
+    local c = R(7)
+    if c == 1 then e.rules.jump = R(2) == 1 and pool[R(#pool)] or nil
+    elseif c == 2 then e.rules.heading = R(2) == 1 and pool[R(#pool)] or nil
+    elseif c == 3 then e.filter = R(2) == 1 and pool[R(#pool)] or nil
+    elseif c == 4 then e.rules = R(2) == 1 and bp.rules.mccpp{ jump = pool[R(#pool)] }
+                                         or bp.rules.beta173{ heading = pool[R(#pool)] }
+    elseif c == 5 then e.vx = R(3) - 2
+    elseif c == 6 then e.rules.gravity = R(10) / 100
+    else e:teleport(R(8) - 4.5, 64, R(8) - 4.5) end
+  end
+  pool = {}
+  for i = 1, 8 do
+    pool[i] = function()
+      if R(3) == 1 then act() end
+      if R(30) == 1 then error("raised", 0) end
+      return 0.01, 0, true -- a heading's two numbers; a filter's truthy value
+    end
+  end
+  local function maybe() return R(3) == 1 and pool[R(#pool)] or nil end
+  for i = 1, 12 do
+    ents[i] = w:spawn{ x = (i % 4) * 0.7 - 1, y = 64, z = (i // 4) * 0.7 - 1,
+                       rules = bp.rules.beta173{ jump = maybe(), heading = maybe() },
+                       filter = maybe() }
+    ents[i].jumping = true
+    ents[i].forward = 1
+  end
+  local failed, kept = 0, 0
+  for _ = 1, steps do
+    local before = snapshot(w)
+    local ok, err = pcall(w.step, w)
+    if ok then
+      kept = kept + 1
+    else
+      failed = failed + 1
+      assert.truthy(err:find("raised", 1, true), err)
+      assert.is_true(same(before, snapshot(w)), "changed by a failing step: " .. err)
+    end
+  end
+  return failed, kept
+end
+
+describe("a failing world:step", function()
+  for _, seed in ipairs{ 7, 1234, 99991 } do
+    it("puts back state, rules, hooks and filters (seed " .. seed .. ", 300 steps)", function()
+      local failed, kept = run(seed, 300)
+      -- both outcomes occur, so both branches were tested
+      assert.is_true(failed > 20, "failed " .. failed)
+      assert.is_true(kept > 20, "kept " .. kept)
+    end)
+  end
+end)
