@@ -1365,9 +1365,16 @@ static int do_move(lua_State *L, int swept)
 	/* move_filtered pushes the world; a failing filter then its message. */
 	const int base = lua_gettop(L) + 1;
 	LWorld *lw = (LWorld *)((LEntity *)lua_touserdata(L, 1))->lw;
-	if (!locked) /* a filter's hook changes can be undone (inside a step: the step's) */
+	bp_Status st;
+	if (!locked) { /* a filter's hook changes can be undone (inside a step: the step's) */
+		if (lw->undo) { /* stale: a step or move that ended by an escaping error */
+			lua_getiuservalue(L, 1, 1);
+			undo_hooks(L, -1, 0);
+			lua_pop(L, 1);
+		}
 		lw->undo = 1;
-	bp_Status st = move_filtered(L, w, index, swept, d, out);
+	}
+	st = move_filtered(L, w, index, swept, d, out);
 	if (w->hook_failed && !failed_before) {
 		const int caught = lua_gettop(L) == base; /* a filter caught a nested move's error */
 		if (!locked) { /* undo the move; inside a step's hook the step aborts too */
@@ -2617,6 +2624,8 @@ static int l_world_step(lua_State *L)
 	if (m > BP_MAX_MOVE)
 		return luaL_error(L, "world:step: an entity would move %s blocks in one step "
 		                     "(at most 1024 per axis)", num_text_digits(m, 17).s);
+	if (((LWorld *)lua_touserdata(L, 1))->undo)
+		undo_hooks(L, 1, 0); /* stale: a step or move that ended by an escaping error */
 	if (snap) {
 		hooks.atomic = 1; /* restorable: an over-limit move fails the step */
 		((LWorld *)lua_touserdata(L, 1))->undo = 1; /* and hook changes can be undone */
