@@ -49,9 +49,12 @@ $(MODULE): $(OBJ) | $(BUILD)/blockphys
 $(BUILD)/obj $(BUILD)/blockphys:
 	mkdir -p $@
 
-# Install the Debian packages that are missing (as root), or say which ones.
+# Install the Debian packages that are missing (as root), or say which ones. A package
+# removed but not purged still has a status (config-files): only "installed" counts.
 deps:
-	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(DEBS); do \
+	  case "$$(dpkg-query -W -f='$${Status}' $$p 2>/dev/null)" in *" installed") ;; *) missing="$$missing $$p";; esac; \
+	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
