@@ -246,11 +246,6 @@ typedef struct bp_Hooks {
 	/* filter: entity `self` (has_filter set) decides whether it interacts with `other`
 	 * (push and block); *allow = 0 refuses the pair */
 	int (*filter)(void *ctx, bp_World *w, uint32_t self, uint32_t other, int *allow);
-	/* nonzero: the caller restores the entities when the step fails. A tick displacement
-	 * beyond BP_MAX_MOVE (reachable only through velocities that Lua code set during the
-	 * step: the step's pre-check bounds the rest) then fails the step (w->over_limit)
-	 * instead of being clamped to the limit. */
-	int atomic;
 } bp_Hooks;
 
 /** One tick of the Beta 1.7.3 rules for entity slot `index`: water/lava tests, input,
@@ -292,13 +287,16 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
  *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. */
 double bp_world_max_displacement(const bp_World *w, double dt);
 
-/** The displacement d (blocks) that a tick's move of entity e makes for the wanted v:
- *  v itself within BP_MAX_MOVE per axis. Beyond it (or not finite), clamped to the
- *  limit (the rules' own acceleration: MC-CPP with a large dt), except when Lua code set
- *  e's velocity during this atomic step (e->lua_vel_step == w->steps, bp_Hooks.atomic):
- *  the step then fails (w->over_limit = slot + 1, w->over_by) and nothing moves
- *  (returns 0). Returns 1 when the move goes ahead with d. Source: our own (README
- *  "Stepping"). */
-int bp_tick_displacement(bp_World *w, const bp_Entity *e, const double v[3], double d[3]);
+/** The displacement d (blocks) that a tick's move makes for the wanted v: v clamped to
+ *  BP_MAX_MOVE per axis. The step's pre-check bounds each velocity, the binding bounds
+ *  what Lua code writes during the step, and a heading hook's change is bounded where it
+ *  is added (bp_heading_over_limit); what the rules' own acceleration adds on top (MC-CPP
+ *  over a large dt) is clamped here. Source: our own (README "Stepping"). */
+void bp_tick_displacement(const double v[3], double d[3]);
+
+/** A heading hook of slot `index` changed the tick displacement by (c0, c2) blocks: 0 if
+ *  within BP_MAX_MOVE per axis, else 1 with w->over_limit and w->over_by set (the step
+ *  fails). Source: our own. */
+int bp_heading_over_limit(bp_World *w, uint32_t index, double c0, double c2);
 
 #endif

@@ -58,8 +58,6 @@ typedef struct bp_Entity {
 	uint8_t pushed;     /* separation touched it this step */
 	uint32_t generation;
 	uint32_t serial;    /* creation order */
-	uint32_t lua_vel_step; /* w->steps of the step in which Lua code last set its velocity
-	                        * (a field write or a heading hook), for bp_tick_displacement */
 	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
 	bp_GatherCache gather; /* the cells of its last move's gather */
 	bp_Rules rules;

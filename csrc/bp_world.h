@@ -128,10 +128,10 @@ struct bp_World {
 	bp_Broadphase broad;           /* entity grid (broadphase.c) */
 	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
 	int hook_failed;               /* a filter raised inside a resolver or push */
-	uint32_t steps;                /* steps started (never 0: 0 marks no step) */
-	uint32_t over_limit;           /* slot + 1 of an entity whose tick displacement went
-	                                * beyond BP_MAX_MOVE in an atomic step (0: none) */
-	double over_by;                /* that displacement's largest |component| (blocks) */
+	double step_dt;                /* dt of the step running (seconds), for Lua's checks */
+	uint32_t over_limit;           /* slot + 1 of an entity whose heading hook changed its
+	                                * tick displacement by more than BP_MAX_MOVE (0: none) */
+	double over_by;                /* that change's largest |component| (blocks) */
 	/* So that a step skips its passes over every entity when they have nothing to do:
 	 * rules_writes counts rules changes (bp_entity_set_rules: a hook may change a rule
 	 * mid-step), `unstable` says some entity may have stable == 0. */

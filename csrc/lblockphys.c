@@ -1361,7 +1361,10 @@ static int do_move(lua_State *L, int swept)
 	}
 	uint32_t index = ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1;
 	const bp_Entity saved = *e;
-	const int locked = w->locked, failed_before = w->hook_failed;
+	const bp_EntityInput saved_in = w->entities.input[index];
+	/* Inside a step or another move, a filter may already have failed (the outer call
+	 * then aborts); unlocked, nothing has. */
+	const int locked = w->locked, failed_before = locked && w->hook_failed;
 	/* move_filtered pushes the world; a failing filter then its message. */
 	const int base = lua_gettop(L) + 1;
 	LWorld *lw = (LWorld *)((LEntity *)lua_touserdata(L, 1))->lw;
@@ -1377,11 +1380,15 @@ static int do_move(lua_State *L, int swept)
 	st = move_filtered(L, w, index, swept, d, out);
 	if (w->hook_failed && !failed_before) {
 		const int caught = lua_gettop(L) == base; /* a filter caught a nested move's error */
-		if (!locked) { /* undo the move; inside a step's hook the step aborts too */
+		w->entities.items[index] = saved; /* undo the move, its input included */
+		w->entities.input[index] = saved_in;
+		if (!locked) {
 			w->hook_failed = 0;
-			w->entities.items[index] = saved;
 			undo_hooks(L, base, index + 1);
 			restored(L, base, w);
+		} else { /* inside a step or move, which fails too (and undoes the hooks) */
+			sync_hook_flags(L, base, w, index);
+			bp_broadphase_moved(w, index);
 		}
 		if (caught)
 			lua_pushfstring(L, "%s: a filter failed inside a filter that caught its error",
@@ -1695,7 +1702,7 @@ typedef struct PlainField {
 	uint8_t boolean;  /* a uint8_t read as a boolean, else a double */
 	uint8_t writable; /* 0 read-only, 1 any finite number or a boolean, 2 in [-1, 1] */
 	uint8_t input;
-	uint8_t velocity; /* a velocity component (marks e->lua_vel_step inside a step) */
+	uint8_t velocity; /* a velocity component (bounded inside a step) */
 } PlainField;
 
 #define ENTITY_NUM(name, member, w) {name, offsetof(bp_Entity, member), 0, w, 0, 0}
@@ -1885,6 +1892,20 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	bp_entity_set_rules(w, e, &r);
 }
 
+/* Inside world:step (after its pre-check), a velocity component that Lua code writes
+ * must keep the entity's tick displacement within BP_MAX_MOVE (v x dt for per-second
+ * rules): a larger one raises in the hook or filter, which fails the step and undoes it,
+ * instead of being clamped without a word. */
+static void check_step_velocity(lua_State *L, const bp_World *w, const bp_Entity *e,
+                                double v, const char *key)
+{
+	const double m = fabs(v) * (e->rules.model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
+	if (!(m <= BP_MAX_MOVE))
+		luaL_error(L, "entity field '%s' would move the entity %s blocks in one tick "
+		              "(at most 1024 per axis inside world:step)", key,
+		           num_text_digits(m, 17).s);
+}
+
 /***
  * Field assignment (see Entity:__index for the fields, units and which are writable).
  * Nothing changes when it raises.
@@ -1895,7 +1916,9 @@ static void assign_rules(lua_State *L, int t, const char *fn)
  *   "entity field 'k' must be in [-1, 1]", "entity field 'k' must be a boolean",
  *   "entity field 'k' must be an integer in [0, 2^32)", "entity field 'filter' must be a
  *   function or nil", "entity has no field 'k'", "entity field 'k'
- *   must be a finite number", "entity.rules: ..." (rules errors as make_rules); for a
+ *   must be a finite number", "entity field 'vx' would move the entity X blocks in one
+ *   tick (at most 1024 per axis inside world:step)" (vx, vy, vz written from a hook or
+ *   filter), "entity.rules: ..." (rules errors as make_rules); for a
  *   removed entity "entity field 'k': entity has been removed" (or "...: entity belongs
  *   to a destroyed world").
  */
@@ -1922,9 +1945,9 @@ static int l_entity_newindex(lua_State *L)
 				return luaL_error(L, "entity field '%s' must be a finite number", KEY);
 			if (f->writable == 2 && !(v >= -1 && v <= 1))
 				return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
+			if (f->velocity && w->locked == 1) /* inside a step, past its pre-check */
+				check_step_velocity(L, w, e, v, KEY);
 			*(double *)at = v;
-			if (f->velocity && w->locked)
-				e->lua_vel_step = w->steps;
 			return 0;
 		}
 		if (!lua_isboolean(L, 3))
@@ -2516,7 +2539,7 @@ static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int sw
 	lua_getiuservalue(L, 1, 1);
 	StepCtx c = {L, lua_gettop(L), 0, swept ? "move_swept" : "move"};
 	const bp_Hooks *outer = w->hooks;
-	bp_Hooks hooks = {&c, NULL, NULL, hook_filter, outer && outer->atomic};
+	bp_Hooks hooks = {&c, NULL, NULL, hook_filter};
 	const int locked = w->locked;
 	if (!locked) {
 		w->locked = swept ? LOCK_MOVE_SWEPT : LOCK_MOVE;
@@ -2587,9 +2610,9 @@ static void restored(lua_State *L, int wi, bp_World *w)
  *   an entity would move N blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
  *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
- *   "world:step: filter of entity N failed: msg", "world:step: entity N would move X
- *   blocks in one tick (at most 1024 per axis): its velocity was set inside the step by
- *   a rules hook or filter": then every entity is restored to its
+ *   "world:step: filter of entity N failed: msg", "world:step: rules hook 'heading' of
+ *   entity N would move it X blocks in one tick (at most 1024 per axis)": then every
+ *   entity is restored to its
  *   state before the step, with the hooks and filters that Lua code changed in it (N =
  *   the entity's slot + 1).
  */
@@ -2604,7 +2627,7 @@ static int l_world_step(lua_State *L)
 		                  w->locked == 1 ? "a rules hook or filter" : lock_holder(w));
 	lua_settop(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
-	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter, 0};
+	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
 	char *snap = NULL;
 	size_t snap_bytes = 0, items_bytes = 0;
 	/* The snapshot (the entities, then their inputs: a hook may change both) is
@@ -2627,8 +2650,7 @@ static int l_world_step(lua_State *L)
 	if (((LWorld *)lua_touserdata(L, 1))->undo)
 		undo_hooks(L, 1, 0); /* stale: a step or move that ended by an escaping error */
 	if (snap) {
-		hooks.atomic = 1; /* restorable: an over-limit move fails the step */
-		((LWorld *)lua_touserdata(L, 1))->undo = 1; /* and hook changes can be undone */
+		((LWorld *)lua_touserdata(L, 1))->undo = 1; /* hook changes can be undone */
 		memcpy(snap, w->entities.items, items_bytes);
 		memcpy(snap + items_bytes, w->entities.input, snap_bytes - items_bytes);
 	}
@@ -2644,13 +2666,12 @@ static int l_world_step(lua_State *L)
 		}
 		if (w->over_limit) {
 			lua_settop(L, base);
-			lua_pushfstring(L, "world:step: entity %d would move %s blocks in one tick (at "
-			                   "most 1024 per axis): its velocity was set inside the step by "
-			                   "a rules hook or filter", (int)w->over_limit,
-			                num_text_digits(w->over_by, 17).s);
+			lua_pushfstring(L, "world:step: rules hook 'heading' of entity %d would move it "
+			                   "%s blocks in one tick (at most 1024 per axis)",
+			                (int)w->over_limit, num_text_digits(w->over_by, 17).s);
 		} else if (caught) {
-			lua_pushliteral(L, "world:step: a filter failed inside a rules hook that "
-			                   "caught its error");
+			lua_pushliteral(L, "world:step: a filter failed inside a rules hook or filter "
+			                   "that caught its error");
 		}
 		return lua_error(L);
 	}

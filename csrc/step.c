@@ -21,23 +21,18 @@ double bp_world_max_displacement(const bp_World *w, double dt)
 	return m;
 }
 
-int bp_tick_displacement(bp_World *w, const bp_Entity *e, const double v[3], double d[3])
+void bp_tick_displacement(const double v[3], double d[3])
 {
-	double m = 0;
-	for (int a = 0; a < 3; a++) {
-		d[a] = v[a];
-		if (!(fabs(v[a]) <= m)) /* NaN too: m then becomes NaN, and stays out of range */
-			m = fabs(v[a]);
-	}
-	if (m <= BP_MAX_MOVE)
-		return 1;
-	if (w->hooks && w->hooks->atomic && e->lua_vel_step == w->steps) {
-		w->over_limit = (uint32_t)(e - w->entities.items) + 1;
-		w->over_by = m;
-		return 0;
-	}
-	for (int a = 0; a < 3; a++) /* the tick's own acceleration (MC-CPP: a large dt) */
+	for (int a = 0; a < 3; a++)
 		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, v[a]));
+}
+
+int bp_heading_over_limit(bp_World *w, uint32_t index, double c0, double c2)
+{
+	if (fabs(c0) <= BP_MAX_MOVE && fabs(c2) <= BP_MAX_MOVE)
+		return 0;
+	w->over_limit = index + 1;
+	w->over_by = fmax(fabs(c0), fabs(c2));
 	return 1;
 }
 
@@ -45,6 +40,7 @@ static int step_end(bp_World *w, int rc)
 {
 	w->locked = 0;
 	w->hooks = NULL;
+	w->hook_failed = 0; /* reported through rc: a later e:move must not see it */
 	return rc;
 }
 
@@ -55,8 +51,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->hooks = hooks;
 	w->hook_failed = 0;
 	w->over_limit = 0;
-	if (++w->steps == 0)
-		w->steps = 1;
+	w->step_dt = dt;
 	w->broad.nresults = 0; /* no query is in flight between steps */
 	/* Whether the separation push has work is noted while each entity is at hand: at
 	 * N = 10,000 another pass over every entity costs cache misses. A hook that
@@ -70,7 +65,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		             : bp_tick_beta173(w, index, hooks);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
 		bp_broadphase_moved(w, index);
-		if (rc || w->hook_failed || w->over_limit)
+		if (rc || w->hook_failed)
 			return step_end(w, 1);
 	}
 	if (separate || w->rules_writes != writes)

@@ -66,10 +66,10 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
 	bp_Entity *e = &w->entities.items[index];
 	double dv[2];
 	if (e->rules.hook_heading && hooks && hooks->heading) {
-		if (hooks->heading(hooks->ctx, w, index, strafe, forward, k, dv))
+		if (hooks->heading(hooks->ctx, w, index, strafe, forward, k, dv) ||
+		    bp_heading_over_limit(w, index, dv[0], dv[1]))
 			return 1;
 		e = &w->entities.items[index];
-		e->lua_vel_step = w->steps;
 	} else {
 		heading_native(e, w->entities.input[index].yaw, strafe, forward, k, dv);
 	}
@@ -193,8 +193,7 @@ static void move(bp_World *w, bp_Entity *e, const double v[3])
 	double d[3], out[3];
 	const double *m = v;
 	if (!(fabs(v[0]) <= BP_MAX_MOVE && fabs(v[1]) <= BP_MAX_MOVE && fabs(v[2]) <= BP_MAX_MOVE)) {
-		if (!bp_tick_displacement(w, e, v, d)) /* rare: beyond the limit */
-			return;
+		bp_tick_displacement(v, d); /* rare: clamp to the limit */
 		m = d;
 	}
 	if (e->rules.resolver == BP_RESOLVER_SWEPT)

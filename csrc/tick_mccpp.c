@@ -53,8 +53,7 @@ static void resolve(bp_World *w, bp_Entity *e, double dt)
 	double v[3], d[3], out[3];
 	for (int a = 0; a < 3; a++)
 		v[a] = e->vel[a] * dt;
-	if (!bp_tick_displacement(w, e, v, d))
-		return;
+	bp_tick_displacement(v, d);
 	if (e->rules.resolver == BP_RESOLVER_AXIS)
 		bp_move_axis(w, e, d, out);
 	else
@@ -73,7 +72,9 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 		                   acc))
 			return 1;
 		e = &w->entities.items[index];
-		e->lua_vel_step = w->steps;
+		const double *f = friction_vector(e, in);
+		if (bp_heading_over_limit(w, index, acc[0] * f[0] * dt * dt, acc[1] * f[2] * dt * dt))
+			return 1;
 	} else {
 		heading_native(in, e->rules.walk_speed, acc);
 	}

@@ -153,6 +153,42 @@ describe("filters", function()
     assert.is_nil(e.rules.jump)
   end)
 
+  it("a failing filter inside e:move puts back its entity's input too", function()
+    local _, e = mover(function(self)
+      self.forward, self.jumping, self.yaw = 1, true, 90
+      error("nope", 0)
+    end)
+    assert.has_error(function() e:move(3, 0, 0) end, "move: filter of entity 2 failed: nope")
+    assert.same({ 0, false, 0 }, { e.forward, e.jumping, e.yaw })
+  end)
+
+  it("after a step failed in a filter, e:move still reports its filter's failure", function()
+    local w, e = mover(function() error("nope", 0) end)
+    e.rules.push = "beta173"
+    w:spawn{ x = 0.7, y = 64, z = 0.5 } -- overlaps e: the step's push asks e's filter
+    assert.has_error(function() w:step() end, "world:step: filter of entity 2 failed: nope")
+    local x = e.x
+    assert.has_error(function() e:move(3, 0, 0) end, "move: filter of entity 2 failed: nope")
+    assert.equal(x, e.x)
+  end)
+
+  it("a nested e:move whose filter fails is undone, even when the error is caught", function()
+    local w, a = mover(nil)
+    w:spawn{ x = 2.5, y = 64, z = 3.5, width = 1, solid = true, rules = STILL }
+    local b = w:spawn{ x = 0.5, y = 64, z = 3.5, rules = STILL,
+                       filter = function() error("inner", 0) end }
+    local inner
+    a.filter = function()
+      inner = inner or { pcall(b.move, b, 3, 0, 0) }
+      return true
+    end
+    assert.has_error(function() a:move(3, 0, 0) end,
+      "move: a filter failed inside a filter that caught its error")
+    assert.same({ false, "move: filter of entity 4 failed: inner" }, inner)
+    assert.equal(0.5, b.x)
+    assert.equal(0.5, a.x)
+  end)
+
   it("a filter may query the world but not spawn inside a step", function()
     local w = world()
     local seen
