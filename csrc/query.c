@@ -112,6 +112,10 @@ typedef int (*ChunkFn)(void *ctx, const ChunkPart *p);
 static BP_ALWAYS_INLINE int walk_chunks(bp_World *w, const int64_t lo[3], const int64_t hi[3],
                                         int liquid, ChunkFn fn, void *ctx)
 {
+	/* An empty range on one axis (a flat region) is no cells at all: without this, the
+	 * chunk loops of the other two axes would run, unbounded by the cell limit. */
+	if (lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2])
+		return 0;
 	for (int64_t cy = chunk_floor(lo[1]); cy <= chunk_floor(hi[1]); cy++)
 		for (int64_t cz = chunk_floor(lo[2]); cz <= chunk_floor(hi[2]); cz++)
 			for (int64_t cx = chunk_floor(lo[0]); cx <= chunk_floor(hi[0]); cx++) {

@@ -261,6 +261,16 @@ describe("bp.World", function()
       assert.has_error(function() w:boxes_in(bp.Collider(0, 0, 0, 1e5, 1e5, 1e5)) end,
         "boxes_in: region too large (more than 16777216 cells)")
     end)
+
+    -- A flat region on a cell boundary holds no cells, so no cell limit stops it: it
+    -- must not walk the chunks of its other two axes (this one would take hours).
+    it("answers a flat region on a cell boundary without walking it, however wide", function()
+      local w = H.world()
+      w:set_block(7, 0, 0, "stone")
+      assert.same({}, w:boxes_in(bp.Collider(7, -1e9, -1e9, 7, 1e9, 1e9)))
+      assert.same({}, w:query(bp.Collider(-1e9, 3, -1e9, 1e9, 3, 1e9)))
+      assert.equal(1, #w:boxes_in(bp.Collider(7.5, -1, -1, 7.5, 1, 1))) -- inside the cell
+    end)
   end)
 
   describe(":stats", function()
