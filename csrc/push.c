@@ -140,8 +140,10 @@ static void sep_apply(bp_World *w, uint32_t index, double dt)
 		d[a] = bp_clip(w, e, &e->box, a, want, NULL);
 		e->box.lo[a] += d[a];
 		e->box.hi[a] += d[a];
+		/* After each axis: the Z clip may ask a filter, whose world:query must see
+		 * the box where it is now. */
+		bp_broadphase_moved(w, index);
 	}
-	bp_broadphase_moved(w, index);
 	if (!e->stable)
 		return;
 	/* Beta rules count velocity per tick: their dt is one tick. */

@@ -184,4 +184,28 @@ describe("separate push", function()
     end
     assert.equal(run(), run())
   end)
+
+  -- The push moves an entity along X, then Z; the Z clip may ask a filter (a solid
+  -- entity in reach), and world:query there must find the entity at its box so far.
+  it("lets a filter asked mid-push find the pushed entity with world:query", function()
+    local w = floor_world(5)
+    local r = bp.rules.mccpp{ push = "separate" }
+    local a = w:spawn{ x = 0, y = 64, z = 0, rules = r }
+    w:spawn{ x = 0.3, y = 64, z = 0.1, rules = r }
+    w:spawn{ x = -0.3, y = 64, z = -0.62, rules = bp.rules.mccpp{ push = false }, solid = true }
+    local asked, missed = 0, 0
+    a.filter = function(self)
+      asked = asked + 1
+      local b = self:box()
+      local found = false
+      for _, q in ipairs(w:query(bp.Collider(b.x1, b.y1, b.z1, b.x1 + 1e-3, b.y2, b.z2))) do
+        found = found or q == self
+      end
+      if not found then missed = missed + 1 end
+      return true
+    end
+    w:step(); w:step()
+    assert.is_true(asked > 0)
+    assert.equal(0, missed)
+  end)
 end)
