@@ -193,6 +193,10 @@ typedef struct bp_EntityRayHit {
 typedef struct bp_SweepHit {
 	int kind;          /* BP_HIT_* */
 	double t;          /* fraction of the displacement in [0, 1] */
+	double move[3];    /* the displacement to the hit, t * v, on the normal's axis
+	                    * shortened (bp_settle) so that the box never ends inside the
+	                    * box met: t * v can round past its face by an ulp */
+	double face;       /* the coordinate of the face met, on the normal's axis */
 	int normal[3];     /* face normal of the box met */
 	int32_t cell[3];   /* block position (BP_HIT_BLOCK) */
 	uint16_t id;       /* block id (BP_HIT_BLOCK) */

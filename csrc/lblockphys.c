@@ -872,7 +872,8 @@ static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, cons
 
 /***
  * Every box that overlaps a region strictly (touching does not count): block shapes in
- * world space (cells in y, z, x order) then static colliders. Entities are not included
+ * world space (chunk by chunk, y, z, x within each; the same order on every call) then
+ * static colliders. Entities are not included
  * (see World:query).
  * @function World:boxes_in
  * @tparam Collider region
@@ -2860,7 +2861,7 @@ static int l_world_sweep(lua_State *L)
 		raise_status(L, st);
 	lua_pushnumber(L, h.t);
 	for (int a = 0; a < 3; a++)
-		lua_pushnumber(L, h.t * v[a] + 0.0); /* + 0.0: no -0 when t = 0 */
+		lua_pushnumber(L, h.move[a]);
 	if (h.kind == BP_HIT_NONE) {
 		lua_pushnil(L);
 		return 5;

@@ -264,6 +264,21 @@ typedef struct SweepBest {
 	bp_SweepHit *hit;
 } SweepBest;
 
+/* The displacement to a hit: t * v (+ 0.0: no -0 when t = 0), and on the axis of the
+ * face met, the gap to that face settled as the resolvers do, so that m moved by it
+ * touches the face and never ends an ulp inside (a second sweep would then ignore the
+ * box it overlaps and pass through). */
+static void settle_move(const bp_AABB *m, const double v[3], bp_SweepHit *hit)
+{
+	for (int a = 0; a < 3; a++) {
+		hit->move[a] = hit->t * v[a] + 0.0;
+		if (hit->normal[a] < 0) /* moving up the axis onto a min face */
+			hit->move[a] = bp_settle(m->hi[a], hit->move[a], hit->face, 1.0);
+		else if (hit->normal[a] > 0)
+			hit->move[a] = bp_settle(m->lo[a], hit->move[a], hit->face, -1.0);
+	}
+}
+
 /* Keep a strictly earlier hit of the moving box against b. */
 static int sweep_one(SweepBest *s, const bp_AABB *b)
 {
@@ -273,8 +288,11 @@ static int sweep_one(SweepBest *s, const bp_AABB *b)
 	if (s->hit->kind != BP_HIT_NONE && !(r.t < s->hit->t))
 		return 0;
 	s->hit->t = r.t;
-	for (int a = 0; a < 3; a++)
+	for (int a = 0; a < 3; a++) {
 		s->hit->normal[a] = r.normal[a];
+		if (r.normal[a])
+			s->hit->face = r.normal[a] < 0 ? b->lo[a] : b->hi[a];
+	}
 	return 1;
 }
 
@@ -336,6 +354,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	hit->kind = BP_HIT_NONE;
 	hit->t = 1;
 	for (int a = 0; a < 3; a++) {
+		hit->move[a] = v[a] + 0.0; /* no -0 */
 		if (!(fabs(v[a]) <= BP_MAX_MOVE))
 			return BP_ELIMIT;
 	}
@@ -352,5 +371,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 		hit->id = 0;
 		hit->collider = i + 1;
 	}
+	if (hit->kind != BP_HIT_NONE)
+		settle_move(m, v, hit);
 	return BP_OK;
 }

@@ -342,6 +342,19 @@ describe("world:sweep", function()
     assert.same({ 0, 0, 3 }, { hit.x, hit.y, hit.z })
   end)
 
+  -- t * v can round up by an ulp past the face met; the box would then overlap the
+  -- block, and a second sweep, which ignores boxes it overlaps, would pass through.
+  it("ends touching the face met, never an ulp inside it", function()
+    w:set_block(3, 0, 0, "stone")
+    local c = bp.Collider(-0.681, 0.25, 0.25, -0.181, 0.75, 0.75)
+    local t, ax, ay, az, hit = w:sweep(c, 5.57, 0, 0)
+    assert.is_true(t < 1 and hit ~= nil)
+    local moved = c:offset(ax, ay, az)
+    assert.is_true(moved.x2 <= 3)
+    t, ax = w:sweep(moved, 5.57, 0, 0)
+    assert.same({ 0, 0 }, { t, ax })
+  end)
+
   it("with nothing in the way, or no displacement: t = 1 and no hit", function()
     assert.same({ 1, 3, -2, 1 }, { w:sweep(bp.Collider(-20, -20, -20, -19, -19, -19), 3, -2, 1) })
     assert.same({ 1, 0, 0, 0 }, { w:sweep(bp.Collider(0, 0, 0, 1, 1, 1), 0, 0, 0) })
@@ -356,7 +369,8 @@ describe("world:sweep", function()
       local c = bp.Collider(x, y, z, x + 0.2 + rand(), y + 0.2 + rand() * 2, z + 0.2 + rand())
       local d = { rand() * 8 - 4, rand() * 6 - 3, rand() * 8 - 4 }
       local want, normal = 1, nil
-      for _, b in ipairs(w:boxes_in(c:extend(d[1], d[2], d[3]))) do
+      local boxes = w:boxes_in(c:extend(d[1], d[2], d[3]))
+      for _, b in ipairs(boxes) do
         local t, nx, ny, nz = c:sweep(b, d[1], d[2], d[3])
         if (nx ~= 0 or ny ~= 0 or nz ~= 0) and (not normal or t < want) then
           want, normal = t, { nx, ny, nz }
@@ -364,7 +378,18 @@ describe("world:sweep", function()
       end
       local t, ax, ay, az, hit = w:sweep(c, d[1], d[2], d[3])
       assert.equal(want, t)
-      assert.same({ t * d[1], t * d[2], t * d[3] }, { ax, ay, az })
+      local got = { ax, ay, az }
+      for a = 1, 3 do
+        if normal and normal[a] ~= 0 then -- settled: never past the face met
+          assert.is_true(math.abs(got[a] - t * d[a]) <= 1e-12 * (1 + math.abs(c:unpack())))
+        else
+          assert.equal(t * d[a] + 0.0, got[a])
+        end
+      end
+      local moved = c:offset(ax, ay, az)
+      for _, b in ipairs(boxes) do -- the box never ends inside one it did not start in
+        assert.is_true(c & b or not (moved & b))
+      end
       if want < 1 then
         hits = hits + 1
         assert.same(normal, { hit.nx, hit.ny, hit.nz })
