@@ -5,7 +5,9 @@
 --
 -- Run from the repository root after `make`:
 --   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---     package.cpath="./build/?.so;"..package.cpath' examples/lobby.lua [path.schem]
+--     package.cpath="./build/?.so;"..package.cpath' examples/lobby.lua [path.schem] [beta173]
+-- With `beta173`, blocks get Beta 1.7.3's collision shapes where they differ from
+-- today's (bp.minecraft.beta173: fences, ladders, snow, chests, farmland, cake).
 local bp = require "blockphys"
 
 local DEFAULT = "../shared/data/limbo_spawn.schem"
@@ -15,10 +17,11 @@ local MAX_DROP = 4     -- deepest drop the route planner allows
 local PLAYER_HALF = 0.3
 
 local path = arg and arg[1] or DEFAULT
+local shapes = arg and arg[2] == "beta173" and bp.minecraft.beta173 or bp.minecraft
 local f = io.open(path, "rb")
 if not f then
   io.stderr:write(("lobby.lua: no schematic at %s\n"):format(path),
-    "usage: lua5.4 examples/lobby.lua [file.schem]  (default ", DEFAULT, ")\n")
+    "usage: lua5.4 examples/lobby.lua [file.schem] [beta173]  (default ", DEFAULT, ")\n")
   os.exit(1)
 end
 f:close()
@@ -34,7 +37,7 @@ end
 -- chunk borders come into play.
 local X0, Y0, Z0 = -(schem.width // 2), 64, -(schem.length // 2)
 local world = bp.World()
-local report = assert(world:paste(schem, X0, Y0, Z0))
+local report = assert(world:paste(schem, X0, Y0, Z0, shapes))
 print(("loaded %s: %d x %d x %d (width x height x length), %d palette entries"):format(
   path, schem.width, schem.height, schem.length, #schem.palette))
 print(("pasted at (%d, %d, %d): %d blocks placed, %d block types"):format(
