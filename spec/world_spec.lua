@@ -268,6 +268,15 @@ describe("bp.World", function()
       local w = H.world()
       w:set_block(7, 0, 0, "stone")
       assert.same({}, w:boxes_in(bp.Collider(7, -1e9, -1e9, 7, 1e9, 1e9)))
+      assert.same({}, w:boxes_in(bp.Collider(3e9, -1e9, -1e9, 4e9, 1e9, 1e9))) -- beyond the grid
+      -- flat on Y: this world has a 1.5-high fence type, so the row below counts and
+      -- the cell limit applies; a world without tall shapes has no cells there
+      assert.has_error(function() w:boxes_in(bp.Collider(-1e9, 5, -1e9, 1e9, 5, 1e9)) end,
+        "boxes_in: region too large (more than 16777216 cells)")
+      local plain = bp.World()
+      plain:define_block{ name = "stone" }
+      plain:set_block(0, 4, 0, "stone")
+      assert.same({}, plain:boxes_in(bp.Collider(-1e9, 5, -1e9, 1e9, 5, 1e9)))
       assert.same({}, w:query(bp.Collider(-1e9, 3, -1e9, 1e9, 3, 1e9)))
       assert.equal(1, #w:boxes_in(bp.Collider(7.5, -1, -1, 7.5, 1, 1))) -- inside the cell
     end)
