@@ -76,6 +76,12 @@ local function full_name(name)
   return "minecraft:" .. name
 end
 
+-- The namespace-less name of a vanilla block ("oak_fence" for "minecraft:oak_fence"
+-- or "oak_fence"), nil for another namespace.
+local function vanilla_base(name)
+  return full_name(name):match("^minecraft:(.+)$")
+end
+
 ---------------------------------------------------------------------------
 -- Box helpers
 ---------------------------------------------------------------------------
@@ -675,7 +681,7 @@ function minecraft.block_def(state)
     return { name = state, boxes = { FULL }, slipperiness = DEFAULT_SLIPPERINESS }, false
   end
   name = full_name(name)
-  local base = name:match("^minecraft:(.+)$")
+  local base = vanilla_base(name)
   local boxes, parts, known
   if base then boxes, parts, known = shape_of(base, props) end
   if boxes == nil then
@@ -699,7 +705,7 @@ end
 -- @treturn boolean
 function minecraft.known(name)
   if type(name) ~= "string" then return false end
-  local base = full_name(name):match("^minecraft:(.+)$")
+  local base = vanilla_base(name)
   return base ~= nil and shape_of(base, {}) ~= nil
 end
 
@@ -710,6 +716,10 @@ function minecraft.is_air(name)
   local n = type(name) == "string" and full_name(name)
   return n == "minecraft:air" or n == "minecraft:cave_air" or n == "minecraft:void_air"
 end
+
+--- Internal helpers shared with blockphys.minecraft_beta173 (not part of the API).
+minecraft._vanilla_base = vanilla_base
+minecraft._copy_boxes = copy_boxes
 
 --- Beta 1.7.3's collision shapes where they differ from today's (fences, ladders,
 -- snow layers, chests, farmland, cake): the module `blockphys.minecraft_beta173`,

@@ -129,14 +129,6 @@ local function same_boxes(a, b)
   return true
 end
 
-local function copy_boxes(boxes)
-  local out = {}
-  for i, b in ipairs(boxes) do
-    out[i] = { b[1] + 0.0, b[2] + 0.0, b[3] + 0.0, b[4] + 0.0, b[5] + 0.0, b[6] + 0.0 }
-  end
-  return out
-end
-
 --- Block definition for one block state, with Beta 1.7.3's collision boxes
 -- where they differ from today's.
 --
@@ -155,11 +147,11 @@ function beta173.block_def(state)
   end
   local def, known = minecraft.block_def(state)
   local name, props = minecraft.parse_state(state)
-  local base = name and (name:find(":", 1, true) and name or "minecraft:" .. name):match("^minecraft:(.+)$")
+  local base = name and minecraft._vanilla_base(name)
   if not base then return def, known end
   local boxes, suffix = beta_shape(base, props)
   if boxes and not same_boxes(boxes, def.boxes) then
-    def.boxes = copy_boxes(boxes)
+    def.boxes = minecraft._copy_boxes(boxes)
     def.name = "minecraft:" .. base .. suffix .. "@beta173"
   end
   return def, known
