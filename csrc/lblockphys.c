@@ -1348,6 +1348,7 @@ static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index);
 static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
                                const double d[3], double out[3]);
 static void undo_hooks(lua_State *L, int wi, int restore);
+static void start_undo(lua_State *L, int wi, int on);
 static void restored(lua_State *L, int wi, bp_World *w);
 
 static int do_move(lua_State *L, int swept)
@@ -1366,19 +1367,12 @@ static int do_move(lua_State *L, int swept)
 	/* Inside a step or another move, a filter may already have failed (the outer call
 	 * then aborts); unlocked, nothing has. */
 	const int locked = w->locked, failed_before = locked && w->hook_failed;
-	/* move_filtered pushes the world; a failing filter then its message. */
-	const int base = lua_gettop(L) + 1;
-	LWorld *lw = (LWorld *)((LEntity *)lua_touserdata(L, 1))->lw;
-	bp_Status st;
-	if (!locked) { /* a filter's hook changes can be undone (inside a step: the step's) */
-		if (lw->undo) { /* stale: a step or move that ended by an escaping error */
-			lua_getiuservalue(L, 1, 1);
-			undo_hooks(L, -1, 0);
-			lua_pop(L, 1);
-		}
-		lw->undo = 1;
-	}
-	st = move_filtered(L, w, index, swept, d, out);
+	/* The world (the filters' context); a failing filter then leaves its message. */
+	lua_getiuservalue(L, 1, 1);
+	const int base = lua_gettop(L);
+	if (!locked) /* a filter's hook changes can be undone (inside a step: the step's) */
+		start_undo(L, base, 1);
+	bp_Status st = move_filtered(L, w, index, swept, d, out);
 	if (w->hook_failed && !failed_before) {
 		const int caught = lua_gettop(L) == base; /* a filter caught a nested move's error */
 		w->entities.items[index] = saved; /* undo the move, its input included */
@@ -1658,6 +1652,16 @@ static void undo_hooks(lua_State *L, int wi, int restore)
 	lua_pushnil(L);
 	lua_rawset(L, ht);
 	lua_settop(L, ht - 1);
+}
+
+/* Start a step or unlocked move on the world at wi: discard notes a call that ended by
+ * an escaping error may have left (defensive), then note hook changes when `on` (the
+ * call can fail and undo them). */
+static void start_undo(lua_State *L, int wi, int on)
+{
+	if (((LWorld *)lua_touserdata(L, wi))->undo)
+		undo_hooks(L, wi, 0);
+	((LWorld *)lua_touserdata(L, wi))->undo = on;
 }
 
 /* Install the hook table on the stack top (popped) for slot index of the world at wi,
@@ -2528,8 +2532,8 @@ static int hook_filter(void *ctx, bp_World *w, uint32_t self, uint32_t other, in
 	return 0;
 }
 
-/* Run a resolver for e:move with the entity filters reachable; pushes the world (the
- * filters' context). The world is locked meanwhile so that a filter cannot spawn or
+/* Run a resolver for e:move with the entity filters reachable, the world on the stack
+ * top as the filters' context. The world is locked meanwhile so that a filter cannot spawn or
  * remove under the resolver. Called while locked (a hook or a filter calling e:move),
  * it keeps the lock and puts its own filter context in place for the move: the outer
  * one names stack slots of another C call. On a filter failure w->hook_failed is set
@@ -2537,7 +2541,6 @@ static int hook_filter(void *ctx, bp_World *w, uint32_t self, uint32_t other, in
 static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
                                const double d[3], double out[3])
 {
-	lua_getiuservalue(L, 1, 1);
 	StepCtx c = {L, lua_gettop(L), 0, swept ? "move_swept" : "move"};
 	const bp_Hooks *outer = w->hooks;
 	bp_Hooks hooks = {&c, NULL, NULL, hook_filter};
@@ -2648,10 +2651,8 @@ static int l_world_step(lua_State *L)
 	if (m > BP_MAX_MOVE)
 		return luaL_error(L, "world:step: an entity would move %s blocks in one step "
 		                     "(at most 1024 per axis)", num_text_digits(m, 17).s);
-	if (((LWorld *)lua_touserdata(L, 1))->undo)
-		undo_hooks(L, 1, 0); /* stale: a step or move that ended by an escaping error */
+	start_undo(L, 1, snap != NULL); /* with a snapshot, hook changes can be undone */
 	if (snap) {
-		((LWorld *)lua_touserdata(L, 1))->undo = 1; /* hook changes can be undone */
 		memcpy(snap, w->entities.items, items_bytes);
 		memcpy(snap + items_bytes, w->entities.input, snap_bytes - items_bytes);
 	}
