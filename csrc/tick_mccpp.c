@@ -67,18 +67,19 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 	bp_Entity *e = &w->entities.items[index];
 	const bp_EntityInput *in = &w->entities.input[index];
 	double acc[2];
-	if (e->rules.hook_heading && hooks && hooks->heading) {
+	const int hooked = e->rules.hook_heading && hooks && hooks->heading;
+	if (hooked) {
 		if (hooks->heading(hooks->ctx, w, index, in->strafe, in->forward, e->rules.walk_speed,
 		                   acc))
 			return 1;
 		e = &w->entities.items[index];
-		const double *f = friction_vector(e, in);
-		if (bp_heading_over_limit(w, index, acc[0] * f[0] * dt * dt, acc[1] * f[2] * dt * dt))
-			return 1;
 	} else {
 		heading_native(in, e->rules.walk_speed, acc);
 	}
 	const double *f = friction_vector(e, in);
+	if (hooked && bp_heading_over_limit(w, index, acc[0] * f[0] * dt * dt,
+	                                    acc[1] * f[2] * dt * dt))
+		return 1;
 	e->vel[0] += acc[0] * f[0] * dt;
 	e->vel[2] += acc[1] * f[2] * dt;
 	if (!in->jumping)
