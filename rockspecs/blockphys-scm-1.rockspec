@@ -33,6 +33,8 @@ build = {
     ["blockphys"] = "lua/blockphys/init.lua",
     ["blockphys.nbt"] = "lua/blockphys/nbt.lua",
     ["blockphys.schematic"] = "lua/blockphys/schematic.lua",
+    ["blockphys.legacy_ids"] = "lua/blockphys/legacy_ids.lua",
+    ["blockphys.paste"] = "lua/blockphys/paste.lua",
     ["blockphys.minecraft"] = "lua/blockphys/minecraft.lua",
     ["blockphys.minecraft_beta173"] = "lua/blockphys/minecraft_beta173.lua",
   },

@@ -1,0 +1,382 @@
+--- Legacy (pre-1.13) numeric block ids and metadata as modern block state
+-- strings, for MCEdit and Schematica `.schematic` files (`blockphys.schematic`
+-- reads them through `schematic.legacy_state`).
+--
+-- Source: our own table, after the ids and metadata encodings that the game used
+-- before 1.13 (the "flattening"); ids it does not list become
+-- `"minecraft:unknown_<id>"`.
+--
+-- @module blockphys.legacy_ids
+
+local format = string.format
+
+local legacy_ids = {}
+
+local legacy = {} -- id -> function(meta, ctx) returning a state string
+
+local COLORS = {
+  "white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray",
+  "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black",
+}
+local WOODS = { "oak", "spruce", "birch", "jungle", "acacia", "dark_oak" }
+
+local function mc(name) return "minecraft:" .. name end
+
+-- Helpers that build the mapping functions.
+local function plain(name) return function() return mc(name) end end
+local function by_meta(names, mask, fallback)
+  return function(meta)
+    return mc(names[(meta & (mask or 15)) + 1] or fallback or names[1])
+  end
+end
+local function colored(suffix)
+  return function(meta) return mc(COLORS[meta + 1] .. suffix) end
+end
+
+-- Facing tables of the legacy metadata encodings.
+local FACE_2345 = { [2] = "north", [3] = "south", [4] = "west", [5] = "east" }
+local STAIR_FACING = { [0] = "east", "west", "south", "north" }
+local SOUTH_WEST_NORTH_EAST = { [0] = "south", "west", "north", "east" }
+
+local function stairs(name)
+  return function(meta)
+    local half = (meta & 4) ~= 0 and "top" or "bottom"
+    return mc(format("%s[facing=%s,half=%s,shape=straight]", name, STAIR_FACING[meta & 3], half))
+  end
+end
+
+local function slab(kinds)
+  return function(meta)
+    local kind = kinds[(meta & 7) + 1] or kinds[1]
+    local t = (meta & 8) ~= 0 and "top" or "bottom"
+    return mc(format("%s_slab[type=%s]", kind, t))
+  end
+end
+local function double_slab(kinds)
+  return function(meta)
+    return mc(format("%s_slab[type=double]", kinds[(meta & 7) + 1] or kinds[1]))
+  end
+end
+
+local function facing_2345(name)
+  return function(meta)
+    return mc(format("%s[facing=%s]", name, FACE_2345[meta & 7] or "north"))
+  end
+end
+
+local function fence_gate(name)
+  return function(meta)
+    local open = (meta & 4) ~= 0 and "true" or "false"
+    return mc(format("%s[facing=%s,open=%s]", name, SOUTH_WEST_NORTH_EAST[meta & 3], open))
+  end
+end
+
+local TORCH_WALL = { [1] = "east", [2] = "west", [3] = "south", [4] = "north" }
+local function torch(floor, wall)
+  return function(meta)
+    local f = TORCH_WALL[meta & 7]
+    if f then return mc(format("%s[facing=%s]", wall, f)) end
+    return mc(floor)
+  end
+end
+
+-- Doors keep facing/open in the lower half and hinge in the upper half;
+-- each half reads the other through `ctx.meta_at(dy)`.
+local DOOR_FACING = { [0] = "east", "south", "west", "north" }
+local function door(name)
+  return function(meta, ctx)
+    local lower, upper, half
+    if (meta & 8) ~= 0 then
+      lower, upper, half = ctx.meta_at(-1) or 0, meta, "upper"
+    else
+      lower, upper, half = meta, ctx.meta_at(1) or 8, "lower"
+    end
+    local hinge = (upper & 1) ~= 0 and "right" or "left"
+    local open = (lower & 4) ~= 0 and "true" or "false"
+    return mc(format("%s[facing=%s,half=%s,hinge=%s,open=%s]",
+      name, DOOR_FACING[lower & 3], half, hinge, open))
+  end
+end
+
+local TRAPDOOR_FACING = { [0] = "north", "south", "west", "east" }
+local function trapdoor(name)
+  return function(meta)
+    return mc(format("%s[facing=%s,half=%s,open=%s]", name, TRAPDOOR_FACING[meta & 3],
+      (meta & 8) ~= 0 and "top" or "bottom", (meta & 4) ~= 0 and "true" or "false"))
+  end
+end
+
+local function wood_name(suffix)
+  return function(meta) return mc((WOODS[(meta & 7) + 1] or "oak") .. suffix) end
+end
+
+local function log(woods)
+  return function(meta)
+    local wood = woods[(meta & 3) + 1] or woods[1]
+    local axis_bits = meta & 12
+    if axis_bits == 12 then return mc(wood .. "_wood") end
+    local axis = axis_bits == 4 and "x" or axis_bits == 8 and "z" or "y"
+    return mc(format("%s_log[axis=%s]", wood, axis))
+  end
+end
+
+local STONE_SLABS = {
+  "smooth_stone", "sandstone", "petrified_oak", "cobblestone", "brick",
+  "stone_brick", "nether_brick", "quartz",
+}
+local END_ROD_FACING = { [0] = "down", "up", "north", "south", "west", "east" }
+local HOPPER_FACING = { [0] = "down", "down", "north", "south", "west", "east" }
+
+legacy[0] = plain("air")
+legacy[1] = by_meta({ "stone", "granite", "polished_granite", "diorite", "polished_diorite",
+  "andesite", "polished_andesite" })
+legacy[2] = plain("grass_block")
+legacy[3] = by_meta({ "dirt", "coarse_dirt", "podzol" })
+legacy[4] = plain("cobblestone")
+legacy[5] = wood_name("_planks")
+legacy[6] = wood_name("_sapling")
+legacy[7] = plain("bedrock")
+legacy[8] = plain("water")
+legacy[9] = plain("water")
+legacy[10] = plain("lava")
+legacy[11] = plain("lava")
+legacy[12] = by_meta({ "sand", "red_sand" })
+legacy[13] = plain("gravel")
+legacy[14] = plain("gold_ore")
+legacy[15] = plain("iron_ore")
+legacy[16] = plain("coal_ore")
+legacy[17] = log({ "oak", "spruce", "birch", "jungle" })
+legacy[18] = by_meta({ "oak_leaves", "spruce_leaves", "birch_leaves", "jungle_leaves" }, 3)
+legacy[19] = by_meta({ "sponge", "wet_sponge" }, 1)
+legacy[20] = plain("glass")
+legacy[21] = plain("lapis_ore")
+legacy[22] = plain("lapis_block")
+legacy[23] = plain("dispenser")
+legacy[24] = by_meta({ "sandstone", "chiseled_sandstone", "cut_sandstone" })
+legacy[25] = plain("note_block")
+legacy[26] = plain("red_bed")
+legacy[27] = plain("powered_rail")
+legacy[28] = plain("detector_rail")
+legacy[29] = plain("sticky_piston")
+legacy[30] = plain("cobweb")
+legacy[31] = by_meta({ "dead_bush", "short_grass", "fern" })
+legacy[32] = plain("dead_bush")
+legacy[33] = plain("piston")
+legacy[34] = plain("piston_head")
+legacy[35] = colored("_wool")
+legacy[36] = plain("moving_piston")
+legacy[37] = plain("dandelion")
+legacy[38] = by_meta({ "poppy", "blue_orchid", "allium", "azure_bluet", "red_tulip",
+  "orange_tulip", "white_tulip", "pink_tulip", "oxeye_daisy" })
+legacy[39] = plain("brown_mushroom")
+legacy[40] = plain("red_mushroom")
+legacy[41] = plain("gold_block")
+legacy[42] = plain("iron_block")
+legacy[43] = double_slab(STONE_SLABS)
+legacy[44] = slab(STONE_SLABS)
+legacy[45] = plain("bricks")
+legacy[46] = plain("tnt")
+legacy[47] = plain("bookshelf")
+legacy[48] = plain("mossy_cobblestone")
+legacy[49] = plain("obsidian")
+legacy[50] = torch("torch", "wall_torch")
+legacy[51] = plain("fire")
+legacy[52] = plain("spawner")
+legacy[53] = stairs("oak_stairs")
+legacy[54] = facing_2345("chest")
+legacy[55] = plain("redstone_wire")
+legacy[56] = plain("diamond_ore")
+legacy[57] = plain("diamond_block")
+legacy[58] = plain("crafting_table")
+legacy[59] = plain("wheat")
+legacy[60] = plain("farmland")
+legacy[61] = facing_2345("furnace")
+legacy[62] = facing_2345("furnace")
+legacy[63] = plain("oak_sign")
+legacy[64] = door("oak_door")
+legacy[65] = facing_2345("ladder")
+legacy[66] = plain("rail")
+legacy[67] = stairs("cobblestone_stairs")
+legacy[68] = facing_2345("oak_wall_sign")
+legacy[69] = plain("lever")
+legacy[70] = plain("stone_pressure_plate")
+legacy[71] = door("iron_door")
+legacy[72] = plain("oak_pressure_plate")
+legacy[73] = plain("redstone_ore")
+legacy[74] = plain("redstone_ore")
+legacy[75] = torch("redstone_torch", "redstone_wall_torch")
+legacy[76] = torch("redstone_torch", "redstone_wall_torch")
+legacy[77] = plain("stone_button")
+legacy[78] = function(meta) return mc(format("snow[layers=%d]", (meta & 7) + 1)) end
+legacy[79] = plain("ice")
+legacy[80] = plain("snow_block")
+legacy[81] = plain("cactus")
+legacy[82] = plain("clay")
+legacy[83] = plain("sugar_cane")
+legacy[84] = plain("jukebox")
+legacy[85] = plain("oak_fence")
+legacy[86] = plain("carved_pumpkin")
+legacy[87] = plain("netherrack")
+legacy[88] = plain("soul_sand")
+legacy[89] = plain("glowstone")
+legacy[90] = plain("nether_portal")
+legacy[91] = plain("jack_o_lantern")
+legacy[92] = function(meta) return mc(format("cake[bites=%d]", math.min(meta, 6))) end
+legacy[93] = plain("repeater")
+legacy[94] = plain("repeater")
+legacy[95] = colored("_stained_glass")
+legacy[96] = trapdoor("oak_trapdoor")
+legacy[97] = by_meta({ "infested_stone", "infested_cobblestone", "infested_stone_bricks",
+  "infested_mossy_stone_bricks", "infested_cracked_stone_bricks", "infested_chiseled_stone_bricks" })
+legacy[98] = by_meta({ "stone_bricks", "mossy_stone_bricks", "cracked_stone_bricks",
+  "chiseled_stone_bricks" })
+legacy[99] = plain("brown_mushroom_block")
+legacy[100] = plain("red_mushroom_block")
+legacy[101] = plain("iron_bars")
+legacy[102] = plain("glass_pane")
+legacy[103] = plain("melon")
+legacy[104] = plain("pumpkin_stem")
+legacy[105] = plain("melon_stem")
+legacy[106] = plain("vine")
+legacy[107] = fence_gate("oak_fence_gate")
+legacy[108] = stairs("brick_stairs")
+legacy[109] = stairs("stone_brick_stairs")
+legacy[110] = plain("mycelium")
+legacy[111] = plain("lily_pad")
+legacy[112] = plain("nether_bricks")
+legacy[113] = plain("nether_brick_fence")
+legacy[114] = stairs("nether_brick_stairs")
+legacy[115] = plain("nether_wart")
+legacy[116] = plain("enchanting_table")
+legacy[117] = plain("brewing_stand")
+legacy[118] = plain("cauldron")
+legacy[119] = plain("end_portal")
+legacy[120] = function(meta)
+  return mc(format("end_portal_frame[eye=%s]", (meta & 4) ~= 0 and "true" or "false"))
+end
+legacy[121] = plain("end_stone")
+legacy[122] = plain("dragon_egg")
+legacy[123] = plain("redstone_lamp")
+legacy[124] = plain("redstone_lamp")
+legacy[125] = double_slab(WOODS)
+legacy[126] = slab(WOODS)
+legacy[127] = plain("cocoa")
+legacy[128] = stairs("sandstone_stairs")
+legacy[129] = plain("emerald_ore")
+legacy[130] = facing_2345("ender_chest")
+legacy[131] = plain("tripwire_hook")
+legacy[132] = plain("tripwire")
+legacy[133] = plain("emerald_block")
+legacy[134] = stairs("spruce_stairs")
+legacy[135] = stairs("birch_stairs")
+legacy[136] = stairs("jungle_stairs")
+legacy[137] = plain("command_block")
+legacy[138] = plain("beacon")
+legacy[139] = by_meta({ "cobblestone_wall", "mossy_cobblestone_wall" }, 1)
+legacy[140] = plain("flower_pot")
+legacy[141] = plain("carrots")
+legacy[142] = plain("potatoes")
+legacy[143] = plain("oak_button")
+legacy[144] = function(meta)
+  local f = FACE_2345[meta & 7]
+  if f then return mc(format("skeleton_wall_skull[facing=%s]", f)) end
+  return mc("skeleton_skull")
+end
+legacy[145] = function(meta)
+  local kind = ({ "anvil", "chipped_anvil", "damaged_anvil" })[((meta >> 2) & 3) + 1] or "anvil"
+  return mc(format("%s[facing=%s]", kind, SOUTH_WEST_NORTH_EAST[meta & 3]))
+end
+legacy[146] = facing_2345("trapped_chest")
+legacy[147] = plain("light_weighted_pressure_plate")
+legacy[148] = plain("heavy_weighted_pressure_plate")
+legacy[149] = plain("comparator")
+legacy[150] = plain("comparator")
+legacy[151] = plain("daylight_detector")
+legacy[152] = plain("redstone_block")
+legacy[153] = plain("nether_quartz_ore")
+legacy[154] = function(meta) return mc(format("hopper[facing=%s]", HOPPER_FACING[meta & 7] or "down")) end
+legacy[155] = function(meta)
+  if meta == 0 then return mc("quartz_block") end
+  if meta == 1 then return mc("chiseled_quartz_block") end
+  local axis = meta == 3 and "x" or meta == 4 and "z" or "y"
+  return mc(format("quartz_pillar[axis=%s]", axis))
+end
+legacy[156] = stairs("quartz_stairs")
+legacy[157] = plain("activator_rail")
+legacy[158] = plain("dropper")
+legacy[159] = colored("_terracotta")
+legacy[160] = colored("_stained_glass_pane")
+legacy[161] = by_meta({ "acacia_leaves", "dark_oak_leaves" }, 1)
+legacy[162] = log({ "acacia", "dark_oak" })
+legacy[163] = stairs("acacia_stairs")
+legacy[164] = stairs("dark_oak_stairs")
+legacy[165] = plain("slime_block")
+legacy[166] = plain("barrier")
+legacy[167] = trapdoor("iron_trapdoor")
+legacy[168] = by_meta({ "prismarine", "prismarine_bricks", "dark_prismarine" })
+legacy[169] = plain("sea_lantern")
+legacy[170] = plain("hay_block")
+legacy[171] = colored("_carpet")
+legacy[172] = plain("terracotta")
+legacy[173] = plain("coal_block")
+legacy[174] = plain("packed_ice")
+legacy[175] = by_meta({ "sunflower", "lilac", "tall_grass", "large_fern", "rose_bush", "peony" },
+  7, "tall_grass")
+legacy[176] = plain("white_banner")
+legacy[177] = plain("white_wall_banner")
+legacy[178] = plain("daylight_detector")
+legacy[179] = by_meta({ "red_sandstone", "chiseled_red_sandstone", "cut_red_sandstone" })
+legacy[180] = stairs("red_sandstone_stairs")
+legacy[181] = double_slab({ "red_sandstone" })
+legacy[182] = slab({ "red_sandstone" })
+for i, wood in ipairs({ "spruce", "birch", "jungle", "dark_oak", "acacia" }) do
+  legacy[182 + i] = fence_gate(wood .. "_fence_gate")
+  legacy[187 + i] = plain(wood .. "_fence")
+end
+for i, wood in ipairs({ "spruce", "birch", "jungle", "acacia", "dark_oak" }) do
+  legacy[192 + i] = door(wood .. "_door")
+end
+legacy[198] = function(meta) return mc(format("end_rod[facing=%s]", END_ROD_FACING[meta & 7] or "up")) end
+legacy[199] = plain("chorus_plant")
+legacy[200] = plain("chorus_flower")
+legacy[201] = plain("purpur_block")
+legacy[202] = plain("purpur_pillar")
+legacy[203] = stairs("purpur_stairs")
+legacy[204] = double_slab({ "purpur" })
+legacy[205] = slab({ "purpur" })
+legacy[206] = plain("end_stone_bricks")
+legacy[207] = plain("beetroots")
+legacy[208] = plain("dirt_path")
+legacy[209] = plain("end_gateway")
+legacy[210] = plain("repeating_command_block")
+legacy[211] = plain("chain_command_block")
+legacy[212] = plain("frosted_ice")
+legacy[213] = plain("magma_block")
+legacy[214] = plain("nether_wart_block")
+legacy[215] = plain("red_nether_bricks")
+legacy[216] = plain("bone_block")
+legacy[217] = plain("structure_void")
+legacy[218] = plain("observer")
+for i, color in ipairs(COLORS) do
+  legacy[218 + i] = plain(color .. "_shulker_box")
+  legacy[234 + i] = plain(color .. "_glazed_terracotta")
+end
+legacy[251] = colored("_concrete")
+legacy[252] = colored("_concrete_powder")
+legacy[255] = plain("structure_block")
+
+--- Modern block state string for a legacy (pre-1.13) numeric id and
+-- metadata, as used by MCEdit schematics. Unknown ids give
+-- `"minecraft:unknown_<id>"`.
+-- @tparam integer id block id, 0..4095
+-- @tparam integer meta metadata, 0..15
+-- @tparam[opt] function meta_at `meta_at(dy)` returns the metadata of the
+--   cell `dy` above (doors need the other half); nil when outside
+-- @treturn string
+function legacy_ids.state(id, meta, meta_at)
+  local f = legacy[id]
+  if not f then return mc("unknown_" .. id) end
+  return f(meta, { meta_at = meta_at or function() return nil end })
+end
+
+return legacy_ids

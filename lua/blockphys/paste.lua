@@ -1,0 +1,230 @@
+--- Pasting a loaded schematic into a world: the body of `schematic.paste` and
+-- `World:paste` (`blockphys.schematic` re-exports both functions).
+--
+-- Every argument and every block definition is checked before the world is
+-- touched, so a raised error leaves the world unchanged. Source: our own.
+--
+-- @module blockphys.paste
+
+local minecraft = require "blockphys.minecraft"
+
+local pasting = {}
+
+local format = string.format
+local unpack = string.unpack
+local mtype = math.type
+
+-- Cell integer formats by `cell_bytes` (see the schematic table in
+-- `blockphys.schematic`).
+local CELL_FORMATS = { ">I1", ">I2", ">I3" }
+
+local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
+
+-- Argument errors are raised at the line that called `paste` or `World:paste`: the
+-- first stack frame outside this file (the checks sit at different depths below it,
+-- and `World:paste` tail-calls `paste_method`, so its own frame is gone). Raising
+-- directly, not through a pcall at the entry points, keeps other errors' tracebacks.
+local THIS_SOURCE = debug.getinfo(1, "S").source
+
+local function argerror(n, msg)
+  local level = 2
+  while true do
+    local info = debug.getinfo(level, "S")
+    if not info or info.source ~= THIS_SOURCE then break end
+    level = level + 1
+  end
+  error(format("bad argument #%d to 'paste' (%s)", n, msg), level)
+end
+
+local function method_of(obj, name)
+  local ok, f = pcall(function() return obj[name] end)
+  return ok and type(f) == "function"
+end
+
+local function check_world(world)
+  local t = type(world)
+  if t ~= "table" and t ~= "userdata" then argerror(1, "world expected, got " .. t) end
+  for _, m in ipairs({ "define_block", "block_id", "set_block" }) do
+    if not method_of(world, m) then argerror(1, "world has no method '" .. m .. "'") end
+  end
+end
+
+-- `n` below is the argument number when the world is argument 1; World:paste
+-- passes base = -1 so that its messages count from the schematic.
+local function check_schematic(schem, base)
+  local n = 2 + base
+  if type(schem) ~= "table" then argerror(n, "schematic expected, got " .. type(schem)) end
+  for _, k in ipairs({ "width", "height", "length" }) do
+    local v = schem[k]
+    if mtype(v) ~= "integer" or v < 0 then argerror(n, "schematic has no valid " .. k) end
+  end
+  local nb = schem.cell_bytes
+  if type(schem.palette) ~= "table" or type(schem.blocks) ~= "string"
+      or not CELL_FORMATS[nb] then
+    argerror(n, "schematic has no valid palette, blocks or cell_bytes")
+  end
+  if #schem.blocks ~= schem.width * schem.height * schem.length * nb then
+    argerror(n, "schematic blocks do not match its size")
+  end
+  -- Entries 1..#palette, holes included (ipairs would stop at the first hole, and
+  -- indices are bounded by #palette below).
+  local npal = #schem.palette
+  for i = 1, npal do
+    if type(schem.palette[i]) ~= "string" then
+      argerror(n, format("palette entry %d is not a string", i))
+    end
+  end
+  -- `load` checks its indices; a table built or changed by hand may hold others.
+  local fmt, blocks = CELL_FORMATS[nb], schem.blocks
+  if npal < 256 ^ nb then
+    for pos = 1, #blocks, nb do
+      local v = unpack(fmt, blocks, pos)
+      if v >= npal then
+        argerror(n, format("schematic cell %d: palette index %d out of range (palette has %d entries)",
+          (pos - 1) // nb, v, npal))
+      end
+    end
+  end
+end
+
+local function check_coord(n, v, extent)
+  local i = type(v) == "number" and math.tointeger(v)
+  if not i then
+    argerror(n, mtype(v) == "float" and "number has no integer representation"
+      or "number expected, got " .. type(v))
+  end
+  if i < INT32_MIN or i > INT32_MAX or (extent > 0 and i + extent - 1 > INT32_MAX) then
+    argerror(n, "block coordinate out of the int32 range")
+  end
+  return i
+end
+
+local function check_box(b)
+  if type(b) ~= "table" then return "box is not a table" end
+  for j = 1, 6 do
+    if type(b[j]) ~= "number" or b[j] ~= b[j] then return "box coordinate is not a number" end
+  end
+  if b[1] < 0 or b[4] > 1 or b[3] < 0 or b[6] > 1 or b[2] < 0 or b[5] > 2 then
+    return "box outside 0..1 (x, z) or 0..2 (y)"
+  end
+  if b[1] > b[4] or b[2] > b[5] or b[3] > b[6] then return "box min greater than max" end
+  return nil
+end
+
+local function check_def(state, def, n)
+  if type(def) ~= "table" or type(def.name) ~= "string" then
+    argerror(n, format("block_def(%q) returned no definition with a name", state))
+  end
+  if def.boxes ~= nil then
+    if type(def.boxes) ~= "table" then argerror(n, format("block_def(%q): boxes is not a table", state)) end
+    for _, b in ipairs(def.boxes) do
+      local err = check_box(b)
+      if err then argerror(n, format("block_def(%q): %s", state, err)) end
+    end
+  end
+end
+
+-- One definition per palette entry (nil for air), plus the sorted names
+-- of states the shape table guessed.
+local function palette_defs(palette, shapes, n)
+  local defs, guessed, seen = {}, {}, {}
+  for i, state in ipairs(palette) do
+    local name = minecraft.parse_state(state)
+    if not (name and minecraft.is_air(name)) then
+      local def, known = shapes.block_def(state)
+      check_def(state, def, n)
+      defs[i] = def
+      local bare = name and (name:find(":", 1, true) and name or "minecraft:" .. name) or state
+      if known == false and not seen[bare] then
+        seen[bare] = true
+        guessed[#guessed + 1] = bare
+      end
+    end
+  end
+  table.sort(guessed)
+  return defs, guessed
+end
+
+-- Block ids for the definitions, reusing types the world already has.
+local function define_all(world, defs, npal)
+  local ids = {}
+  for i = 1, npal do
+    local def = defs[i]
+    if def then
+      ids[i] = world:block_id(def.name) or world:define_block(def)
+    end
+  end
+  return ids
+end
+
+-- The body of paste; argument numbers in messages are shifted by `base`.
+local function paste(world, schem, x, y, z, shapes, base)
+  check_schematic(schem, base)
+  local w, h, l = schem.width, schem.height, schem.length
+  x = check_coord(3 + base, x, w)
+  y = check_coord(4 + base, y, h)
+  z = check_coord(5 + base, z, l)
+  shapes = shapes == nil and minecraft or shapes
+  if type(shapes) ~= "table" or type(shapes.block_def) ~= "function" then
+    argerror(6 + base, "shape table with a block_def function expected")
+  end
+  local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
+  local ids = define_all(world, defs, #schem.palette)
+  local blocks, nb = schem.blocks, schem.cell_bytes
+  local fmt = CELL_FORMATS[nb]
+  local placed, pos = 0, 1
+  for dy = 0, h - 1 do
+    for dz = 0, l - 1 do
+      for dx = 0, w - 1 do
+        local id = ids[unpack(fmt, blocks, pos) + 1]
+        pos = pos + nb
+        if id then
+          world:set_block(x + dx, y + dy, z + dz, id)
+          placed = placed + 1
+        end
+      end
+    end
+  end
+  return { placed = placed, guessed = guessed }
+end
+
+--- Places a schematic in a world with its minimum corner at block (x, y, z).
+--
+-- The schematic's own `offset` is not applied. Air cells (air, cave_air,
+-- void_air) are skipped, so they leave the world's blocks as they were. A cell
+-- whose index has no palette entry (a table built or changed by hand) raises.
+-- Each distinct palette state is turned into a block type with
+-- `shapes.block_def(state)`; a type whose name the world already knows
+-- (`world:block_id`) is reused as it is.
+--
+-- Every argument and every definition is checked before the world is
+-- touched, so a raised error leaves the world unchanged.
+-- @param world a `blockphys` World (anything with `define_block`,
+--   `block_id` and `set_block` methods)
+-- @tparam table schem a schematic from `load`
+-- @tparam integer x block X of the minimum corner (int32, as is x + width - 1)
+-- @tparam integer y block Y of the minimum corner (int32, as is y + height - 1)
+-- @tparam integer z block Z of the minimum corner (int32, as is z + length - 1)
+-- @tparam[opt] table shapes module with `block_def(state) -> def, known`
+--   (default `blockphys.minecraft`)
+-- @treturn table `{placed = n, guessed = {names...}}`: blocks set, and the
+--   sorted unique block names the shape table did not know (they became
+--   full cubes)
+-- @raise `bad argument #n to 'paste' (...)` for a bad world, schematic,
+--   coordinate or shape definition
+function pasting.paste(world, schem, x, y, z, shapes)
+  check_world(world)
+  return paste(world, schem, x, y, z, shapes, 0)
+end
+
+--- `schematic.paste` for `World:paste`: the same, with argument numbers counted
+-- from the schematic (the world is `self`, which the caller has checked).
+-- Its argument errors carry the position of its caller; `World:paste` calls it
+-- in a tail call (`return schematic.paste_method(...)`), so that position is the
+-- line of the user's `world:paste(...)`.
+-- @local
+function pasting.paste_method(world, schem, x, y, z, shapes)
+  return paste(world, schem, x, y, z, shapes, -1)
+end
+
+return pasting
