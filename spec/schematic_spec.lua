@@ -597,7 +597,8 @@ describe("blockphys.schematic", function()
         return { name = state }, true
       end }
       assert.has_error(function() schematic.paste(world, s, 0, 0, 0, bad_shapes) end,
-        "bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): box outside 0..1 (x, z) or 0..2 (y))")
+        "bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): "
+          .. "box Y must be in [0, 2] (at most one block above the cell))")
       -- a palette cut short by hand: cell 4 holds index 3, which has no entry now
       local cut = tiny()
       table.remove(cut.palette)
@@ -631,7 +632,8 @@ describe("blockphys.schematic", function()
       raises_here("bad argument #6 to 'paste' (shape table with a block_def function expected)",
         function() schematic.paste(world, s, 0, 0, 0, {}) end)
       local boxes = { block_def = function(state) return { name = state, boxes = { 1 } }, true end }
-      raises_here("bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): box is not a table)",
+      raises_here("bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): "
+          .. "boxes[1] must be a table {x1,y1,z1,x2,y2,z2})",
         function() schematic.paste(world, s, 0, 0, 0, boxes) end)
       assert.equal(0, #world.types)
     end)
@@ -688,6 +690,49 @@ describe("blockphys.schematic", function()
       raises_here("bad argument #4 to 'paste' (number has no integer representation)",
         function() schematic.paste(world, tiny(), 0, 0.25, 0) end)
       assert.is_nil(world:block_id("minecraft:stone"))
+    end)
+
+    -- tiny()'s palette: stone, then the stairs, then the unknown frobnicator. A
+    -- definition that World:define_block rejects raises before the first type is
+    -- defined, whichever palette entry it belongs to.
+    it("raises for a definition define_block rejects, with no type defined and no block set", function()
+      local world = bp.World()
+      local before = world:stats()
+      local function rejecting(field, value)
+        return { block_def = function(state)
+          local def = bp.minecraft.block_def(state)
+          if state:find("frobnicator", 1, true) then def[field] = value end
+          return def, true
+        end }
+      end
+      raises_here("bad argument #6 to 'paste' (block_def(\"minecraft:frobnicator[x=1]\"): "
+        .. "slipperiness must be in [0, 1.5])",
+        function() schematic.paste(world, tiny(), 0, 0, 0, rejecting("slipperiness", 5)) end)
+      raises_here("bad argument #5 to 'paste' (block_def(\"minecraft:frobnicator[x=1]\"): "
+        .. "unknown field 'colour')",
+        function() world:paste(tiny(), 0, 0, 0, rejecting("colour", "red")) end)
+      assert.same(before, world:stats())
+      assert.is_nil(world:block_id("minecraft:stone"))
+      -- the same definitions without the bad field paste
+      assert.equal(4, schematic.paste(world, tiny(), 0, 0, 0, rejecting("liquid", nil)).placed)
+    end)
+
+    it("raises when the new types would pass the type limit, before defining any", function()
+      local function filled(n)
+        local world = bp.World()
+        for i = 1, n do world:define_block { name = "filler" .. i } end
+        return world
+      end
+      local world = filled(65533)
+      local before = world:stats()
+      assert.equal(65534, before.block_types) -- air and the fillers: two ids are left
+      raises_here("bad argument #6 to 'paste' (3 new block types would exceed the world's 65536)",
+        function() schematic.paste(world, tiny(), 0, 0, 0) end)
+      assert.same(before, world:stats())
+      -- with three ids left it pastes, and the world is full
+      local full = filled(65532)
+      assert.equal(4, schematic.paste(full, tiny(), 0, 0, 0).placed)
+      assert.equal(65536, full:stats().block_types)
     end)
   end)
 end)

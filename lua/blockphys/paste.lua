@@ -2,7 +2,8 @@
 -- `World:paste` (`blockphys.schematic` re-exports both functions).
 --
 -- Every argument and every block definition is checked before the world is
--- touched, so a raised error leaves the world unchanged. Source: our own.
+-- touched, so a raised error leaves the world unchanged (running out of memory
+-- part-way excepted). Source: our own.
 --
 -- @module blockphys.paste
 
@@ -99,28 +100,9 @@ local function check_coord(n, v, extent)
   return i
 end
 
-local function check_box(b)
-  if type(b) ~= "table" then return "box is not a table" end
-  for j = 1, 6 do
-    if type(b[j]) ~= "number" or b[j] ~= b[j] then return "box coordinate is not a number" end
-  end
-  if b[1] < 0 or b[4] > 1 or b[3] < 0 or b[6] > 1 or b[2] < 0 or b[5] > 2 then
-    return "box outside 0..1 (x, z) or 0..2 (y)"
-  end
-  if b[1] > b[4] or b[2] > b[5] or b[3] > b[6] then return "box min greater than max" end
-  return nil
-end
-
 local function check_def(state, def, n)
   if type(def) ~= "table" or type(def.name) ~= "string" then
     argerror(n, format("block_def(%q) returned no definition with a name", state))
-  end
-  if def.boxes ~= nil then
-    if type(def.boxes) ~= "table" then argerror(n, format("block_def(%q): boxes is not a table", state)) end
-    for _, b in ipairs(def.boxes) do
-      local err = check_box(b)
-      if err then argerror(n, format("block_def(%q): %s", state, err)) end
-    end
   end
 end
 
@@ -145,7 +127,38 @@ local function palette_defs(palette, shapes, n)
   return defs, guessed
 end
 
--- Block ids for the definitions, reusing types the world already has.
+-- Block types the world defines at most (ids are 16-bit, air included).
+local MAX_TYPES = 65536
+
+-- Defines, in a scratch world, every type that `define_all` will define, so that
+-- whatever `World:define_block` would reject (a bad box, slipperiness, liquid, an
+-- unknown field, too many types) raises here, before the real world changes.
+-- `define_block`'s own checks are the only ones: nothing is checked twice.
+local function check_new_types(world, palette, defs, n)
+  local scratch = require("blockphys.core").World()
+  local new = 0
+  for i = 1, #palette do
+    local def = defs[i]
+    if def and not world:block_id(def.name) and not scratch:block_id(def.name) then
+      local ok, err = pcall(scratch.define_block, scratch, def)
+      if not ok then
+        local msg = tostring(err):gsub("^define_block: ", "")
+        argerror(n, format("block_def(%q): %s", palette[i], msg))
+      end
+      new = new + 1
+    end
+  end
+  scratch:destroy()
+  if method_of(world, "stats") then
+    local have = world:stats().block_types
+    if mtype(have) == "integer" and have + new > MAX_TYPES then
+      argerror(n, format("%d new block types would exceed the world's %d", new, MAX_TYPES))
+    end
+  end
+end
+
+-- Block ids for the definitions, reusing types the world already has. After
+-- `check_new_types` a definition can fail here only for lack of memory.
 local function define_all(world, defs, npal)
   local ids = {}
   for i = 1, npal do
@@ -169,6 +182,7 @@ local function paste(world, schem, x, y, z, shapes, base)
     argerror(6 + base, "shape table with a block_def function expected")
   end
   local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
+  check_new_types(world, schem.palette, defs, 6 + base)
   local ids = define_all(world, defs, #schem.palette)
   local blocks, nb = schem.blocks, schem.cell_bytes
   local fmt = CELL_FORMATS[nb]
@@ -198,7 +212,12 @@ end
 -- (`world:block_id`) is reused as it is.
 --
 -- Every argument and every definition is checked before the world is
--- touched, so a raised error leaves the world unchanged.
+-- touched, so a raised error leaves the world unchanged: each new type is first
+-- defined in a scratch World, so whatever `World:define_block` would reject
+-- (a bad box or field, a name that is not a string) raises here, as does a
+-- palette whose new types would pass the world's 65,536 types. Only running out
+-- of memory part-way can leave some types defined and some blocks placed.
+-- Source: our own.
 -- @param world a `blockphys` World (anything with `define_block`,
 --   `block_id` and `set_block` methods)
 -- @tparam table schem a schematic from `load`
@@ -211,7 +230,9 @@ end
 --   sorted unique block names the shape table did not know (they became
 --   full cubes)
 -- @raise `bad argument #n to 'paste' (...)` for a bad world, schematic,
---   coordinate or shape definition
+--   coordinate or shape definition (`block_def("<state>"): <define_block's
+--   message>`), or too many new types; the world's own errors ("world is
+--   locked ...", "not enough memory") pass through
 function pasting.paste(world, schem, x, y, z, shapes)
   check_world(world)
   return paste(world, schem, x, y, z, shapes, 0)
