@@ -162,7 +162,7 @@ describe("blockphys.schematic", function()
       assert.is_nil(schem:get(0, 48, 0))
       assert.is_nil(schem:get(0, 0, -1))
       assert.is_nil(schem:get(0.5, 0, 0))
-      assert.equal("minecraft:end_stone", schematic.get(schem, 24, 0, 24))
+      assert.equal("minecraft:end_stone", schem:get(24, 0, 24))
     end)
 
     it("loads the same schematic from gzipped and uncompressed bytes", function()

@@ -16,6 +16,7 @@
 local core = require "blockphys.core"
 
 local bp = {
+  --- The version string, `"blockphys 0.1.0"`.
   _VERSION = core._VERSION,
   --- Limits of one call: `max_move` (1024 blocks per axis per move or step),
   -- `max_coord` (2147482000, |entity coordinate|), `max_width` (16 blocks),
@@ -30,7 +31,7 @@ local bp = {
 -- or garbage collection; methods of a destroyed world raise "(world has been destroyed)".
 -- @function World
 -- @treturn World
--- @raise "not enough memory".
+-- @raise "not enough memory". Source: our own.
 bp.World = core.World
 
 --- An axis-aligned box from its min and max corners (blocks).
@@ -38,8 +39,9 @@ bp.World = core.World
 -- @tparam number x1 min x  @tparam number y1 min y  @tparam number z1 min z
 -- @tparam number x2 max x  @tparam number y2 max y  @tparam number z2 max z
 -- @treturn Collider
--- @raise "bad argument #n to 'Collider' (number must be finite)", or
---   "(max corner must not be below the min corner)".
+-- @raise "bad argument #n to 'Collider' (number expected, got T)", "(number must be
+--   finite)", or "(max corner must not be below the min corner)". Source: our own
+--   (the box of Beta's AxisAlignedBB and MC-CPP's Collider).
 bp.Collider = core.Collider
 
 --- Rule presets. Each returns a complete rules table: every constant of the model
@@ -90,13 +92,14 @@ function bp.rules.mccpp(overrides)
   return res
 end
 
---- A plain rules table copied from an entity's live `e.rules` view (hooks included);
--- changing it does not change the entity.
+--- A plain rules table copied from an entity's live `e.rules` view, or from a rules
+-- table (hooks included); changing the copy changes neither the entity nor the table.
 -- @function rules.copy
--- @param view `e.rules`
+-- @param rules `e.rules` or a rules table
 -- @treturn table rules
--- @raise "bad argument #1 (blockphys.RulesView expected, got T)", or "(entity has been
---   removed)" for a removed entity's view.
+-- @raise "bp.rules.copy: bad argument #1 (e.rules or a rules table expected, got T)",
+--   or "entity.rules: entity has been removed" for a removed entity's view.
+-- Source: our own.
 bp.rules.copy = core.rules_copy
 
 --- World methods written in Lua.

@@ -20,6 +20,9 @@
 -- negative lengths are rejected, nesting is limited, and no Lua error
 -- escapes `decode`.
 --
+-- Source: the NBT format as the Minecraft Wiki's "NBT format" page describes it
+-- (our own reader).
+--
 -- @module blockphys.nbt
 
 local nbt = {}
@@ -42,7 +45,8 @@ local TAG_NAMES = {
 }
 nbt.TAG_NAMES = TAG_NAMES
 
--- Tag ids by name, for readability below and for callers.
+--- Tag ids by name (`nbt.TAG.compound` is 10), the inverse of `TAG_NAMES`.
+-- @table TAG
 local TAG = {}
 for id = 0, #TAG_NAMES do TAG[TAG_NAMES[id]] = id end
 nbt.TAG = TAG
@@ -232,14 +236,24 @@ end
 -- @treturn[1] string the root tag type name ("compound" for real files)
 -- @treturn[1] integer number of bytes the document used
 -- @return[2] nil
--- @treturn[2] string message naming the problem and its byte offset
+-- @treturn[2] string message naming the problem and its byte offset, or the bad
+--   argument (`bytes` not a string, `opts` not a table, `max_depth` not a
+--   non-negative integer); `decode` never raises
 -- @usage local name, root = nbt.decode(data)
 -- if not name then error(root) end
 function nbt.decode(bytes, opts)
   if type(bytes) ~= "string" then
     return nil, "nbt: expected a string, got " .. type(bytes)
   end
-  local max_depth = opts and opts.max_depth or nbt.MAX_DEPTH
+  if opts ~= nil and type(opts) ~= "table" then
+    return nil, "nbt: opts must be a table, got " .. type(opts)
+  end
+  local max_depth = opts and opts.max_depth
+  if max_depth == nil then
+    max_depth = nbt.MAX_DEPTH
+  elseif math.type(max_depth) ~= "integer" or max_depth < 0 then
+    return nil, "nbt: opts.max_depth must be a non-negative integer"
+  end
   local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth }
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end

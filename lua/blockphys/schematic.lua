@@ -28,6 +28,10 @@
 -- compact (one byte per block for palettes of up to 256 states) and, for
 -- the common Sponge case, is the file's BlockData itself, not a copy.
 --
+-- Source: the Sponge Schematic Specification (versions 1 to 3) and the
+-- MCEdit/Schematica `.schematic` layout as published by those projects; our own
+-- reader. Everything in this module is our own.
+--
 -- @module blockphys.schematic
 
 local nbt = require "blockphys.nbt"
@@ -91,9 +95,6 @@ function Schematic:get(x, y, z)
   local i = self:index(x, y, z)
   return i and self.palette[i]
 end
-
-schematic.get = Schematic.get
-schematic.index = Schematic.index
 
 ---------------------------------------------------------------------------
 -- Input: path or bytes, gzip or raw NBT
