@@ -27,26 +27,38 @@
 /* --- internal helpers shared by the core's files --- */
 /** Grow array *arr (capacity *cap elements of `size` bytes) to hold at least `need`
  *  (doubling). BP_ELIMIT past UINT32_MAX/2 elements or SIZE_MAX/2 bytes, BP_ENOMEM
- *  (the array is unchanged on either). */
+ *  (the array is unchanged on either). Source: our own. */
 bp_Status bp_grow(bp_World *w, void **arr, uint32_t *cap, uint32_t need, size_t size);
+/** Empty the chunk lookup cache of a new world (bp_world_create). Source: our own. */
 void bp_chunks_init(bp_World *w);
+/** Free every chunk's array, the chunk table and its hash slots (bp_world_destroy).
+ *  Source: our own. */
 void bp_chunks_free(bp_World *w);
+/** Free the entity pool's arrays (bp_world_destroy). Source: our own. */
 void bp_entities_free(bp_World *w);
 
 /* --- entities (entity.c) --- */
 
-/** Defaults: at the origin, 0.6F x 1.8F, not solid, group 1, mask all, Beta rules. */
+/** Defaults: at the origin, width 0.6F x height 1.8F (blocks), not solid, group 1, mask
+ *  all, Beta rules. Source: reference/b173-movement.md section 7 (the player's box);
+ *  group and mask: our own. */
 bp_EntityDef bp_default_entity_def(void);
 
-/** Spawn an entity; its handle goes to *id. BP_EINVAL for a size or position outside
- *  the documented limits, BP_ENOMEM on allocation failure (nothing changes). */
+/** Spawn an entity; its handle goes to *id. def: width in (0, BP_MAX_ENTITY_WIDTH],
+ *  height in (0, BP_MAX_ENTITY_HEIGHT], feet position with |x|, |y|, |z| <=
+ *  BP_MAX_COORD (all blocks; rules not checked here: the caller's job). BP_EINVAL for
+ *  a size or position outside those ranges (NaN included), BP_ENOMEM on allocation
+ *  failure, BP_ELIMIT if a pool array would pass bp_grow's limit (nothing changes on
+ *  any of them). Source: our own (handles: bp_entity.h). */
 bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id);
 
-/** The live entity named by id, or NULL (null, out of range, removed, or reused slot). */
+/** The live entity named by id, or NULL (null, out of range, removed, or reused slot).
+ *  Source: our own. */
 bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
 
 /** Remove a live entity; its handle and copies of it become invalid. BP_EINVAL for an
- *  invalid handle, BP_ENOMEM if the free list cannot grow (nothing changes). */
+ *  invalid handle, BP_ENOMEM if the free list cannot grow (nothing changes). Source:
+ *  our own. */
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 
 /** Replace an entity's rules (validated by the caller). Every change of rule values
@@ -60,7 +72,8 @@ static inline bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e)
 	return &w->entities.input[e - w->entities.items];
 }
 
-/** Position (feet: centre of the bottom face) from the box. */
+/** Position (feet: centre of the bottom face) from the box, into pos (blocks). Source:
+ *  DESIGN.md section 1. */
 static inline void bp_entity_position(const bp_Entity *e, double pos[3])
 {
 	pos[0] = (e->box.lo[0] + e->box.hi[0]) / 2;
@@ -87,21 +100,28 @@ double bp_fall_add(const bp_Entity *e, double drop);
  *  reference/b173-movement.md sections 3-4 (entities' collision boxes in the gather). */
 double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
                const bp_AABB *within);
-/** True if any blocking box (blocks, colliders, solid entities but self) overlaps region. */
+/** True if any blocking box (blocks, colliders, solid entities but self) overlaps region.
+ *  Source: reference/b173-movement.md section 4 (blocks and solid entities); static
+ *  colliders: our own. */
 int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region);
 /** Copy every blocking box overlapping region (blocks, colliders, then solid entities
  *  but self) into out, at most cap; returns the count, or -1 if there are more or the
- *  region spans more than max_cells cells. cache: see bp_world_collect (may be NULL). */
+ *  region spans more than max_cells cells. cache: see bp_world_collect (may be NULL).
+ *  Source: as bp_blocked. */
 int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                         bp_AABB *out, int cap, double max_cells, bp_GatherCache *cache);
-/** Visit every blocking box overlapping region (blocks and colliders, then solids). */
+/** Visit every blocking box overlapping region (blocks and colliders, then solids).
+ *  Returns the first nonzero value of fn (the walk stops there), else 0. Source: as
+ *  bp_blocked. */
 int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                       bp_BoxVisitor fn, void *ctx);
-/** Group/mask filter: a and b interact if each one's mask has the other's group. */
+/** Group/mask filter: a and b interact if each one's mask has the other's group.
+ *  Source: our own (README "Filtering: groups, masks, filter functions"). */
 int bp_entities_interact(const bp_Entity *a, const bp_Entity *b);
 /** Groups and masks, then the entity filters (w->hooks->filter, a's first): true if
  *  a and b push or block each other. A failing filter sets w->hook_failed and the
- *  pair does not interact (the step then aborts). */
+ *  pair does not interact (the step then aborts). Source: our own (README "Filtering:
+ *  groups, masks, filter functions"). */
 int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b);
 
 /* --- entity broadphase (broadphase.c, bp_broadphase.h) --- */
@@ -114,18 +134,20 @@ typedef int (*bp_EntityVisitor)(void *ctx, uint32_t index);
  *  or removed since the last build; if memory for the grid runs out, or the region
  *  covers more cells than the grid has listings, it scans all entities instead (same
  *  results). fn may query again (nested) but must not spawn or remove. Returns the
- *  first nonzero value of fn, else 0. */
+ *  first nonzero value of fn, else 0. Source: our own (README "The broadphase"). */
 int bp_broadphase_visit(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx);
 
 /** Tell the grid that entity slot `index` changed its box (move, teleport, push).
  *  Every writer of an entity's box outside bp_world_step must call it (the step calls
- *  it after each entity's update). Cheap when the box stays in the same cells. */
+ *  it after each entity's update). Cheap when the box stays in the same cells. Source:
+ *  our own. */
 void bp_broadphase_moved(bp_World *w, uint32_t index);
 
-/** Drop the grid (rebuilt on the next query): after boxes were restored wholesale. */
+/** Drop the grid (rebuilt on the next query): after boxes were restored wholesale.
+ *  Source: our own. */
 void bp_broadphase_invalidate(bp_World *w);
 
-/** Free the grid's memory (bp_world_destroy). */
+/** Free the grid's memory (bp_world_destroy). Source: our own. */
 void bp_broadphase_free(bp_World *w);
 
 /* --- resolvers --- */
@@ -133,7 +155,7 @@ void bp_broadphase_free(bp_World *w);
 /** Per-axis move (Beta 1.7.3 moveEntity, reference/b173-movement.md section 3): sneak
  *  edge guard, clip Y then X then Z, step-up, flags, fall distance, velocity zeroing.
  *  d = requested displacement (blocks); the actual one goes to out. BP_ELIMIT when
- *  |d| on an axis exceeds BP_MAX_MOVE (nothing moves). */
+ *  |d| on an axis exceeds BP_MAX_MOVE or is not finite (nothing moves). */
 bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
 /** Swept move (MC-CPP, sources/mccpp-entity-physics.txt and mccpp-collider.txt): up to
@@ -204,36 +226,39 @@ typedef struct bp_SweepHit {
 } bp_SweepHit;
 
 /** Unit vector of d (scaled first by its largest component, so huge and tiny
- *  components both work). BP_EINVAL if d is zero or not finite. */
+ *  components both work). BP_EINVAL if d is zero or not finite. Source: our own. */
 bp_Status bp_ray_normalize(const double d[3], double unit[3]);
 
-/** Nearest block shape or static collider on the ray from o along dir (any nonzero
- *  length; normalised here) within max blocks. Grid walk (Amanatidis-Woo) over the
- *  cells the ray crosses, each also testing the cell below when some shape rises
- *  above its cell; slab test per box. A box counts when the ray passes through its
- *  interior at a distance in (0, max]; a ray starting inside a box hits it at
- *  distance 0 with the normal against the largest direction component. Ties: the
- *  block met first in walk order, blocks before colliders. BP_EINVAL for a zero or
- *  non-finite direction, max outside (0, BP_MAX_RAY], |o| above BP_MAX_COORD.
- *  hit->kind is BP_HIT_NONE when nothing is hit. */
+/** Nearest block shape or static collider on the ray from o (blocks) along dir (any
+ *  nonzero length; normalised here) within max blocks. Grid walk over the cells the ray
+ *  crosses, each also testing the cell below when some shape rises above its cell;
+ *  slab test per box. A box counts when the ray passes through its interior at a
+ *  distance in (0, max]; a ray starting inside a box hits it at distance 0 with the
+ *  normal against the largest direction component. Ties: the block met first in walk
+ *  order, blocks before colliders. BP_EINVAL for a zero or non-finite direction, max
+ *  outside (0, BP_MAX_RAY], |o| above BP_MAX_COORD. hit->kind is BP_HIT_NONE when
+ *  nothing is hit. Source: the grid walk of J. Amanatides and A. Woo, "A Fast Voxel
+ *  Traversal Algorithm for Ray Tracing" (Eurographics 1987), our own implementation;
+ *  the slab test and the hit rule: our own. */
 bp_Status bp_world_raycast(bp_World *w, const double o[3], const double dir[3], double max,
                            bp_RayHit *hit);
 
 /** Nearest entity box on the ray (same rule and limits as bp_world_raycast), never
  *  the entity `ignore` (a null id ignores none). Linear in the live entities; ties
- *  keep the one created first. */
+ *  keep the one created first. Source: our own. */
 bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double dir[3],
                                     double max, bp_EntityId ignore, bp_EntityRayHit *hit);
 
-/** How far box m can move by v before it touches a block shape or static collider
- *  (bp_aabb_sweep, MC-CPP collide, against every box near the swept region): the
- *  earliest hit, ties to the first in y, z, x cell order then colliders. Boxes m
- *  already overlaps are ignored; a box met exactly at the end gives t = 1 and a hit.
- *  Moves nothing. BP_ELIMIT when |v| on an axis exceeds BP_MAX_MOVE (callers also
+/** How far box m can move by v (blocks) before it touches a block shape or static
+ *  collider (bp_aabb_sweep, MC-CPP collide, against every box near the swept region):
+ *  the earliest hit, ties to the first in bp_world_visit_cells order, then colliders.
+ *  Boxes m already overlaps are ignored; a box met exactly at the end gives t = 1 and a
+ *  hit. Moves nothing. BP_ELIMIT when |v| on an axis exceeds BP_MAX_MOVE (callers also
  *  bound the region's cell count). */
 bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit);
 
-/** Number of cells bp_world_sweep would scan for m moving by v (for a work limit). */
+/** Number of cells bp_world_sweep would scan for m moving by v (blocks), for a work
+ *  limit. Source: our own. */
 double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[3]);
 
 /* --- the step --- */
@@ -288,7 +313,8 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
 
 /** Largest |velocity component| x (dt for MC-CPP entities, 1 tick for Beta ones) over
  *  the live entities: the largest per-axis displacement (blocks) any entity could
- *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. */
+ *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. Source:
+ *  our own (README "Stepping"). */
 double bp_world_max_displacement(const bp_World *w, double dt);
 
 /** The displacement d (blocks) that a tick's move makes for the wanted v: v clamped to

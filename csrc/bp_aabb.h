@@ -29,25 +29,27 @@ typedef struct bp_Sweep {
 	int axes;
 } bp_Sweep;
 
-/** Swept AABB test of box `m` moving by `v` against static box `s`, exactly as the
- *  algorithm in sources/mccpp-collider.txt (collide): per-axis entry/exit times, still
- *  axes give -inf/+inf, the two early rejections, latest entry vs earliest exit, normal
- *  from the axis of latest entry (ties: X before Y before Z). Our decisions, documented
- *  in README: boxes that only touch on a still axis do not hit (a still axis uses
- *  strict overlap), a box touching the obstacle and moving into it hits at t = 0, and
- *  boxes that already overlap report no hit (t = 1). */
+/** Swept AABB test of box `m` moving by `v` (blocks: one frame's displacement) against
+ *  static box `s`, exactly as the algorithm in sources/mccpp-collider.txt (collide):
+ *  per-axis entry/exit times, still axes give -inf/+inf, the two early rejections,
+ *  latest entry vs earliest exit, normal from the axis of latest entry (ties: X before
+ *  Y before Z). Our decisions, documented in README: boxes that only touch on a still
+ *  axis do not hit (a still axis uses strict overlap), a box touching the obstacle and
+ *  moving into it hits at t = 0, and boxes that already overlap report no hit (t = 1). */
 bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3]);
 
 /* The small operations are inline: they run per box in every gather. */
 
-/** Box from min and max corners (no validation: callers check lo <= hi). */
+/** Box from min and max corners (blocks; no validation: callers check lo <= hi).
+ *  Source: our own. */
 static inline bp_AABB bp_aabb_make(double x1, double y1, double z1, double x2, double y2, double z2)
 {
 	bp_AABB b = {{x1, y1, z1}, {x2, y2, z2}};
 	return b;
 }
 
-/** The box translated by (dx, dy, dz). */
+/** The box translated by (dx, dy, dz) blocks. Source: sources/mccpp-collider.txt
+ *  (operator+). */
 static inline bp_AABB bp_aabb_offset(const bp_AABB *b, double dx, double dy, double dz)
 {
 	return bp_aabb_make(b->lo[0] + dx, b->lo[1] + dy, b->lo[2] + dz,
@@ -64,8 +66,9 @@ static inline void bp_aabb_shift(bp_AABB *b, int axis, double d)
 	b->hi[axis] += d;
 }
 
-/** The box grown toward a displacement: negative components lower lo, positive raise hi.
- *  Source: sources/b173-entity-movement-and-physics.txt, BoundingBox::extend (Beta addCoord). */
+/** The box grown toward a displacement (dx, dy, dz) in blocks: negative components
+ *  lower lo, positive raise hi. Source: sources/b173-entity-movement-and-physics.txt,
+ *  BoundingBox::extend (Beta addCoord). */
 static inline bp_AABB bp_aabb_extend(const bp_AABB *b, double dx, double dy, double dz)
 {
 	bp_AABB r = *b;
@@ -79,8 +82,8 @@ static inline bp_AABB bp_aabb_extend(const bp_AABB *b, double dx, double dy, dou
 	return r;
 }
 
-/** The box grown by (ex, ey, ez) on both sides of each axis (negative shrinks).
- *  Beta's AxisAlignedBB.expand. */
+/** The box grown by (ex, ey, ez) blocks on both sides of each axis (negative shrinks).
+ *  Source: Beta's AxisAlignedBB.expand (reference/b173-movement.md sections 5 and 6). */
 static inline bp_AABB bp_aabb_expand(const bp_AABB *b, double ex, double ey, double ez)
 {
 	return bp_aabb_make(b->lo[0] - ex, b->lo[1] - ey, b->lo[2] - ez,
@@ -115,10 +118,10 @@ static inline double bp_settle(double f, double d, double to, double sign)
 	return d;
 }
 
-/** Displacement `d` of moving box `m` along `axis`, shortened so that `m` stops at
- *  obstacle `o`. Only obstacles overlapping `m` strictly on the two other axes and lying
- *  entirely on the far side (touching counts) shorten it; overlapping obstacles are
- *  ignored. Source: reference/b173-movement.md section 3 (calculateX/Y/ZOffset). */
+/** Displacement `d` (blocks) of moving box `m` along `axis`, shortened so that `m` stops
+ *  at obstacle `o`. Only obstacles overlapping `m` strictly on the two other axes and
+ *  lying entirely on the far side (touching counts) shorten it; overlapping obstacles
+ *  are ignored. Source: reference/b173-movement.md section 3 (calculateX/Y/ZOffset). */
 static inline double bp_aabb_clip(const bp_AABB *m, const bp_AABB *o, int axis, double d)
 {
 	const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;

@@ -139,33 +139,41 @@ struct bp_World {
 	int unstable;
 };
 
-/** A fresh world with every block air. Returns NULL if allocation fails. */
+/** A fresh world with every block air. Returns NULL if allocation fails. Source: our own
+ *  (DESIGN.md section 2, "Memory model"). */
 bp_World *bp_world_create(bp_AllocFn alloc, void *ud);
 
-/** Free the world and everything it owns. NULL is accepted. */
+/** Free the world and everything it owns. NULL is accepted. Source: our own. */
 void bp_world_destroy(bp_World *w);
 
 /** Allocation helpers through w->alloc that keep w->bytes: NULL on failure (bp_alloc,
- *  bp_realloc: the old block stays valid); n is the size given at allocation. */
+ *  bp_realloc: the old block stays valid); n is the size given at allocation (bytes).
+ *  Source: our own. */
 void *bp_alloc(bp_World *w, size_t n);
 void *bp_realloc(bp_World *w, void *p, size_t oldn, size_t newn);
 void bp_free(bp_World *w, void *p, size_t n);
 
-/** Defaults for bp_BlockDef: full cube, slipperiness 0.6, not liquid, not climbable,
- *  velocity_factor 1, not a web. */
+/** Defaults for bp_BlockDef: full cube, slipperiness 0.6F, not liquid, not climbable,
+ *  velocity_factor 1, not a web. Source: reference/b173-movement.md section 2
+ *  (Block.slipperiness); the rest: our own. */
 bp_BlockDef bp_default_block_def(void);
 
-/** Check a definition's ranges; returns NULL or a static message naming the problem. */
+/** Check a definition's ranges; returns NULL or a static message naming the problem.
+ *  Checked: name non-NULL and non-empty; nboxes <= BP_MAX_TYPE_BOXES (< 0: full cube);
+ *  each box lo <= hi (no NaN), x and z in [0, 1], y in [0, 2] (block-local, blocks);
+ *  slipperiness in [0, 1.5]; velocity_factor in [0, 1]; liquid a BP_LIQUID_* value.
+ *  Source: our own. */
 const char *bp_block_def_error(const bp_BlockDef *def);
 
-/** Define a block type; its id (1..65535) goes to *id. Fails with BP_EEXIST on a
- *  duplicate name, BP_ELIMIT past 65535 types, BP_ENOMEM. Nothing changes on failure. */
+/** Define a block type; its id (1..65535) goes to *id. Fails with BP_EINVAL when
+ *  bp_block_def_error finds a problem, BP_EEXIST on a duplicate name, BP_ELIMIT past
+ *  65535 types, BP_ENOMEM. Nothing changes on failure. Source: our own. */
 bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id);
 
-/** Id of the type named `name`, or -1. */
+/** Id of the type named `name`, or -1. Source: our own. */
 int32_t bp_world_find_type(const bp_World *w, const char *name);
 
-/** Block id at a block coordinate (0 = air). */
+/** Block id at a block coordinate (0 = air). Source: our own (DESIGN.md section 1). */
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
 
 /** True if a stored chunk meeting the cells [lo, hi] (int32 values) holds a block that
@@ -174,10 +182,12 @@ uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
 int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3]);
 
 /** The chunk at chunk coordinates (cx, cy, cz), or NULL if none is stored. The pointer
- *  is valid until the next block change. */
+ *  is valid until the next block change. Source: our own. */
 const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
 
-/** Set one block. `id` must be a defined id. BP_ENOMEM leaves the block unchanged. */
+/** Set one block. `id` must be a defined id (not checked). BP_ENOMEM (or BP_ELIMIT if
+ *  the chunk table would pass its size limit) leaves the block unchanged. Source: our
+ *  own. */
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id);
 
 /** Set every block of the inclusive box [x1..x2]x[y1..y2]x[z1..z2] (x1 <= x2 etc.).
@@ -192,15 +202,19 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
  *  Source: our own (DESIGN.md). */
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint32_t *index1,
                                 uint32_t *generation);
-/** True if the handle names a live collider. */
+/** True if the handle names a live collider. Source: our own. */
 int bp_world_collider_is_valid(const bp_World *w, uint32_t index1, uint32_t generation);
 /** Remove a live collider (handle checked by the caller with
- *  bp_world_collider_is_valid; the slot keeps its generation for reuse). */
+ *  bp_world_collider_is_valid; the slot keeps its generation for reuse). Source: our
+ *  own. */
 void bp_world_remove_collider(bp_World *w, uint32_t index1);
 
 /** Visit every box (block shapes and static colliders, world space) that overlaps
- *  `region` strictly. Cells are visited in y, then z, then x order, then static colliders (deterministic).
- *  The visitor returns nonzero to stop early; bp_world_visit returns that value. */
+ *  `region` strictly, scanning one cell lower when some shape rises above its cell.
+ *  Cells chunk by chunk (as bp_world_visit_cells), then static colliders: the order is
+ *  fixed. The visitor returns nonzero to stop early; bp_world_visit returns that value.
+ *  Source: reference/b173-movement.md section 4 (the block part of
+ *  getCollidingBoundingBoxes); the order and colliders: our own. */
 typedef int (*bp_BoxVisitor)(void *ctx, const bp_AABB *box);
 int bp_world_visit(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn, void *ctx);
 
@@ -213,21 +227,25 @@ typedef int (*bp_CellVisitor)(void *ctx, uint16_t id, int32_t x, int32_t y, int3
 int bp_world_visit_cells(bp_World *w, const int64_t lo[3], const int64_t hi[3],
                          bp_CellVisitor fn, void *ctx);
 
-/** Number of block cells a region query would scan (for the bounded-work limit). */
+/** Number of block cells a region query would scan (for the bounded-work limit).
+ *  Source: our own. */
 double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
 
 /** Gather every box overlapping `region` strictly into w->scratch (cleared first; valid
  *  until the next gather), in bp_world_visit order. BP_ENOMEM if the list cannot grow
- *  (it then holds a partial list). Callers bound the region (bp_world_region_cells). */
+ *  (it then holds a partial list). Callers bound the region (bp_world_region_cells).
+ *  Source: as bp_world_visit. */
 bp_Status bp_world_gather(bp_World *w, const bp_AABB *region);
 
-/** Clip displacement d of box m along axis against every box in the region m extended
- *  by d on that axis (one per-axis pass of the Beta resolver). With `within`, only
- *  boxes that also overlap `within` count (Beta's single gather, see move_axis.c). */
+/** Clip displacement d (blocks) of box m along axis against every box in the region m
+ *  extended by d on that axis (one per-axis pass of the Beta resolver). With `within`,
+ *  only boxes that also overlap `within` count (Beta's single gather, see move_axis.c).
+ *  Returns the allowed displacement. Source: reference/b173-movement.md section 3 (c);
+ *  the per-axis gather: our own (DESIGN.md section 2, "Cost"). */
 double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
                           const bp_AABB *within);
 
-/** The box m extended by d along one axis. */
+/** The box m extended by d (blocks) along one axis. Source: our own. */
 bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d);
 
 /** Copy every box (block shapes, static colliders) overlapping `region` into out, at
@@ -235,30 +253,33 @@ bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d);
  *  are more than cap (out then holds a partial list) or the region spans more than
  *  max_cells cells (nothing scanned). No allocation: for small regions. With a cache
  *  (may be NULL), a region whose cells lie in the cached range reads the cached cells,
- *  and any other walk refills the cache; the result is the same either way. */
+ *  and any other walk refills the cache; the result is the same either way. Source: our
+ *  own. */
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
                      double max_cells, bp_GatherCache *cache);
 
-/** True if any box overlaps `region` strictly. */
+/** True if any box overlaps `region` strictly. Source: our own. */
 int bp_world_any_box(bp_World *w, const bp_AABB *region);
 
 /** True if a block of the given liquid lies in the integer block range
  *  floor(lo) .. floor(hi + 1) - 1 of `region` on each axis (Beta's isMaterialInBB);
  *  with `low_quirk`, one extra block on the low side of each axis whose lo < 0
- *  (Beta's getIsAnyLiquid). liquid = 0 matches either liquid. */
+ *  (Beta's getIsAnyLiquid). liquid = 0 matches either liquid. Source:
+ *  reference/b173-movement.md section 5. */
 int bp_world_liquid_in(bp_World *w, const bp_AABB *region, int liquid, int low_quirk);
 
-/** The type of the block at a world position's cell (floor of each coordinate). */
+/** The type of the block at a world position's cell (floor of each coordinate; x, y, z
+ *  in blocks; air outside the int32 grid). Source: our own (DESIGN.md section 1). */
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z);
 
-/** bp_world_type_at, read from an entity's gather cache when it covers the cell (the
- *  block under an entity usually lies in the range its last move gathered); the same
- *  answer either way. x, y, z in blocks. Source: our own. */
 /** 1 if the gather cache gc is valid, covers the cells the box shrunk by 0.001 on
  *  every side lies in, and holds no block that acts on what touches it (so none of
  *  those cells does): the Beta tick's touch test then reads nothing. Source: our own. */
 int bp_gather_touch_free(const bp_World *w, const bp_GatherCache *gc, const bp_AABB *box);
 
+/** bp_world_type_at, read from an entity's gather cache when it covers the cell (the
+ *  block under an entity usually lies in the range its last move gathered); the same
+ *  answer either way. x, y, z in blocks. Source: our own. */
 const bp_BlockType *bp_world_type_at_cached(bp_World *w, const bp_GatherCache *gc,
                                             double x, double y, double z);
 

@@ -14,7 +14,9 @@
  * through `require "blockphys"`). Units: blocks (1 block = 1 m); velocities in
  * blocks/tick under Beta rules, blocks/s under MC-CPP rules; yaw in degrees. Bad
  * arguments raise a Lua error naming the function and the problem, and a call that
- * raises changes nothing (World:fill on memory exhaustion excepted). Lock rule: inside
+ * raises changes nothing (World:fill included: it allocates before it changes a block);
+ * after "not enough memory" or "size limit exceeded", memory the call reserved (empty
+ * chunks, grown arrays) may stay, which only World:stats shows. Lock rule: inside
  * world:step (hooks, filters) the world is locked and structural changes raise
  * "world is locked: ...". Module fields: `_VERSION`, `limits` {max_move, max_coord,
  * max_width, max_height, max_fill_chunks, max_query_cells, max_ray}, `World_methods`
@@ -235,8 +237,9 @@ static int l_collider_new(lua_State *L)
 
 /***
  * The six corner coordinates (blocks). Fields `c.x1, c.y1, c.z1, c.x2, c.y2, c.z2` read
- * the same values (read-only: a Collider has no __newindex, so assignment raises
- * "attempt to index a blockphys.Collider value").
+ * the same values (read-only: `c.x1 = 5` raises "blockphys.Collider is read-only (field
+ * 'x1')", see Collider:__newindex). Source: sources/mccpp-collider.txt (the fields x1 ..
+ * z2); read-only values: our own.
  * @function Collider:unpack
  * @treturn number x1, y1, z1, x2, y2, z2
  * @raise "bad argument #1 (blockphys.Collider expected, got T)" for a non-Collider self.
@@ -404,9 +407,15 @@ static int l_collider_sweep(lua_State *L)
 }
 
 /***
- * `c == d`: same six coordinates (both Colliders).
+ * `c == d`: same six coordinates (both Colliders). Lua calls __eq only when both
+ * operands are full userdata (`c == 5`, `c == {}` are false without a call), the left
+ * one's first: so `c == world` raises, and `e == c` is false (the Entity's __eq
+ * answers). Source: our own.
  * @function Collider:__eq
+ * @tparam Collider d
  * @treturn boolean
+ * @raise "bad argument #2 to 'eq' (blockphys.Collider expected, got T)" when the other
+ *   operand is a userdata of another type ("bad argument #1 ..." for `world == c`).
  */
 static int l_collider_eq(lua_State *L)
 {
@@ -419,7 +428,7 @@ static int l_collider_eq(lua_State *L)
 }
 
 /***
- * `tostring(c)`: "blockphys.Collider(x1, y1, z1, x2, y2, z2)".
+ * `tostring(c)`: "blockphys.Collider(x1, y1, z1, x2, y2, z2)". Source: our own.
  * @function Collider:__tostring
  * @treturn string
  */
@@ -433,7 +442,8 @@ static int l_collider_tostring(lua_State *L)
 
 /***
  * Field access: `x1, y1, z1` (min corner) and `x2, y2, z2` (max corner), numbers in
- * blocks, read-only; any other key looks up the methods (nil if none).
+ * blocks, read-only; any other key looks up the methods (nil if none). Source:
+ * sources/mccpp-collider.txt (the field names); the rest: our own.
  * @function Collider:__index
  * @tparam string k
  * @treturn number|function|nil
@@ -499,7 +509,8 @@ static void *l_alloc_bridge(void *ud, void *ptr, size_t osize, size_t nsize)
 /***
  * A new empty world: every block is air (id 0), no colliders, no entities. Its memory
  * comes from the Lua allocator. Lifetime: until world:destroy(), `__close` or
- * garbage collection; entities keep their world alive.
+ * garbage collection; entities keep their world alive. Source: our own (DESIGN.md
+ * section 2, "Memory model").
  * @function World
  * @treturn World
  * @raise "not enough memory".
@@ -537,7 +548,7 @@ static int in_finalizer(lua_State *L)
 /***
  * Free the world now (also `__close`). Idempotent. Afterwards every World method and
  * every entity of it raises "... (world has been destroyed)" / "(entity belongs to a
- * destroyed world)"; e:valid() returns false.
+ * destroyed world)"; e:valid() returns false. Source: our own.
  * @function World:destroy
  * @raise "world is locked: cannot destroy it inside world:step (from a rules hook or
  *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise).
@@ -559,6 +570,7 @@ static int l_world_destroy(lua_State *L)
 
 /***
  * `__gc`: frees the core world if world:destroy() did not (nothing can use it any more).
+ * Source: our own.
  * @function World:__gc
  */
 static int l_world_gc(lua_State *L)
@@ -572,7 +584,8 @@ static int l_world_gc(lua_State *L)
 
 /***
  * `tostring(world)`: "blockphys.World (N entities, M blocks)" (M = stored non-air
- * blocks), or "blockphys.World (destroyed)". Never raises for a destroyed world.
+ * blocks), or "blockphys.World (destroyed)". Never raises for a destroyed world. Source:
+ * our own.
  * @function World:__tostring
  * @treturn string
  */
@@ -716,7 +729,7 @@ static int l_world_define_block(lua_State *L)
 }
 
 /***
- * The id of a block type by name.
+ * The id of a block type by name. Source: our own.
  * @function World:block_id
  * @tparam string name
  * @treturn[1] integer id (0 for "air")
@@ -771,7 +784,8 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 }
 
 /***
- * A fresh table describing a block type (copies: changing it changes nothing).
+ * A fresh table describing a block type (copies: changing it changes nothing). Source:
+ * our own.
  * @function World:block_info
  * @tparam integer|string block id or name
  * @treturn table `{id, name, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local),
@@ -789,13 +803,14 @@ static int l_world_block_info(lua_State *L)
 }
 
 /***
- * Set one block.
+ * Set one block. Source: our own (block coordinates: DESIGN.md section 1).
  * @function World:set_block
  * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
  * @tparam integer|string block id or name of a defined type (0 or "air" clears)
  * @raise "bad argument #n to 'set_block' (block coordinate must be an integer in the
  *   int32 range)", "(unknown block ...)"; "world is locked: ..." inside world:step;
- *   "not enough memory" (the block is unchanged).
+ *   "not enough memory" or "size limit exceeded" (the chunk table would pass its size
+ *   limit); either way the block is unchanged.
  */
 static int l_world_set_block(lua_State *L)
 {
@@ -810,7 +825,8 @@ static int l_world_set_block(lua_State *L)
 }
 
 /***
- * The block id at a block coordinate (0 = air; every unset block is air).
+ * The block id at a block coordinate (0 = air; every unset block is air). Source: our
+ * own.
  * @function World:get_block
  * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
  * @treturn integer id
@@ -832,15 +848,16 @@ static double chunk_span(int32_t a, int32_t b)
 
 /***
  * Set every block of an inclusive box. Whole 16^3 chunks inside it are stored as one id
- * (no per-block work). Work is bounded by the chunk count.
+ * (no per-block work). Work is bounded by the chunk count. Source: our own.
  * @function World:fill
  * @tparam integer x1 @tparam integer y1 @tparam integer z1 one corner (int32)
  * @tparam integer x2 @tparam integer y2 @tparam integer z2 the other corner, in any order
  * @tparam integer|string block id or name
  * @raise block coordinate and unknown block errors as World:set_block; "fill: region too
  *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks);
- *   "world is locked: ..." inside world:step; "not enough memory" (every allocation
- *   happens before the first block changes, so the blocks stay as they were).
+ *   "world is locked: ..." inside world:step; "not enough memory" or "size limit
+ *   exceeded" (the chunk table would pass its size limit): every allocation happens
+ *   before the first block changes, so the blocks stay as they were.
  */
 static int l_world_fill(lua_State *L)
 {
@@ -873,8 +890,9 @@ static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, cons
 /***
  * Every box that overlaps a region strictly (touching does not count): block shapes in
  * world space (chunk by chunk, y, z, x within each; the same order on every call) then
- * static colliders. Entities are not included
- * (see World:query).
+ * static colliders. Entities are not included (see World:query). Source:
+ * reference/b173-movement.md section 4 (the block part of getCollidingBoundingBoxes);
+ * the order and static colliders: our own.
  * @function World:boxes_in
  * @tparam Collider region
  * @treturn {Collider,...} new Colliders
@@ -900,12 +918,14 @@ static int l_world_boxes_in(lua_State *L)
 
 /***
  * Add a free-standing static box (world space, blocks) that blocks moves, sweeps and
- * raycasts like a block shape. The box is copied.
+ * raycasts like a block shape. The box is copied. Source: our own (DESIGN.md).
  * @function World:add_collider
  * @tparam Collider box
  * @treturn integer handle (generation in the high 32 bits): stays unique after removal
  * @raise "bad argument #1 to 'add_collider' (blockphys.Collider expected, got T)";
- *   "world is locked: ..." inside world:step; "not enough memory".
+ *   "world is locked: ..." inside world:step; "not enough memory" or "size limit
+ *   exceeded" (the collider table would pass its size limit). Nothing is added when it
+ *   raises.
  */
 static int l_world_add_collider(lua_State *L)
 {
@@ -922,7 +942,7 @@ static int l_world_add_collider(lua_State *L)
 }
 
 /***
- * Remove a static collider.
+ * Remove a static collider. Source: our own.
  * @function World:remove_collider
  * @tparam integer handle from World:add_collider
  * @raise "bad argument #1 to 'remove_collider' (no such collider (removed or never
@@ -943,11 +963,12 @@ static int l_world_remove_collider(lua_State *L)
 }
 
 /***
- * Counters of the world (a fresh table).
+ * Counters of the world (a fresh table). Source: our own.
  * @function World:stats
  * @treturn table `{blocks` (stored non-air blocks), `chunks` (16^3 chunks stored),
  *   `bytes` (memory held by the core world, excluding Lua objects), `block_types`
  *   (defined types including air), `entities` (live), `colliders` (live static)`}`
+ * @raise "calling 'stats' on bad self (world has been destroyed)".
  */
 static int l_world_stats(lua_State *L)
 {
@@ -1219,7 +1240,7 @@ static int l_make_rules(lua_State *L)
 /***
  * `__newindex` of rules tables: assigning a key that is not a rule raises (typos fail
  * early). Existing keys are plain fields: their values are checked when the table is
- * used (World:spawn, `e.rules = t`).
+ * used (World:spawn, `e.rules = t`). Source: our own.
  * @function Rules:__newindex
  * @raise "unknown rule 'k'".
  */
@@ -1301,6 +1322,7 @@ static void push_entity(lua_State *L, int wi, uint32_t index)
 
 /***
  * The feet position: centre of the bottom face of the box (blocks). Same as e.x, e.y, e.z.
+ * Source: DESIGN.md section 1.
  * @function Entity:position
  * @treturn number x, y, z
  * @raise "... (entity has been removed)" or "(entity belongs to a destroyed world)"
@@ -1316,7 +1338,8 @@ static int l_entity_position(lua_State *L)
 }
 
 /***
- * The velocity: blocks/tick under Beta rules, blocks/s under MC-CPP rules.
+ * The velocity: blocks/tick under Beta rules, blocks/s under MC-CPP rules. Source:
+ * DESIGN.md section 1 (units).
  * @function Entity:velocity
  * @treturn number vx, vy, vz
  * @raise as Entity:position for a dead entity.
@@ -1331,6 +1354,8 @@ static int l_entity_velocity(lua_State *L)
 
 /***
  * A copy of the entity's box (world space, blocks): the ground truth of its position.
+ * Source: sources/minecraft-style-collision.txt (the box as ground truth), DESIGN.md
+ * section 1.
  * @function Entity:box
  * @treturn Collider
  * @raise as Entity:position for a dead entity.
@@ -1505,7 +1530,7 @@ static int l_entity_lerp(lua_State *L)
 
 /***
  * Whether the entity is alive (not removed, world not destroyed). Never raises for a
- * dead entity.
+ * dead entity. Source: our own.
  * @function Entity:valid
  * @treturn boolean
  */
@@ -1520,7 +1545,7 @@ static int l_entity_valid(lua_State *L)
 
 /***
  * `tostring(e)`: "blockphys.Entity slot:generation (x, y, z)", or
- * "blockphys.Entity (removed)".
+ * "blockphys.Entity (removed)". Source: our own.
  * @function Entity:__tostring
  * @treturn string
  */
@@ -1543,7 +1568,7 @@ static int l_entity_tostring(lua_State *L)
 
 /***
  * `e1 == e2`: same handle in the same world. World:entities returns the same userdata
- * for an entity every time, so entities also work as table keys.
+ * for an entity every time, so entities also work as table keys. Source: our own.
  * @function Entity:__eq
  * @treturn boolean
  */
@@ -1806,6 +1831,10 @@ static void push_rules_view(lua_State *L, int ei)
  * any field of a dead entity raises "entity field 'k': entity has been removed" (or
  * "...: entity belongs to a destroyed world"). Unknown keys give nil.
  * Units: blocks; velocities blocks/tick (Beta rules) or blocks/s (MC-CPP rules).
+ * Source: reference/b173-movement.md sections 0-3, 5 and 7 (inputs, flags, fall
+ * distance, in_web, liquids, y_size) and section 4 (solid),
+ * sources/mccpp-entity-physics.txt (step_offset, flying),
+ * sources/n64-quick-collisions.txt (stable); groups, masks, filter: our own.
  *
  * - `x, y, z` number: feet position (read-only; see Entity:teleport)
  * - `vx, vy, vz` number: velocity (writable, finite)
@@ -1913,7 +1942,7 @@ static void check_step_velocity(lua_State *L, const bp_World *w, const bp_Entity
 
 /***
  * Field assignment (see Entity:__index for the fields, units and which are writable).
- * Nothing changes when it raises.
+ * Nothing changes when it raises. Source: our own.
  * @function Entity:__newindex
  * @tparam string k
  * @param v
@@ -2032,6 +2061,7 @@ static bp_Entity *view_entity(lua_State *L, int *ei, bp_World **wout)
  * `resolver`, `push` (string or false), the hooks `heading`, `jump` (function or nil),
  * or a named constant of the entity's model (units: README rules tables). A vector rule
  * (`friction`, `drag_*`) returns a new table: assign a whole table to change it.
+ * Source: our own.
  * @function RulesView:__index
  * @tparam string k
  * @raise "unknown rule 'k' for model m"; dead entity errors.
@@ -2067,7 +2097,7 @@ static int l_view_index(lua_State *L)
 
 /***
  * `e.rules.k = v`: change one rule of this entity only, validated first (nothing
- * half-written). Allowed inside hooks.
+ * half-written). Allowed inside hooks. Source: our own.
  * @function RulesView:__newindex
  * @tparam string k
  * @param v number in the rule's range, boolean, `{x, y, z}`, resolver/push name, or a
@@ -2118,7 +2148,7 @@ static int l_view_newindex(lua_State *L)
  * A rules table (what bp.rules.beta173/mccpp return) copied from an entity's live view,
  * or from a rules table (a plain table is read as overrides of the preset its `model`
  * names, as `e.rules = t` reads it); includes the hooks (bp.rules.copy). Also what
- * `pairs(e.rules)` iterates and what `e2.rules = e1.rules` assigns.
+ * `pairs(e.rules)` iterates and what `e2.rules = e1.rules` assigns. Source: our own.
  * @function rules_copy
  * @tparam RulesView|table rules `e.rules`, or a rules table
  * @treturn table rules
@@ -2161,7 +2191,8 @@ static void view_to_table(lua_State *L, int i)
 }
 
 /***
- * `pairs(e.rules)`: iterates a snapshot copy (rules_copy), not the live view.
+ * `pairs(e.rules)`: iterates a snapshot copy (rules_copy), not the live view. Source:
+ * our own.
  * @function RulesView:__pairs
  */
 static int l_view_pairs(lua_State *L)
@@ -2174,7 +2205,7 @@ static int l_view_pairs(lua_State *L)
 }
 
 /***
- * `tostring(e.rules)`: "blockphys.RulesView".
+ * `tostring(e.rules)`: "blockphys.RulesView". Source: our own.
  * @function RulesView:__tostring
  */
 static int l_view_tostring(lua_State *L)
@@ -2259,7 +2290,8 @@ static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
  *   'width' must be a number in (0, 16]" (height: (0, 32]), "spawn: field 'k' must be
  *   an integer in [0, 2^32)", "spawn: field 'filter' must be a function or nil",
  *   "spawn: ..." rules errors (as make_rules); "world is locked: ..." inside
- *   world:step; "not enough memory". Nothing is spawned when it raises.
+ *   world:step; "not enough memory" or "size limit exceeded" (the entity pool would
+ *   pass its size limit). Nothing is spawned when it raises.
  */
 static int l_world_spawn(lua_State *L)
 {
@@ -2322,11 +2354,13 @@ static int l_world_spawn(lua_State *L)
 
 /***
  * Remove an entity: its handle and every copy of it become invalid (any use raises
- * "entity has been removed"; e:valid() is false). Its slot may be reused.
+ * "entity has been removed"; e:valid() is false). Its slot may be reused. Source: our
+ * own.
  * @function World:remove
  * @tparam Entity e a live entity of this world
  * @raise "bad argument #1 to 'remove' (entity belongs to another world)", "(entity has
- *   been removed)"; "world is locked: ..." inside world:step.
+ *   been removed)"; "world is locked: ..." inside world:step; "not enough memory" (the
+ *   entity stays).
  */
 static int l_world_remove(lua_State *L)
 {
@@ -2399,9 +2433,11 @@ static int l_world_query(lua_State *L)
 }
 
 /***
- * The live entities in creation order (the step order), as a new array.
+ * The live entities in creation order (the step order), as a new array. Source: our
+ * own.
  * @function World:entities
  * @treturn {Entity,...}
+ * @raise "calling 'entities' on bad self (world has been destroyed)".
  */
 static int l_world_entities(lua_State *L)
 {
@@ -2751,8 +2787,9 @@ static void set_target_fields(lua_State *L, const bp_World *w, int kind,
 
 /***
  * Nearest block shape (not cell) or static collider on a ray. A ray starting inside a
- * box hits it at distance 0; ties go to blocks before colliders. Source: our own (grid
- * walk after Amanatidis-Woo, slab test per box).
+ * box hits it at distance 0; ties go to blocks before colliders. Source: our own
+ * implementation of the grid walk of Amanatides and Woo, "A Fast Voxel Traversal
+ * Algorithm for Ray Tracing" (1987); slab test per box: our own.
  * @function World:raycast
  * @tparam number ox @tparam number oy @tparam number oz origin (blocks, |v| <= limits.max_coord)
  * @tparam number dx @tparam number dy @tparam number dz direction (any nonzero length)
@@ -2763,7 +2800,7 @@ static void set_target_fields(lua_State *L, const bp_World *w, int kind,
  * @treturn[2] nil nothing hit
  * @raise "bad argument #n to 'raycast' (origin must be within limits.max_coord of 0)",
  *   "(direction must not be zero)", "(max_distance must be > 0 and <= 4096)",
- *   "(number must be finite)"; "not enough memory".
+ *   "(number must be finite)".
  */
 static int l_world_raycast(lua_State *L)
 {
@@ -2843,7 +2880,7 @@ static int l_world_raycast_entities(lua_State *L)
  *   Source: sources/mccpp-collider.txt (collide); entities are not tested.
  * @raise "bad argument #1 to 'sweep' (blockphys.Collider expected, got T)", "bad argument
  *   #n to 'sweep' (displacement must be at most 1024 blocks per axis)", "(number must be
- *   finite)"; "sweep: region too large (more than 16777216 cells)"; "not enough memory".
+ *   finite)"; "sweep: region too large (more than 16777216 cells)".
  */
 static int l_world_sweep(lua_State *L)
 {
@@ -2919,7 +2956,8 @@ static void create_meta(lua_State *L, const char *name, const luaL_Reg *meta,
 }
 
 /***
- * The preset of a model as a complete rules table (no overrides, no hooks).
+ * The preset of a model as a complete rules table (no overrides, no hooks). Sources:
+ * reference/b173-movement.md (beta173), sources/mccpp-entity-physics.txt (mccpp).
  * @function rules_defaults
  * @tparam string model "beta173" or "mccpp"
  * @treturn table rules

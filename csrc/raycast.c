@@ -194,7 +194,7 @@ bp_Status bp_world_raycast(bp_World *w, const double o[3], const double dir[3], 
 		if (!(fabs(o[a]) <= BP_MAX_COORD))
 			return BP_EINVAL;
 	}
-	/* Amanatidis-Woo grid walk: the cell, the step direction, and the distance to
+	/* Amanatides-Woo grid walk: the cell, the step direction, and the distance to
 	 * the next cell boundary on each axis. */
 	int64_t cell[3];
 	int step[3];
