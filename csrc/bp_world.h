@@ -186,14 +186,15 @@ int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3]);
 const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
 
 /** Set one block. `id` must be a defined id (not checked). BP_ENOMEM (or BP_ELIMIT if
- *  the chunk table would pass its size limit) leaves the block unchanged. Source: our
- *  own. */
+ *  the chunk table would pass its size limit) leaves the world unchanged (a chunk
+ *  created for the block goes again). Source: our own. */
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id);
 
 /** Set every block of the inclusive box [x1..x2]x[y1..y2]x[z1..z2] (x1 <= x2 etc.).
  *  Whole chunks inside the box become uniform without per-block work. Two phases:
  *  every allocation happens first, so BP_ENOMEM (or BP_ELIMIT if the chunk table would
- *  pass its size limit) leaves every block as it was. Source: our own. */
+ *  pass its size limit) leaves every block as it was; the chunks and arrays that phase
+ *  made are then dropped again. Source: our own. */
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id);
 
 /** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the

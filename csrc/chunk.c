@@ -127,6 +127,22 @@ static bp_Status chunk_get(bp_World *w, int32_t cx, int32_t cy, int32_t cz, uint
 	return BP_OK;
 }
 
+/* Undo chunk_get's creations after a failure: drop the chunks from index `keep` on
+ * (air, as created) and rebuild the slot table in place, which needs no memory. Only
+ * failure paths call this, so its cost (all chunks) does not matter. */
+static void chunks_truncate(bp_World *w, uint32_t keep)
+{
+	if (keep == w->nchunks)
+		return;
+	for (uint32_t i = keep; i < w->nchunks; i++)
+		bp_free(w, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	w->nchunks = keep;
+	memset(w->chunk_slots, 0, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
+	for (uint32_t i = 0; i < keep; i++)
+		slot_insert(w->chunk_slots, w->chunk_slot_cap, &w->chunks[i], i);
+	cache_clear(w);
+}
+
 const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 {
 	int64_t i = chunk_find(w, cx, cy, cz);
@@ -191,6 +207,7 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 	if (found < 0 && id == 0)
 		return BP_OK; /* air where no chunk exists: nothing to store */
 	uint32_t ci;
+	const uint32_t nbefore = w->nchunks;
 	bp_Status st = chunk_get(w, chunk_of(x), chunk_of(y), chunk_of(z), &ci);
 	if (st != BP_OK)
 		return st;
@@ -198,8 +215,10 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 	uint16_t old = c->ids ? c->ids[cell_index(x, y, z)] : c->uniform;
 	if (old == id)
 		return BP_OK;
-	if (!c->ids && (st = chunk_expand(w, c)) != BP_OK)
+	if (!c->ids && (st = chunk_expand(w, c)) != BP_OK) {
+		chunks_truncate(w, nbefore); /* a chunk created just now goes again */
 		return st;
+	}
 	c->ids[cell_index(x, y, z)] = id;
 	w->block_version++;
 	c->nonair += (id != 0) - (old != 0);
@@ -294,12 +313,32 @@ static bp_Status fill_prepare(bp_World *w, const int64_t lo[3], const int64_t hi
 	return BP_OK;
 }
 
+/* Undo fill_prepare after a failure: the chunks it created go, and the chunks that
+ * existed give back the arrays it made for them. Those are the only arrays whose
+ * cells all hold one id (set_block and fill compact any other), so chunk_compact
+ * finds exactly them. */
+static void fill_unprepare(bp_World *w, const int64_t lo[3], const int64_t hi[3],
+                           uint32_t nbefore)
+{
+	chunks_truncate(w, nbefore);
+	for (int64_t cy = chunk_of((int32_t)lo[1]); cy <= chunk_of((int32_t)hi[1]); cy++)
+		for (int64_t cz = chunk_of((int32_t)lo[2]); cz <= chunk_of((int32_t)hi[2]); cz++)
+			for (int64_t cx = chunk_of((int32_t)lo[0]); cx <= chunk_of((int32_t)hi[0]); cx++) {
+				int64_t ci = chunk_find(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
+				if (ci >= 0 && w->chunks[ci].ids)
+					chunk_compact(w, &w->chunks[ci]);
+			}
+}
+
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id)
 {
 	const int64_t l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
+	const uint32_t nbefore = w->nchunks;
 	bp_Status st = fill_prepare(w, l, h, id);
-	if (st != BP_OK)
+	if (st != BP_OK) {
+		fill_unprepare(w, l, h, nbefore);
 		return st;
+	}
 	/* Phase 2 cannot fail: every chunk exists and has the array it needs. */
 	w->block_version++;
 	for (int64_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)

@@ -15,8 +15,8 @@
  * blocks/tick under Beta rules, blocks/s under MC-CPP rules; yaw in degrees. Bad
  * arguments raise a Lua error naming the function and the problem, and a call that
  * raises changes nothing (World:fill included: it allocates before it changes a block);
- * after "not enough memory" or "size limit exceeded", memory the call reserved (empty
- * chunks, grown arrays) may stay, which only World:stats shows. Lock rule: inside
+ * after "not enough memory" or "size limit exceeded", the capacity the call reserved
+ * (grown tables) may stay, which only World:stats' `bytes` shows (spec/oom_spec.lua). Lock rule: inside
  * world:step (hooks, filters) the world is locked and structural changes raise
  * "world is locked: ...". Module fields: `_VERSION`, `limits` {max_move, max_coord,
  * max_width, max_height, max_fill_chunks, max_query_cells, max_ray}, `World_methods`
@@ -51,6 +51,10 @@ typedef struct LWorld {
 	int undo;          /* during a step or move that can fail: hook changes are noted
 	                    * (note_hooks_undo) so that the failure can put them back;
 	                    * 0 off, 1 on, 2 on and something noted */
+	lua_State *main;   /* the allocator bridge's state: the main thread, which lives as
+	                    * long as the world */
+	lua_Integer fail_alloc; /* World:_fail_alloc: the core's allocation that fails
+	                         * (counting down; 0 off) */
 } LWorld;
 
 typedef struct LEntity {
@@ -498,11 +502,16 @@ static const luaL_Reg collider_meta[] = {
 
 /* ------------------------------------------------------------------- World */
 
+/* The core world's allocator: Lua's. `ud` is the world's userdata block, which
+ * outlives the core world (freed at the latest by its __gc). A growth may be made to
+ * fail on purpose (World:_fail_alloc); a free never fails. */
 static void *l_alloc_bridge(void *ud, void *ptr, size_t osize, size_t nsize)
 {
-	lua_State *L = ud;
+	LWorld *lw = ud;
+	if (nsize > (ptr ? osize : 0) && lw->fail_alloc > 0 && --lw->fail_alloc == 0)
+		return NULL;
 	void *aud;
-	lua_Alloc f = lua_getallocf(L, &aud);
+	lua_Alloc f = lua_getallocf(lw->main, &aud);
 	return f(aud, ptr, osize, nsize);
 }
 
@@ -521,6 +530,7 @@ static int l_world_new(lua_State *L)
 	lw->w = NULL; /* closed until the core world exists (liolib newprefile) */
 	lw->pending = NULL;
 	lw->undo = 0;
+	lw->fail_alloc = 0;
 	luaL_setmetatable(L, WORLD_MT);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 1);
@@ -529,9 +539,9 @@ static int l_world_new(lua_State *L)
 	/* The allocator bridge needs a state that lives as long as the world: the
 	 * main thread does. */
 	lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
-	lua_State *main = lua_tothread(L, -1);
+	lw->main = lua_tothread(L, -1);
 	lua_pop(L, 1);
-	lw->w = bp_world_create(l_alloc_bridge, main);
+	lw->w = bp_world_create(l_alloc_bridge, lw);
 	if (!lw->w)
 		return luaL_error(L, "not enough memory");
 	return 1;
@@ -986,6 +996,26 @@ static int l_world_stats(lua_State *L)
 	lua_setfield(L, -2, "entities");
 	lua_pushinteger(L, w->live_colliders);
 	lua_setfield(L, -2, "colliders");
+	return 1;
+}
+
+/***
+ * Internal, for the specs: make the n-th next allocation of this world's core fail
+ * (its memory grows through Lua's allocator), as if memory had run out; 0 turns it
+ * off. A call that then fails must change nothing but the capacity it reserved.
+ * Source: our own.
+ * @function World:_fail_alloc
+ * @tparam integer n 1 = the next allocation, 0 = none
+ * @treturn integer what was left of the previous count (0: that failure happened)
+ * @local
+ */
+static int l_world_fail_alloc(lua_State *L)
+{
+	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	lua_Integer n = luaL_checkinteger(L, 2);
+	luaL_argcheck(L, n >= 0, 2, "must be >= 0");
+	lua_pushinteger(L, lw->fail_alloc); /* 0 once the failure has happened */
+	lw->fail_alloc = n;
 	return 1;
 }
 
@@ -2920,6 +2950,7 @@ static const luaL_Reg world_methods[] = {
 	{"get_block", l_world_get_block}, {"fill", l_world_fill},
 	{"boxes_in", l_world_boxes_in}, {"add_collider", l_world_add_collider},
 	{"remove_collider", l_world_remove_collider}, {"stats", l_world_stats},
+	{"_fail_alloc", l_world_fail_alloc},
 	{"spawn", l_world_spawn}, {"remove", l_world_remove},
 	{"entities", l_world_entities}, {"step", l_world_step}, {"query", l_world_query},
 	{"destroy", l_world_destroy}, {"raycast", l_world_raycast},
