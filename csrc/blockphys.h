@@ -313,9 +313,10 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
 
 /** Largest |velocity component| x (dt for MC-CPP entities, 1 tick for Beta ones) over
  *  the live entities: the largest per-axis displacement (blocks) any entity could
- *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. Source:
- *  our own (README "Stepping"). */
-double bp_world_max_displacement(const bp_World *w, double dt);
+ *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. `*slot`
+ *  gets the slot of the first entity (creation order) that attempts it, or UINT32_MAX
+ *  without entities. Source: our own (README "Stepping"). */
+double bp_world_max_displacement(const bp_World *w, double dt, uint32_t *slot);
 
 /** The displacement d (blocks) that a tick's move makes for the wanted v: v clamped to
  *  BP_MAX_MOVE per axis. The step's pre-check bounds each velocity, the binding bounds

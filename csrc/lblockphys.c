@@ -67,6 +67,18 @@ typedef struct LEntity {
 
 /* ------------------------------------------------------------------ checks */
 
+/* An optional boolean field of the table at t: 0 when absent, else it must be a
+ * boolean (a string "no" or a 0 would read as true under Lua's truth rule). */
+static int opt_flag(lua_State *L, int t, const char *key, const char *fn)
+{
+	int type = lua_getfield(L, t, key);
+	int v = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	if (type != LUA_TNIL && type != LUA_TBOOLEAN)
+		luaL_error(L, "%s: field '%s' must be a boolean", fn, key);
+	return v;
+}
+
 /* A number for a message, without the ".0" that lua_pushfstring's %f gives integral
  * values (limits read "1024", not "1024.0"): 14 significant digits for limits and
  * ranges (0.1 reads "0.1"), 17 for a measured value that must not round to a limit. */
@@ -662,8 +674,9 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  * @function World:define_block
  * @tparam table def `{name = string (non-empty, unique), boxes = {{x1,y1,z1,x2,y2,z2},
  *   ...} (block-local blocks: x, z in [0, 1], y in [0, 2]; at most 64; default a full
- *   cube; `{}` none), slipperiness = number in [0, 1.5] (default 0.6F; ice 0.98F),
- *   liquid = "water"|"lava"|nil|false, climbable = boolean, velocity_factor = number
+ *   cube, or none for a liquid; `{}` none), slipperiness = number in [0, 1.5] (default
+ *   0.6F; ice 0.98F), liquid = "water"|"lava"|nil|false, climbable = boolean (default
+ *   false; so are web and spawn's solid: other values raise), velocity_factor = number
  *   in [0, 1] (default 1: a Beta tick that ends touching the block multiplies the X/Z
  *   velocity by it, once per touched cell; soul sand 0.4), web = boolean (a Beta tick
  *   that ends touching it slows the next move, as a cobweb)}`
@@ -712,15 +725,15 @@ static int l_world_define_block(lua_State *L)
 	}
 	if (def.liquid < 0)
 		return luaL_error(L, "define_block: field 'liquid' must be \"water\" or \"lava\"");
-	lua_getfield(L, 2, "climbable");
-	def.climbable = lua_toboolean(L, -1);
+	if (def.liquid != BP_LIQUID_NONE && !def.boxes)
+		def.nboxes = 0; /* liquids default to no boxes: one swims in them, as in the game */
+	def.climbable = opt_flag(L, 2, "climbable", "define_block");
 	if (lua_getfield(L, 2, "velocity_factor") != LUA_TNIL) {
 		if (!lua_isnumber(L, -1))
 			return luaL_error(L, "define_block: field 'velocity_factor' must be a number");
 		def.velocity_factor = lua_tonumber(L, -1);
 	}
-	lua_getfield(L, 2, "web");
-	def.web = lua_toboolean(L, -1);
+	def.web = opt_flag(L, 2, "web", "define_block");
 	/* The fields' metamethods may have run any code, destroying the world too. */
 	w = world_of(L, 1);
 	const char *err = bp_block_def_error(&def);
@@ -2273,8 +2286,7 @@ static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
 		if (!lua_isnumber(L, -1) || !(d->height > 0 && d->height <= BP_MAX_ENTITY_HEIGHT))
 			luaL_error(L, "spawn: field 'height' must be a number in (0, 32]");
 	}
-	lua_getfield(L, t, "solid");
-	d->solid = lua_toboolean(L, -1);
+	d->solid = (uint8_t)opt_flag(L, t, "solid", "spawn");
 	static const char *const gm[] = {"group", "mask"};
 	uint32_t *gmv[2] = {&d->group, &d->mask};
 	for (int i = 0; i < 2; i++) {
@@ -2677,7 +2689,7 @@ static void restored(lua_State *L, int wi, bp_World *w)
  * @raise "bad argument #1 to 'step' (dt must be positive)" or "(number must be
  *   finite)"; "world:step: already stepping (called from a rules hook or filter)" (or
  *   "(called from e:move (from an entity filter))"); "world:step:
- *   an entity would move N blocks in one step (at most 1024 per axis)" (checked before
+ *   entity N would move X blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
  *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
  *   "world:step: filter of entity N failed: msg", "world:step: rules hook 'heading' of
@@ -2713,10 +2725,12 @@ static int l_world_step(lua_State *L)
 		lua_pop(L, 1);
 		snap = NULL;
 	}
-	double m = bp_world_max_displacement(w, dt);
+	uint32_t fastest;
+	double m = bp_world_max_displacement(w, dt, &fastest);
 	if (m > BP_MAX_MOVE)
-		return luaL_error(L, "world:step: an entity would move %s blocks in one step "
-		                     "(at most 1024 per axis)", num_text_digits(m, 17).s);
+		return luaL_error(L, "world:step: entity %d would move %s blocks in one step "
+		                     "(at most 1024 per axis)", (int)fastest + 1,
+		                  num_text_digits(m, 17).s);
 	start_undo(L, 1, snap != NULL); /* with a snapshot, hook changes can be undone */
 	if (snap) {
 		memcpy(snap, w->entities.items, items_bytes);

@@ -8,15 +8,21 @@
 
 #include <math.h>
 
-double bp_world_max_displacement(const bp_World *w, double dt)
+double bp_world_max_displacement(const bp_World *w, double dt, uint32_t *slot)
 {
 	const bp_EntityPool *p = &w->entities;
 	double m = 0;
+	*slot = UINT32_MAX;
 	for (uint32_t i = 0; i < p->norder; i++) {
 		const bp_Entity *e = &p->items[p->order[i]];
 		double scale = e->rules.model == BP_MODEL_MCCPP ? dt : 1.0;
-		for (int a = 0; a < 3; a++)
-			m = fmax(m, fabs(e->vel[a]) * scale);
+		for (int a = 0; a < 3; a++) {
+			double d = fabs(e->vel[a]) * scale;
+			if (d > m || *slot == UINT32_MAX) {
+				m = d;
+				*slot = p->order[i];
+			}
+		}
 	}
 	return m;
 }

@@ -99,11 +99,13 @@ describe("Entity", function()
       assert.error_matches(function() e.jumping = true end, "entity has been removed", 1, true)
     end)
 
-    it("refuses a step just over the move limit and prints the exact displacement", function()
+    it("refuses a step just over the move limit, naming the entity and the exact displacement", function()
       local w = H.world()
+      w:spawn{ x = 0, y = 0, z = 0, vz = -1000 }
       local e = w:spawn{ x = 0, y = 0, z = 0 }
+      w:spawn{ x = 0, y = 0, z = 0, vy = 1024 }
       e.vx = 1024.000000000001 -- the nearest double is 1024.0000000000009
-      assert.has_error(function() w:step() end, "world:step: an entity would move " ..
+      assert.has_error(function() w:step() end, "world:step: entity 2 would move " ..
         "1024.0000000000009 blocks in one step (at most 1024 per axis)")
     end)
 

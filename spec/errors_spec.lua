@@ -71,6 +71,12 @@ local cases = {
   { "define_block with a box outside on Z", function(w)
       w:define_block{ name = "new", boxes = { { 0, 0, -0.25, 1, 1, 1 } } } end,
     "define_block: box leaves its cell on X or Z (coordinates must be in [0, 1])" },
+  { "define_block with climbable a string", function(w) w:define_block{ name = "new", climbable = "no" } end,
+    "define_block: field 'climbable' must be a boolean" },
+  { "define_block with web a number", function(w) w:define_block{ name = "new", web = 0 } end,
+    "define_block: field 'web' must be a boolean" },
+  { "spawn with solid a string", function(w) w:spawn{ x = 0, y = 0, z = 0, solid = "no" } end,
+    "spawn: field 'solid' must be a boolean" },
   { "define_block with a short box", function(w)
       w:define_block{ name = "new", boxes = { { 0, 0, 0, 1, 1 } } } end,
     "define_block: boxes[1][6] must be a finite number" },
@@ -159,7 +165,7 @@ local cases = {
   { "e.forward out of range", function(_, e) e.forward = 2 end,
     "entity field 'forward' must be in [-1, 1]" },
   { "a step with a velocity too large", function(w, e) e.vx = 2000; w:step() end,
-    "world:step: an entity would move 2000 blocks in one step (at most 1024 per axis)" },
+    "world:step: entity 1 would move 2000 blocks in one step (at most 1024 per axis)" },
   { "a step with a negative dt", function(w) w:step(-0.05) end,
     "bad argument #1 to 'step' (dt must be positive)" },
   { "a step with an infinite dt", function(w) w:step(math.huge) end,

@@ -276,7 +276,7 @@ describe("MC-CPP rules", function()
       local e = spawn(w2, 0, 0, 0)
       e.vx = 30000
       assert.has_error(function() w2:step() end,
-        "world:step: an entity would move 1500 blocks in one step (at most 1024 per axis)")
+        "world:step: entity 1 would move 1500 blocks in one step (at most 1024 per axis)")
       assert.are.same({ 0, 0, 0 }, { e:position() })
     end)
     it("fails a step whose hook sets a velocity beyond 1024 blocks in dt (undone)", function()

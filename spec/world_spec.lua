@@ -42,6 +42,23 @@ describe("bp.World", function()
       assert.same({ { 0.375, 0, 0.375, 0.625, 1.5, 0.625 } }, w:block_info("fence").boxes)
     end)
 
+    it("gives a liquid no boxes unless it names some: an entity sinks into it", function()
+      local w = bp.World()
+      w:define_block { name = "stone" }
+      w:define_block { name = "still_water", liquid = "water" }
+      w:define_block { name = "lava", liquid = "lava" }
+      w:define_block { name = "jelly", liquid = "water", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+      assert.same({}, w:block_info("still_water").boxes)
+      assert.same({}, w:block_info("lava").boxes)
+      assert.same({ { 0, 0, 0, 1, 0.5, 1 } }, w:block_info("jelly").boxes)
+      w:fill(-2, 60, -2, 2, 60, 2, "stone")
+      w:fill(-2, 61, -2, 2, 63, 2, "still_water")
+      local e = w:spawn { x = 0.5, y = 64, z = 0.5 }
+      for _ = 1, 60 do w:step() end
+      assert.is_true(e.in_water)
+      assert.is_true(e.y < 62, "the entity floats at " .. e.y)
+    end)
+
     it("describes air", function()
       assert.same({ id = 0, name = "air", boxes = {}, slipperiness = 0.6000000238418579,
                     climbable = false, velocity_factor = 1, web = false },
