@@ -233,10 +233,11 @@ int bp_world_visit_cells(bp_World *w, const int64_t lo[3], const int64_t hi[3],
 double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
 
 /** Gather every box overlapping `region` strictly into w->scratch (cleared first; valid
- *  until the next gather), in bp_world_visit order. BP_ENOMEM if the list cannot grow
- *  (it then holds a partial list). Callers bound the region (bp_world_region_cells).
- *  Source: as bp_world_visit. */
-bp_Status bp_world_gather(bp_World *w, const bp_AABB *region);
+ *  until the next gather), in bp_world_visit order. BP_ENOMEM if the list cannot grow,
+ *  BP_ELIMIT if the region holds more than `max_boxes` boxes (the list then holds a
+ *  partial list). Callers bound the region (bp_world_region_cells). Source: as
+ *  bp_world_visit. */
+bp_Status bp_world_gather(bp_World *w, const bp_AABB *region, size_t max_boxes);
 
 /** Clip displacement d (blocks) of box m along axis against every box in the region m
  *  extended by d on that axis (one per-axis pass of the Beta resolver). With `within`,

@@ -19,7 +19,8 @@
  * (grown tables) may stay, which only World:stats' `bytes` shows (spec/oom_spec.lua). Lock rule: inside
  * world:step (hooks, filters) the world is locked and structural changes raise
  * "world is locked: ...". Module fields: `_VERSION`, `limits` {max_move, max_coord,
- * max_width, max_height, max_fill_chunks, max_query_cells, max_ray}, `World_methods`
+ * max_width, max_height, max_fill_chunks, max_fill_cut_chunks, max_query_cells,
+ * max_query_boxes, max_ray}, `World_methods`
  * (the World method table, for methods written in Lua).
  * @module blockphys.core
  */
@@ -44,6 +45,12 @@
 
 /* Largest region a boxes_in / query call may scan, in cells. */
 #define MAX_QUERY_CELLS 16777216.0
+/* Chunks one fill may cut (fill but partly): each may need an id array of 8 KB, so one
+ * call allocates at most 512 MB. */
+#define MAX_FILL_CUT_CHUNKS 65536.0
+/* Boxes one boxes_in may return: a region of max_query_cells cells can hold 64 boxes
+ * per cell, and each box becomes a Collider of about 100 bytes. */
+#define MAX_QUERY_BOXES 1048576
 
 typedef struct LWorld {
 	bp_World *w;       /* NULL once destroyed */
@@ -869,6 +876,12 @@ static double chunk_span(int32_t a, int32_t b)
 	return floor((double)b / 16) - floor((double)a / 16) + 1;
 }
 
+/* Chunks that [a, b] covers whole on one axis. */
+static double whole_chunk_span(int32_t a, int32_t b)
+{
+	return fmax(0, floor(((double)b + 1) / 16) - ceil((double)a / 16));
+}
+
 /***
  * Set every block of an inclusive box. Whole 16^3 chunks inside it are stored as one id
  * (no per-block work). Work is bounded by the chunk count. Source: our own.
@@ -877,7 +890,8 @@ static double chunk_span(int32_t a, int32_t b)
  * @tparam integer x2 @tparam integer y2 @tparam integer z2 the other corner, in any order
  * @tparam integer|string block id or name
  * @raise block coordinate and unknown block errors as World:set_block; "fill: region too
- *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks);
+ *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks); "fill:
+ *   region cuts N chunks of 16^3 blocks (at most 65536, ...)" (limits.max_fill_cut_chunks);
  *   "world is locked: ..." inside world:step; "not enough memory" or "size limit
  *   exceeded" (the chunk table would pass its size limit): every allocation happens
  *   before the first block changes, so the blocks stay as they were.
@@ -897,6 +911,13 @@ static int l_world_fill(lua_State *L)
 	if (chunks > BP_MAX_FILL_CHUNKS)
 		return luaL_error(L, "fill: region too large (%s chunks of 16^3 blocks; at most %s)",
 		                  num_text(chunks).s, num_text(BP_MAX_FILL_CHUNKS).s);
+	/* A chunk the region cuts may need an 8 KB id array: bound the memory of one call. */
+	double cut = chunks - whole_chunk_span(lo[0], hi[0]) * whole_chunk_span(lo[1], hi[1]) *
+	                          whole_chunk_span(lo[2], hi[2]);
+	if (cut > MAX_FILL_CUT_CHUNKS)
+		return luaL_error(L, "fill: region cuts %s chunks of 16^3 blocks (at most %s, which "
+		                     "may need 8 KB each; fill in parts)",
+		                  num_text(cut).s, num_text(MAX_FILL_CUT_CHUNKS).s);
 	bp_Status st = bp_world_fill(w, lo, hi, id);
 	if (st != BP_OK)
 		raise_status(L, st);
@@ -921,6 +942,7 @@ static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, cons
  * @treturn {Collider,...} new Colliders
  * @raise "bad argument #1 to 'boxes_in' (blockphys.Collider expected, got T)";
  *   "boxes_in: region too large (more than 16777216 cells)" (limits.max_query_cells);
+ *   "boxes_in: region holds more than 1048576 boxes (limits.max_query_boxes)";
  *   "not enough memory".
  */
 static int l_world_boxes_in(lua_State *L)
@@ -928,7 +950,10 @@ static int l_world_boxes_in(lua_State *L)
 	bp_World *w = world_of(L, 1);
 	bp_AABB r = *check_collider(L, 2);
 	check_query_region(L, w, &r, "boxes_in");
-	bp_Status st = bp_world_gather(w, &r);
+	bp_Status st = bp_world_gather(w, &r, MAX_QUERY_BOXES);
+	if (st == BP_ELIMIT)
+		return luaL_error(L, "boxes_in: region holds more than %d boxes "
+		                     "(limits.max_query_boxes)", MAX_QUERY_BOXES);
 	if (st != BP_OK)
 		raise_status(L, st);
 	lua_createtable(L, (int)w->scratch.count, 0);
@@ -3056,7 +3081,7 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	luaL_newlib(L, module_funcs);
 	lua_pushliteral(L, "blockphys 0.1.0");
 	lua_setfield(L, -2, "_VERSION");
-	lua_createtable(L, 0, 6);
+	lua_createtable(L, 0, 9);
 	lua_pushinteger(L, (lua_Integer)BP_MAX_MOVE);
 	lua_setfield(L, -2, "max_move");
 	lua_pushinteger(L, (lua_Integer)BP_MAX_COORD);
@@ -3069,6 +3094,10 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lua_setfield(L, -2, "max_fill_chunks");
 	lua_pushinteger(L, (lua_Integer)MAX_QUERY_CELLS);
 	lua_setfield(L, -2, "max_query_cells");
+	lua_pushinteger(L, MAX_QUERY_BOXES);
+	lua_setfield(L, -2, "max_query_boxes");
+	lua_pushinteger(L, (lua_Integer)MAX_FILL_CUT_CHUNKS);
+	lua_setfield(L, -2, "max_fill_cut_chunks");
 	lua_pushinteger(L, (lua_Integer)BP_MAX_RAY);
 	lua_setfield(L, -2, "max_ray");
 	lua_setfield(L, -2, "limits");

@@ -239,13 +239,21 @@ int bp_world_visit(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn, void *c
 	return visit_region(w, region, fn, ctx);
 }
 
+typedef struct GatherCtx {
+	bp_World *w;
+	size_t max; /* boxes the list may hold */
+} GatherCtx;
+
+/* 1: out of memory, 2: more than ctx->max boxes (both stop the walk). */
 static int push_box(void *ctx, const bp_AABB *box)
 {
-	bp_World *w = ctx;
-	bp_BoxList *l = &w->scratch;
+	const GatherCtx *g = ctx;
+	bp_BoxList *l = &g->w->scratch;
+	if (l->count == g->max)
+		return 2;
 	if (l->count == l->cap) {
 		size_t ncap = l->cap ? l->cap * 2 : 64;
-		bp_AABB *p = bp_realloc(w, l->items, l->cap * sizeof *p, ncap * sizeof *p);
+		bp_AABB *p = bp_realloc(g->w, l->items, l->cap * sizeof *p, ncap * sizeof *p);
 		if (!p)
 			return 1;
 		l->items = p;
@@ -255,10 +263,12 @@ static int push_box(void *ctx, const bp_AABB *box)
 	return 0;
 }
 
-bp_Status bp_world_gather(bp_World *w, const bp_AABB *region)
+bp_Status bp_world_gather(bp_World *w, const bp_AABB *region, size_t max_boxes)
 {
+	GatherCtx g = {w, max_boxes};
 	w->scratch.count = 0;
-	return visit_region(w, region, push_box, w) ? BP_ENOMEM : BP_OK;
+	int rc = visit_region(w, region, push_box, &g);
+	return rc == 0 ? BP_OK : rc == 2 ? BP_ELIMIT : BP_ENOMEM;
 }
 
 int bp_world_any_box(bp_World *w, const bp_AABB *region)

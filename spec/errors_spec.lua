@@ -38,6 +38,9 @@ local cases = {
     "bad argument #5 to 'fill' (block coordinate must be an integer in the int32 range)" },
   { "fill over too many chunks", function(w) w:fill(0, 0, 0, 2 ^ 20, 2 ^ 20, 0, "stone") end,
     "fill: region too large (4295098369 chunks of 16^3 blocks; at most 1048576)" },
+  { "fill cutting too many chunks", function(w) w:fill(0, 0, 0, 16 * 65537 - 1, 0, 15, "stone") end,
+    "fill: region cuts 65537 chunks of 16^3 blocks (at most 65536, which may need 8 KB each; "
+      .. "fill in parts)" },
   { "block_info of an unknown id", function(w) w:block_info(500) end,
     "bad argument #1 to 'block_info' (unknown block id 500)" },
   { "boxes_in with a table", function(w) w:boxes_in{ 0, 0, 0, 1, 1, 1 } end,

@@ -199,6 +199,14 @@ describe("bp.World", function()
       assert.equal(uniform, w:stats().bytes)
     end)
 
+    it("fills whole chunks beyond the limit on cut chunks", function()
+      local w = H.world()
+      assert.equal(65536, bp.limits.max_fill_cut_chunks)
+      w:fill(0, 0, 0, 16 * 65537 - 1, 15, 15, "stone") -- 65,537 whole chunks, none cut
+      assert.equal(65537, w:stats().chunks)
+      assert.equal(w:block_id("stone"), w:get_block(16 * 65537 - 1, 15, 15))
+    end)
+
     it("clearing where nothing is stored creates no chunks", function()
       local w = H.world()
       w:fill(-100, -100, -100, 100, 100, 100, "air")
@@ -277,6 +285,20 @@ describe("bp.World", function()
       local w = H.world()
       assert.has_error(function() w:boxes_in(bp.Collider(0, 0, 0, 1e5, 1e5, 1e5)) end,
         "boxes_in: region too large (more than 16777216 cells)")
+    end)
+
+    -- 16,896 cells of a 64-box shape hold 1,081,344 boxes: over the limit, though the
+    -- region is far under its cell limit.
+    it("refuses a region holding more boxes than limits.max_query_boxes", function()
+      local w = bp.World()
+      local boxes = {}
+      for i = 0, 63 do boxes[#boxes + 1] = { 0, i / 64, 0, 1, (i + 1) / 64, 1 } end
+      w:define_block { name = "stack", boxes = boxes }
+      w:fill(0, 0, 0, 31, 15, 32, "stack")
+      assert.equal(1048576, bp.limits.max_query_boxes)
+      assert.has_error(function() w:boxes_in(bp.Collider(0, 0, 0, 32, 16, 33)) end,
+        "boxes_in: region holds more than 1048576 boxes (limits.max_query_boxes)")
+      assert.equal(64 * 32 * 16 * 32, #w:boxes_in(bp.Collider(0, 0, 0, 32, 16, 32)))
     end)
 
     -- A flat region on a cell boundary holds no cells, so no cell limit stops it: it

@@ -21,7 +21,9 @@ local bp = {
   --- Limits of one call: `max_move` (1024 blocks per axis per move or step),
   -- `max_coord` (2147482000, |entity coordinate|), `max_width` (16 blocks),
   -- `max_height` (32 blocks), `max_fill_chunks` (1048576 chunks of 16^3 per fill),
-  -- `max_query_cells` (16777216 cells per boxes_in/sweep), `max_ray` (4096 blocks).
+  -- `max_fill_cut_chunks` (65536 chunks a fill covers in part), `max_query_cells`
+  -- (16777216 cells per boxes_in/sweep), `max_query_boxes` (1048576 boxes per
+  -- boxes_in), `max_ray` (4096 blocks).
   -- Beyond a limit the call raises and changes nothing. Source: our own.
   limits = core.limits,
   core = core,
