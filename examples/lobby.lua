@@ -240,8 +240,8 @@ end
 local back = path_to((bfs(here)), start)
 for i = 2, #back do route[#route + 1] = back[i] end
 
-print(("\n%d standable surfaces; walking a route of %d waypoints from (%g, %g, %g)"):format(
-  #all, #route, start.x + 0.5, start.y, start.z + 0.5))
+print(("\n%d standable surfaces; walking a route of %d waypoints from the start at (%g, %g, %g)"):format(
+  #all, #route - 1, start.x + 0.5, start.y, start.z + 0.5))
 
 -- 4. Walk it ------------------------------------------------------------------------
 

@@ -529,9 +529,14 @@ function schematic.load(src, opts)
   if opts ~= nil and type(opts) ~= "table" then
     return nil, "schematic: opts must be a table, got " .. type(opts)
   end
+  for k in pairs(opts or {}) do
+    if k ~= "max_bytes" then
+      return nil, format("schematic: unknown option %s (only max_bytes)", tostring(k))
+    end
+  end
   local max_bytes = opts and opts.max_bytes or schematic.MAX_BYTES
-  if mtype(max_bytes) ~= "integer" then
-    return nil, "schematic: opts.max_bytes must be an integer"
+  if mtype(max_bytes) ~= "integer" or max_bytes < 0 then
+    return nil, "schematic: opts.max_bytes must be a non-negative integer"
   end
   local ok, res, err = pcall(function()
     local bytes, derr = document_bytes(src, max_bytes)
