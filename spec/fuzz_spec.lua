@@ -9,7 +9,10 @@
 --   * every error is a string naming the function, an argument or a documented
 --     message (never a userdata, a table or nil);
 --   * a call that raised without running any hostile callback changed nothing:
---     the world's stats and every entity's state are as before;
+--     the world's stats and every entity's state are as before; now and then the
+--     world's memory runs out in the call (World:_fail_alloc), and a call that then
+--     raises "not enough memory" must have changed nothing either (paste excepted,
+--     as documented);
 --   * the process survives (under `make sanitize`, with no ASan/UBSan report).
 -- Deterministic: a fixed seed and our own generator (no math.random state shared
 -- with other specs).
@@ -85,7 +88,7 @@ end
 
 local function run_fuzz(seed, ncalls)
   local R = rng(seed)
-  local S = { hostile = 0, calls = 0, errors = 0, bad = {} }
+  local S = { hostile = 0, calls = 0, errors = 0, starved = 0, bad = {} }
   local W, OTHER -- the world under test and another world
   local ENTS = {}
   local DEAD = {} -- removed entities and entities of destroyed worlds
@@ -487,6 +490,9 @@ local function run_fuzz(seed, ncalls)
     local t = targets[R(#targets)]
     local before_hostile = S.hostile
     local before = t[2] and world_state(W)
+    -- Now and then memory runs out: the world's n-th next allocation fails, in
+    -- whichever later call makes it.
+    if R(8) == 1 then W:_fail_alloc(R(30)) end
     local res = table.pack(t[3]())
     S.calls = S.calls + 1
     -- collect new entities so that later calls use them
@@ -500,11 +506,15 @@ local function run_fuzz(seed, ncalls)
     if not res[1] then
       S.errors = S.errors + 1
       local err = res[2]
+      if type(err) == "string" and err:find("not enough memory") then
+        S.starved = S.starved + 1
+      end
       if type(err) ~= "string" then
         S.bad[#S.bad + 1] = t[1] .. ": non-string error (" .. type(err) .. ")"
       elseif not documented(err) then
         S.bad[#S.bad + 1] = t[1] .. ": undocumented error: " .. err
-      elseif t[2] and (t[1] == "step" -- a failing step undoes all, hooks' doings too
+      elseif t[2] and not (t[1] == "paste" and err:find("not enough memory")) -- documented
+          and (t[1] == "step" -- a failing step undoes all, hooks' doings too
           or S.hostile == before_hostile and not err:find("HOSTILE")
           and not err:find("yield") and not err:find("hook") and not err:find("filter")) then
         local after = world_state(W)
