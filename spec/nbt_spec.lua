@@ -267,6 +267,10 @@ describe("blockphys.nbt", function()
       fails(d, "^nbt: opts.max_depth must be a non%-negative integer$", { max_depth = -1 })
       assert.equal("compound", select(3, nbt.decode(d, { max_depth = 1 })))
       assert.equal("compound", select(3, nbt.decode(d, {})))
+      fails(d, "^nbt: opts.max_depth must be a non%-negative integer$", { max_depth = false })
+      -- options are read raw: a metamethod that raises is never called
+      local hostile = setmetatable({}, { __index = function() error("i") end })
+      assert.equal("compound", select(3, nbt.decode(d, hostile)))
     end)
 
     it("rejects values that are not strings", function()

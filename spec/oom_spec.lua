@@ -70,12 +70,35 @@ describe("out of memory", function()
     assert.is_true(n >= 2, "fill allocated only " .. n .. " times")
   end)
 
-  it("fill: a partial fill of a uniform chunk with an array already given changes nothing", function()
-    each_failure(function(w) w:fill(-16, -9, -16, -1, -9, -1, "slab") end)
+  -- A partial fill over eight uniform chunks gives each an 8 KB id array before it
+  -- changes a block; failing the k-th allocation leaves k - 1 of them made, which
+  -- must be given back (only the chunk table's capacity may stay).
+  it("fill: gives back the id arrays it made for uniform chunks", function()
+    local failures = 0
+    for n = 1, 20 do
+      local w = bp.World()
+      w:define_block { name = "stone" }
+      w:define_block { name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+      w:fill(0, 0, 0, 16 * 8 - 1, 15, 15, "stone") -- 8 uniform chunks
+      local before = w:stats()
+      local region = { 0, 0, 0, 16 * 8 - 1, 15, 15 }
+      local cells = snapshot(w, region)
+      w:_fail_alloc(n)
+      local ok, err = pcall(w.fill, w, 0, 0, 0, 16 * 8 - 1, 7, 15, "slab")
+      if w:_fail_alloc(0) > 0 then break end
+      assert.is_false(ok)
+      assert.matches("not enough memory", err)
+      failures = failures + 1
+      assert.same(cells, snapshot(w, region))
+      local grown = w:stats().bytes - before.bytes
+      assert.is_true(grown < 8192, ("a failed fill kept %d bytes"):format(grown))
+    end
+    assert.is_true(failures >= 8, "the fill allocated only " .. failures .. " times")
   end)
 
   it("fill: clearing changes nothing", function()
-    each_failure(function(w) w:fill(-20, -4, -20, 20, 5, 20, "air") end)
+    local n = each_failure(function(w) w:fill(-20, -4, -20, 20, 5, 20, "air") end)
+    assert.is_true(n >= 1, "clearing never allocated")
   end)
 
   it("set_block in a new chunk changes nothing", function()

@@ -199,6 +199,11 @@ describe("blockphys.schematic", function()
       fails(LOBBY, "schematic: unknown option foo (only max_bytes)", { foo = 1 })
       fails(LOBBY, "schematic: opts.max_bytes must be a non-negative integer", { max_bytes = -1 })
       fails(LOBBY, "schematic: opts.max_bytes must be a non-negative integer", { max_bytes = 1.5 })
+      fails(LOBBY, "schematic: opts.max_bytes must be a non-negative integer", { max_bytes = false })
+      fails(LOBBY, "schematic: unknown option of type table (only max_bytes)", { [{}] = 1 })
+      -- options are read raw: metamethods that raise are never called
+      local hostile = { __index = function() error("i") end, __pairs = function() error("p") end }
+      assert.is_table(schematic.load(LOBBY, setmetatable({}, hostile)))
       assert.is_table(schematic.load(LOBBY, {}))
     end)
   end)
@@ -644,6 +649,12 @@ describe("blockphys.schematic", function()
           .. "boxes[1] must be a table {x1,y1,z1,x2,y2,z2})",
         function() schematic.paste(world, s, 0, 0, 0, boxes) end)
       assert.equal(0, #world.types)
+    end)
+
+    it("skips the type limit for a stand-in world whose stats are not a blockphys table", function()
+      local world = fake_world()
+      world.stats = function() end
+      assert.equal(4, schematic.paste(world, tiny(), 0, 0, 0).placed)
     end)
 
     it("passes other errors through unchanged", function()

@@ -248,7 +248,7 @@ function nbt.decode(bytes, opts)
   if opts ~= nil and type(opts) ~= "table" then
     return nil, "nbt: opts must be a table, got " .. type(opts)
   end
-  local max_depth = opts and opts.max_depth
+  local max_depth = opts and rawget(opts, "max_depth") -- raw: no metamethod can raise
   if max_depth == nil then
     max_depth = nbt.MAX_DEPTH
   elseif math.type(max_depth) ~= "integer" or max_depth < 0 then

@@ -142,6 +142,7 @@ local function check_new_types(world, palette, defs, n)
     if def and not world:block_id(def.name) and not scratch:block_id(def.name) then
       local ok, err = pcall(scratch.define_block, scratch, def)
       if not ok then
+        if err == "not enough memory" then error(err, 0) end -- not the definition's fault
         local msg = tostring(err):gsub("^define_block: ", "")
         argerror(n, format("block_def(%q): %s", palette[i], msg))
       end
@@ -150,7 +151,8 @@ local function check_new_types(world, palette, defs, n)
   end
   scratch:destroy()
   if method_of(world, "stats") then
-    local have = world:stats().block_types
+    local stats = world:stats()
+    local have = type(stats) == "table" and rawget(stats, "block_types")
     if mtype(have) == "integer" and have + new > MAX_TYPES then
       argerror(n, format("%d new block types would exceed the world's %d", new, MAX_TYPES))
     end
@@ -218,8 +220,9 @@ end
 -- palette whose new types would pass the world's 65,536 types. Only running out
 -- of memory part-way can leave some types defined and some blocks placed.
 -- Source: our own.
--- @param world a `blockphys` World (anything with `define_block`,
---   `block_id` and `set_block` methods)
+-- @param world a `blockphys` World (or anything with `define_block`,
+--   `block_id` and `set_block` methods; its definitions are still checked by a
+--   blockphys World's rules, and its `stats().block_types`, if any, by the type limit)
 -- @tparam table schem a schematic from `load`
 -- @tparam integer x block X of the minimum corner (int32, as is x + width - 1)
 -- @tparam integer y block Y of the minimum corner (int32, as is y + height - 1)

@@ -529,13 +529,19 @@ function schematic.load(src, opts)
   if opts ~= nil and type(opts) ~= "table" then
     return nil, "schematic: opts must be a table, got " .. type(opts)
   end
-  for k in pairs(opts or {}) do
+  -- Options are read raw (next, rawget), so that no metamethod can raise here.
+  local k = opts and next(opts)
+  while k ~= nil do
     if k ~= "max_bytes" then
-      return nil, format("schematic: unknown option %s (only max_bytes)", tostring(k))
+      return nil, format("schematic: unknown option %s (only max_bytes)",
+        type(k) == "string" and k or "of type " .. type(k))
     end
+    k = next(opts, k)
   end
-  local max_bytes = opts and opts.max_bytes or schematic.MAX_BYTES
-  if mtype(max_bytes) ~= "integer" or max_bytes < 0 then
+  local max_bytes = opts and rawget(opts, "max_bytes")
+  if max_bytes == nil then
+    max_bytes = schematic.MAX_BYTES
+  elseif mtype(max_bytes) ~= "integer" or max_bytes < 0 then
     return nil, "schematic: opts.max_bytes must be a non-negative integer"
   end
   local ok, res, err = pcall(function()
