@@ -87,4 +87,59 @@ describe("solid entities", function()
     assert.equal(0, (wall:move(-4, 0, 0)))
     assert.equal(6, (wall:box():unpack()))
   end)
+
+  -- bp_collect_blocking (solid.c): with a solid entity in the world, a move gathers the
+  -- block boxes of its region, then adds the solid entities' boxes. The three cases:
+
+  -- A region of more than 64 cells (here 6 x 12 x 6) is not gathered into a list: the
+  -- gather says so (n < 0) and each axis pass clips against the world itself. The
+  -- solid entity (box 3.2 .. 3.8 x 66 .. 67.8) lies in the region but in no pass's slab;
+  -- only the floor (top 64) stops the fall from 70: exactly 6 down, 5 and 5 across.
+  it("leave a long move to the per-axis gathers, which still see the blocks", function()
+    local w = world()
+    w:spawn{ x = 3.5, y = 66, z = 3.5, solid = true, rules = STILL }
+    local e = w:spawn{ x = 0.5, y = 70, z = 0.5, rules = STILL }
+    assert.same({ 5, -6, 5 }, { e:move(5, -10, 5) })
+    assert.equal(64, e.y)
+    assert.is_true(e.on_ground)
+  end)
+
+  -- A short region holding block boxes (the floor row under a move with dy < 0) and a
+  -- solid entity: both go into the list. The floor holds y (64 - 0.1 is clipped to 0)
+  -- and the solid's min x 2 stops e's max x 0.5 + 0.3F: dx = 2 - (0.5 + 0.3F) exactly.
+  it("are gathered with the block boxes of the move's region", function()
+    local w = world()
+    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, height = 1, solid = true, rules = STILL }
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL }
+    local dx, dy, dz = e:move(1.5, -0.1, 0)
+    assert.equal(2 - (0.5 + H.F.half_width), dx)
+    assert.equal(0, dy)
+    assert.equal(0, dz)
+    assert.equal(2, e:box().x2)
+    assert.is_true(e.collided_horizontally)
+    assert.is_true(e.on_ground)
+  end)
+
+  -- The move's list holds 96 boxes. Two cells of a block with 48 boxes (all the full
+  -- cube) fill it exactly; the solid entity is the 97th box, so the gather gives up
+  -- (n < 0) and each pass clips against the world and the solid itself. Giving up must
+  -- not read as "no boxes": the floor holds y, the solid stops x at 2 (dx = 2 - (1 + 0.3F)).
+  it("make the move gather per axis when they overflow the move's list", function()
+    local w = bp.World()
+    local boxes = {}
+    for i = 1, 48 do boxes[i] = { 0, 0, 0, 1, 1, 1 } end
+    w:define_block{ name = "thick", boxes = boxes }
+    w:fill(0, 63, 0, 1, 63, 0, "thick") -- cells x 0 and 1 under e (box x 0.7 .. 1.3)
+    -- the solid stands over air at x = 2 (no step runs, so it stays)
+    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, height = 1, solid = true, rules = STILL }
+    local e = w:spawn{ x = 1, y = 64, z = 0.5, rules = STILL }
+    -- the region x 0.7 .. 2.3, y 63.5 .. 65.8, z 0.2 .. 0.8: 9 cells, 96 block boxes
+    assert.equal(96, #w:boxes_in(bp.Collider(0.7, 63.5, 0.2, 2.3, 65.8, 0.8)))
+    local dx, dy, dz = e:move(1, -0.5, 0)
+    assert.equal(2 - (1 + H.F.half_width), dx)
+    assert.equal(0, dy)
+    assert.equal(0, dz)
+    assert.equal(2, e:box().x2)
+    assert.equal(64, e.y)
+  end)
 end)

@@ -199,6 +199,70 @@ describe("bp.World", function()
       assert.equal(uniform, w:stats().bytes)
     end)
 
+    -- Two fills that each cover part of a chunk leave it all stone: the second must
+    -- give the 8 KB id array back (4096 uint16), as one whole-chunk fill never makes it.
+    it("compacts a chunk that two partial fills complete", function()
+      local w = H.world()
+      w:fill(0, 0, 0, 15, 7, 15, "stone") -- the lower half: an id array
+      local half = w:stats().bytes
+      w:fill(0, 8, 0, 15, 15, 15, "stone") -- the upper half: the chunk is all stone
+      local s = w:stats()
+      assert.equal(4096, s.blocks)
+      assert.equal(1, s.chunks)
+      assert.equal(half - 8192, s.bytes)
+      local whole = H.world()
+      whole:fill(0, 0, 0, 15, 15, 15, "stone")
+      assert.equal(whole:stats().bytes, s.bytes)
+      assert.equal(1, w:get_block(15, 15, 15))
+    end)
+
+    -- A fill covering a whole chunk stores one id for it (no array): every reader of
+    -- blocks must see that id. Chunk (0, 0, 0) is cells 0 .. 15 on each axis.
+    describe("whole chunks (one id, no array) are read by the movement code", function()
+      it("stone: an entity stands on it", function()
+        local w = H.world()
+        w:fill(0, 0, 0, 15, 15, 15, "stone")
+        local e = w:spawn{ x = 8.5, y = 16, z = 8.5 }
+        for _ = 1, 5 do w:step() end
+        assert.equal(16, e.y)
+        assert.is_true(e.on_ground)
+        assert.equal(1, #w:boxes_in(bp.Collider(8.2, 15.5, 8.2, 8.8, 16.5, 8.8)))
+      end)
+
+      it("water: an entity inside is in water", function()
+        local w = H.world()
+        w:fill(0, 0, 0, 15, 15, 15, "water")
+        local e = w:spawn{ x = 8.5, y = 8, z = 8.5 }
+        w:step()
+        assert.is_true(e.in_water)
+      end)
+
+      -- Soul sand (Beta: 0.875 high, velocity_factor 0.4): a walker landed on it walks
+      -- one tick from rest. The heading adds the float ground acceleration, the move
+      -- keeps it, the one touched cell (8, 15, 8) scales it by 0.4, then the friction
+      -- 0.6F x 0.91F (the block under floor(15.875) - 1 = 14 is soul sand, slipperiness
+      -- 0.6F): 0.021403200299072014, exact as the game's order of operations.
+      it("soul sand: slows a walker standing on it", function()
+        local w = H.world()
+        w:define_block{ name = "soul_sand", boxes = { { 0, 0, 0, 1, 0.875, 1 } },
+                        velocity_factor = 0.4 }
+        w:fill(0, 0, 0, 15, 15, 15, "soul_sand")
+        local e = w:spawn{ x = 8.5, y = 15.875, z = 8.5 }
+        w:step() -- the spawn tick: an air tick, vy = 0, so a move of 0 (not grounded)
+        w:step() -- lands (vy < 0, clipped to 0)
+        assert.is_true(e.on_ground)
+        assert.equal(0, e.vz)
+        e.forward = 1
+        w:step()
+        local F = H.F
+        local f = H.f32(F.slip * F.air)
+        local accel = H.f32(F.input * H.f32(F.ground * H.f32(F.accel / H.f32(H.f32(f * f) * f))))
+        assert.equal(accel * 0.4 * f, e.vz)
+        assert.equal(0.021403200299072014, e.vz)
+        assert.equal(15.875, e.y)
+      end)
+    end)
+
     it("fills whole chunks beyond the limit on cut chunks", function()
       local w = H.world()
       assert.equal(65536, bp.limits.max_fill_cut_chunks)
@@ -279,6 +343,55 @@ describe("bp.World", function()
       assert.equal(-0.75, dy)
       assert.equal(0.25, e.y)
       assert.is_true(e.on_ground)
+    end)
+
+    -- A removed collider keeps its slot (marked dead until add_collider reuses it), so
+    -- every walk over the colliders must skip dead slots: the move's gather
+    -- (bp_world_collect), the sweep and the raycast each have their own loop.
+    it("stops blocking moves, sweeps and rays once the collider is removed", function()
+      local w = H.world() -- no blocks: the collider is the only thing to meet
+      local h = w:add_collider(bp.Collider(-1, 63, -1, 2, 64, 2)) -- a floor, top y = 64
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+      local probe = bp.Collider(0, 66, 0, 1, 67, 1)
+      -- present: the entity stands on it, a box 2 above it meets it after 2 of 5 blocks
+      -- (t = 2 / 5, exact), a ray down from y = 66 after 2 (exact)
+      assert.same({ 0, 0, 0 }, { e:move(0, -0.5, 0) })
+      local t, ax, ay, az, hit = w:sweep(probe, 0, -5, 0)
+      assert.same({ 0.4, 0, -2, 0 }, { t, ax, ay, az })
+      assert.same({ collider = true, handle = h, nx = 0, ny = 1, nz = 0 }, hit)
+      assert.equal(2, w:raycast(0.5, 66, 0.5, 0, -1, 0, 10).distance)
+      w:remove_collider(h)
+      -- removed: the whole 0.5 down (exact: 64 - 0.5), the whole sweep, no ray hit
+      assert.same({ 0, -0.5, 0 }, { e:move(0, -0.5, 0) })
+      assert.equal(63.5, e.y)
+      assert.is_false(e.on_ground)
+      assert.same({ 1, 0, -5, 0 }, { w:sweep(probe, 0, -5, 0) })
+      assert.is_nil(select(5, w:sweep(probe, 0, -5, 0)))
+      assert.is_nil(w:raycast(0.5, 66, 0.5, 0, -1, 0, 10))
+    end)
+
+    -- Cells -17 and -16 lie in chunks -2 and -1: -16 is the first cell of chunk -1, the
+    -- one a floor division of a negative cell number gets wrong if it is off by one
+    -- (-16 // 16 = -1, not -2). Each axis in turn: the region is x -17.5 .. -15.5
+    -- (cells -18 .. -16), so its last chunk must be -1.
+    it("finds the blocks on both sides of a negative chunk border, on each axis", function()
+      for axis = 1, 3 do
+        local w = H.world()
+        local lo, hi = { 0.2, 0.2, 0.2 }, { 0.8, 0.8, 0.8 }
+        lo[axis], hi[axis] = -17.5, -15.5
+        local want = {}
+        for i, v in ipairs{ -17, -16 } do -- chunk by chunk: chunk -2 first
+          local c = { 0, 0, 0 }
+          c[axis] = v
+          w:set_block(c[1], c[2], c[3], "stone")
+          local d = { c[1] + 1, c[2] + 1, c[3] + 1 }
+          want[i] = bp.Collider(c[1], c[2], c[3], d[1], d[2], d[3])
+        end
+        local boxes = w:boxes_in(bp.Collider(lo[1], lo[2], lo[3], hi[1], hi[2], hi[3]))
+        assert.equal(2, #boxes)
+        assert.is_true(boxes[1] == want[1], "axis " .. axis .. ": " .. tostring(boxes[1]))
+        assert.is_true(boxes[2] == want[2], "axis " .. axis .. ": " .. tostring(boxes[2]))
+      end
     end)
 
     it("refuses a region too large to scan", function()
