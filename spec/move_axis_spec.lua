@@ -174,6 +174,85 @@ describe("e:move", function()
     end)
   end)
 
+  describe("sneak edge guard (section 3a)", function()
+    -- An upper floor of x <= 0 (top 1, its edge at x = 1) and a lower floor of x >= 1
+    -- one block down (top 0); `layer` puts a block of that height on the lower floor.
+    local function ledge(layer)
+      local w = H.world()
+      w:fill(-8, 0, -8, 0, 0, 8, "stone")
+      w:fill(1, -1, -8, 8, -1, 8, "stone")
+      if layer then
+        w:define_block{ name = "layer", boxes = { { 0, 0, 0, 1, layer, 1 } } }
+        w:fill(1, 0, -8, 8, 0, 8, "layer")
+      end
+      return w
+    end
+
+    -- The guard's loop restated for a move of +1 on X from the box's min x `lo`: the
+    -- probe (the box moved by d and 1.0 down) overlaps the upper floor's block [0, 1]
+    -- while lo + d < 1, and the bare lower floor's top face (0) only touches it.
+    local function guarded(lo)
+      local d = 1
+      while lo + d >= 1 do d = d - 0.05 end
+      return d -- 0.7999999999999998 from lo = 0.5 - HW: 1 - 4 x 0.05 in doubles
+    end
+
+    -- Pins the guard's probe depth (rules guard_probe = 1.0, move_axis.c's
+    -- -guard_probe): a floor exactly 1.0 down is no support, any less is. A carpet
+    -- (1/16) and a film (1/1024) on the lower floor make drops of 0.9375 and
+    -- 0.9990234375: the probe overlaps them and the whole move of 1 passes. A probe of
+    -- 0.99 would miss the film, one of 0.9 the carpet too, and hold the entity at
+    -- guarded(lo) as over the bare floor. Exact comparisons (no tolerance): the
+    -- expected values restate the core's double operations.
+    for _, c in ipairs{ { "bare floor", nil }, { "carpet", 1 / 16 }, { "film", 1 / 1024 } } do
+      local name, layer = c[1], c[2]
+      it("guard probe 1.0 down: a sneaker at a 1-block drop onto " .. name, function()
+        local w = ledge(layer)
+        local e = standing(w)
+        e.sneaking = true
+        e.vx = 1
+        local lo = e:box().x1
+        local d = layer and 1 or guarded(lo)
+        assert.equal(0.7999999999999998, guarded(lo))
+        local dx, dy, dz = e:move(1, GROUND, 0)
+        assert.equal(d, dx) -- exact: both are the same double sums
+        assert.equal(0, dy)
+        assert.equal(0, dz)
+        assert.equal(lo + d, e:box().x1)
+        assert.equal(layer and 1.5 or 1.2999999999999998, e.x)
+        -- Y was clipped first, with the box still over the upper floor: on the ground
+        assert.equal(1, e.y)
+        assert.is_true(e.on_ground)
+        -- a guarded stop is no collision and keeps the velocity
+        assert.is_false(e.collided_horizontally)
+        assert.equal(1, e.vx)
+      end)
+    end
+
+    -- Pins the on_ground term of guard = on_ground && sneaking && sneak_guard: an
+    -- entity in the air (a new entity is not on the ground) is not held back even
+    -- while sneaking. With the guard it would stop at guarded(lo) = 0.8 as above.
+    it("does not hold back a sneaking entity in the air", function()
+      local w = ledge()
+      local e = w:spawn{ x = 0.5, y = 1.5, z = 0.5 }
+      assert.is_false(e.on_ground)
+      e.sneaking = true
+      assert.same({ 1, -0.25, 0 }, { e:move(1, -0.25, 0) })
+      assert.same({ 1.5, 1.25, 0.5 }, { e:position() })
+      assert.is_false(e.on_ground or e.collided_horizontally or e.collided_vertically)
+    end)
+
+    -- Pins the sneak_guard term: with the rule off a sneaker on the ground walks off.
+    it("does not hold back a sneaker on the ground with sneak_guard = false", function()
+      local w = ledge()
+      local e = standing(w)
+      e.sneaking = true
+      e.rules.sneak_guard = false
+      assert.same({ 1, 0, 0 }, { e:move(1, GROUND, 0) })
+      assert.equal(1.5, e.x)
+    end)
+  end)
+
   describe("step-up", function()
     it("steps onto a 0.5 slab from the ground", function()
       local w = floored()
@@ -269,6 +348,154 @@ describe("e:move", function()
       -- move 2 reached the stone's face, move 3 was blocked, move 4 stepped 1 block
       assert.equal(1 + (2 - (1 + HW)) + 1, e.x)
     end)
+
+    -- The tests below compare exactly (no tolerance): every expected value is a sum of
+    -- the same doubles (or a float rounding, H.f32) that the core computes.
+
+    -- Pins the strict ySize < step_cooldown: the rule set to exactly the ySize the
+    -- next move decays to (0.51F x 0.4F = 0.204, a float) forbids the step; a
+    -- cooldown just above it allows it (the scene does step).
+    it("steps only while ySize < step_cooldown (strictly)", function()
+      local ys = H.f32(H.f32(0.51) * F.camera_decay) -- 0.20399999618530273
+      for _, c in ipairs{ { ys, false }, { ys + 2 ^ -40, true } } do
+        local cooldown, steps = c[1], c[2]
+        local w = floored()
+        w:fill(1, 1, -5, 1, 1, 5, "slab")   -- first step: 1 -> 1.5
+        w:fill(2, 1, -5, 9, 1, 5, "stone")  -- second step: 1.5 -> 2
+        local e = standing(w)
+        e:move(0.5, GROUND, 0)
+        assert.equal(H.f32(0.51), e.y_size)
+        e.rules.step_cooldown = cooldown
+        local dx, dy = e:move(1, GROUND, 0)
+        assert.equal(ys, e.y_size) -- frac(2) = 0: a kept step adds nothing
+        if steps then
+          assert.same({ 1, 0.5 }, { dx, dy })
+          assert.same({ 2, 2 }, { e.x, e.y })
+          assert.is_false(e.collided_horizontally)
+        else
+          assert.same({ 2 - (1 + HW), 0 }, { dx, dy }) -- the stone's face
+          assert.same({ 1 + (2 - (1 + HW)), 1.5 }, { e.x, e.y })
+          assert.is_true(e.collided_horizontally)
+        end
+      end
+    end)
+
+    -- Pins step_height > 0 as the switch: a landing move (canStep from the Y clip)
+    -- beside a 0.25 plate. From y = 1.3 the step attempt starts at the ORIGINAL box,
+    -- whose feet are above the plate: with step_height 0.5 it goes up 0.5, across and
+    -- down 0.5 back to 1.3 (the plate's top 1.25 is not reached), which is farther than
+    -- the plain move stopped at the plate, so it is kept: the entity hovers at 1.3 and
+    -- dy = -0.5 = oy is no vertical collision (Beta: the step ignores the requested dy).
+    -- With step_height 0 there is no attempt: it lands at 1 against the plate.
+    it("does not step with step_height = 0 (also on the landing move)", function()
+      for _, h in ipairs{ 0.5, 0 } do
+        local w = floored()
+        w:define_block{ name = "plate", boxes = { { 0, 0, 0, 1, 0.25, 1 } } }
+        w:fill(1, 1, -5, 1, 1, 5, "plate")
+        local e = w:spawn{ x = 0.5, y = 1.3, z = 0.5, rules = bp.rules.beta173{ step_height = h } }
+        local dx, dy = e:move(0.5, -0.5, 0)
+        if h > 0 then
+          assert.same({ 0.5, 0 }, { dx, dy }) -- e:move returns the position change
+          assert.same({ 1, 1.3 }, { e.x, e.y })
+          assert.is_false(e.on_ground or e.collided_vertically or e.collided_horizontally)
+          assert.equal(0.5, e.fall_distance)
+          assert.equal(H.f32(1.3 - 1 + 0.01), e.y_size) -- frac(1.3) + 0.01, a float
+        else
+          assert.equal(1 - (0.5 + HW), dx)
+          assert.equal(1, e.y)
+          assert.is_true(e.on_ground and e.collided_vertically and e.collided_horizontally)
+          assert.equal(0, e.fall_distance)
+          assert.equal(0, e.y_size)
+        end
+      end
+    end)
+
+    -- Pins the guard term of (guard or ySize < step_cooldown): right after a step
+    -- ySize decays to 0.204 >= 0.05F, which forbids a walker's next step (move 2 of
+    -- "rests for two moves after a step"), but a sneaker on the ground skips that test
+    -- and steps at once.
+    it("lets a sneaker on the ground step during the ySize cooldown", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")
+      w:fill(2, 1, -5, 9, 1, 5, "stone")
+      local e = standing(w)
+      e:move(0.5, GROUND, 0)
+      e.sneaking = true
+      -- the guard's probe (1.0 down) meets the stone ahead: no reduction
+      assert.same({ 1, 0.5, 0 }, { e:move(1, GROUND, 0) })
+      assert.same({ 2, 2, 0.5 }, { e:position() })
+      assert.equal(H.f32(H.f32(0.51) * F.camera_decay), e.y_size)
+      assert.is_true(e.on_ground)
+      assert.is_false(e.collided_horizontally)
+    end)
+
+    -- The same through world:step: each Beta tick raises a sneaker's ySize to 0.2F
+    -- before the move, which decays it to 0.08 >= 0.05F, so only the guard lets a
+    -- sneaking walker up a slab; 20 ticks at sneaking speed cover more than the 0.2 to
+    -- the slab's face.
+    it("lets a sneaking walker (world:step) climb a slab", function()
+      local w = floored()
+      w:fill(1, 1, -5, 9, 1, 5, "slab")
+      local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+      w:step(); w:step()
+      e.sneaking, e.forward, e.yaw = true, 1, -90 -- toward +X
+      for _ = 1, 20 do w:step() end
+      assert.equal(1.5, e.y)
+      assert.is_true(e.on_ground)
+      assert.is_true(e.x - HW > 1) -- the whole box is over the slab
+      assert.equal(H.f32(F.sneak_camera * F.camera_decay), e.y_size) -- 0.080000005662441254
+    end)
+
+    -- Pins that a kept step reports dy from its down-probe alone, and that a grounded
+    -- entity may step on a move with dy = 0 (canStep = onGround, not only a landing).
+    -- Onto a 0.25 plate: up 0.5, across, down -0.5 clipped to -0.25 at the plate's top.
+    -- oy = 0 != dy = -0.25: a vertical collision, but not on the ground (oy < 0 fails),
+    -- and the 0.25 "fallen" counts as fall distance; ySize = (float)(0.25 + 0.01).
+    it("reports the step's down-probe as dy (a 0.25 plate, dy = 0)", function()
+      local w = floored()
+      w:define_block{ name = "plate", boxes = { { 0, 0, 0, 1, 0.25, 1 } } }
+      w:fill(1, 1, -5, 1, 1, 5, "plate")
+      local e = standing(w)
+      e.vy = 0.5
+      assert.same({ 0.5, 0.25, 0 }, { e:move(0.5, 0, 0) }) -- the position change
+      assert.same({ 1, 1.25, 0.5 }, { e:position() })
+      assert.is_true(e.collided_vertically)
+      assert.is_false(e.on_ground)
+      assert.is_false(e.collided_horizontally)
+      assert.equal(0.25, e.fall_distance)
+      assert.equal(0, e.vy) -- oy != dy zeroes vy
+      assert.equal(H.f32(0.26), e.y_size)
+    end)
+
+    -- Pins the truncation in frac = minY - (int)minY: at negative heights (int) rounds
+    -- toward 0, so a step from -10 onto a slab (-9.5) has frac = -9.5 - (-9) = -0.5,
+    -- not > 0, and adds nothing to ySize (floor() would give 0.5 and ySize 0.51F).
+    it("adds no ySize for a step below y = 0 (Java (int) truncates)", function()
+      local w = H.world()
+      H.flat(w, -11) -- top face at y = -10
+      w:fill(1, -10, -5, 1, -10, 5, "slab")
+      local e = standing(w, 0.5, 0.5, -10)
+      assert.same({ 0.5, 0.5, 0 }, { e:move(0.5, GROUND, 0) })
+      assert.same({ 1, -9.5, 0.5 }, { e:position() })
+      assert.is_true(e.on_ground)
+      assert.equal(0, e.y_size)
+    end)
+
+    -- Pins the tie rule's plain side dx^2 + dz^2 (not dx^2 alone): moving diagonally
+    -- into a slab with a wall on it, the step reaches the same (0.2, 0.3) as the plain
+    -- move, a tie that keeps the plain move. Had the step been kept, dy would be its
+    -- down-probe (-0.5 from its rise): a vertical collision and 0.5 of fall distance.
+    it("keeps the plain move on a diagonal tie", function()
+      local w = floored()
+      w:fill(1, 1, -5, 1, 1, 5, "slab")
+      w:fill(1, 2, -5, 1, 3, 5, "stone") -- the wall above the slab
+      local e = standing(w)
+      assert.same({ 1 - (0.5 + HW), 0, 0.3 }, { e:move(0.5, 0, 0.3) })
+      assert.same({ 1 - HW, 1, 0.8 }, { e:position() })
+      assert.is_false(e.collided_vertically)
+      assert.equal(0, e.fall_distance)
+      assert.is_true(e.collided_horizontally)
+    end)
   end)
 
   describe("ceilings", function()
@@ -334,6 +561,32 @@ describe("e:move", function()
       assert.equal(0, dy)
       assert.equal(1, e.y)
       assert.same({}, w:boxes_in(e:box()))
+    end)
+
+    -- Pins the gather of a move that may step: its region reaches step_height below
+    -- the feet (move_axis.c, region.lo[1] = min(lo + dy, lo - h)), which the fixed
+    -- down-probe needs. The same corridor, but beyond the plate the floor is 0.25
+    -- lower (blocks 0.75 high, top 0.75): the step rises 0.2000000476837158 and its
+    -- -0.5 down-probe stops on that top 0.45000004768 down, at exactly 0.75. A gather
+    -- down to lo + dy = 0.9216 only would miss those blocks: the entity would sink to
+    -- 0.70000004768 inside them.
+    it("lands on a lower floor beyond the plate with step_sink_fix = true", function()
+      local w = H.world()
+      w:define_block{ name = "plate", boxes = { { 0, 0, 0, 1, 0.125, 1 } } }
+      w:define_block{ name = "low", boxes = { { 0, 0, 0, 1, 0.75, 1 } } }
+      w:fill(-5, 0, -5, 1, 0, 5, "stone") -- floor top 1 up to x = 2
+      w:fill(2, 0, -5, 9, 0, 5, "low")    -- floor top 0.75 beyond
+      w:fill(1, 1, -5, 1, 1, 5, "plate")
+      w:fill(-5, 3, -5, 9, 3, 5, "stone")
+      local e = standing(w)
+      e.rules.step_sink_fix = true
+      local dx, dy = e:move(2, GROUND, 0)
+      assert.equal(2, dx)
+      assert.equal(-0.25, dy)
+      assert.same({ 2.5, 0.75, 0.5 }, { e:position() })
+      assert.is_true(e.on_ground)
+      assert.same({}, w:boxes_in(e:box()))
+      assert.equal(H.f32(0.75 + 0.01), e.y_size) -- frac(0.75) + 0.01, a float
     end)
   end)
 
