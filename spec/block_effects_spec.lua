@@ -47,6 +47,19 @@ describe("soul sand (velocity_factor)", function()
     assert.equal(-0.1 * 0.4 * FRICTION, e.vz)
   end)
 
+  -- Soul sand is 0.875 high: its friction block, under floor(0.875) - 1 = -1, is air,
+  -- so the friction is the rules' default_slipperiness (0.6F in the preset, the same
+  -- as a block's default: only another value tells the two apart) x 0.91F.
+  it("takes the friction from default_slipperiness: the block under soul sand is air",
+    function()
+    local w, e = on_floor("soul_sand", nil, nil, bp.rules.beta173{ default_slipperiness = 0.98 })
+    e.vx = 0.2
+    w:step()
+    local f = H.f32(H.f32(0.98) * F.air) -- 0.98F x 0.91F = 0.89180004596710205
+    assert.equal(0.89180004596710205, f)
+    assert.equal(0.2 * 0.4 * f, e.vx)
+  end)
+
   it("applies once per touched cell: standing across two cells gives 0.4 twice", function()
     local w, e = on_floor("soul_sand", 1.0, 0.5) -- box x 0.7 .. 1.3: cells 0 and 1
     e.vz = 0.1

@@ -37,6 +37,23 @@ local function heading(strafe, forward, k)
   return f32(strafe * s), f32(forward * s)
 end
 
+-- MathHelper's float sine table as tick_beta.c reads it (reference section 1): the
+-- index is the (int) cast of the float yawRad * 10430.378F (+ 16384F for the cosine),
+-- masked to 16 bits; each float operation is rounded to float as Java does.
+local function table_sin(yaw, phase)
+  local rad = f32(f32(f32(yaw) * f32(3.1415927)) / 180)
+  local t = f32(f32(rad * f32(10430.378)) + phase)
+  local i = math.tointeger(t >= 0 and math.floor(t) or math.ceil(t)) & 0xFFFF
+  return f32(math.sin(i * (2 * math.pi) / 65536))
+end
+
+-- moveFlying at any yaw: returns (dvx, dvz) = (a cos - b sin, b cos + a sin) in float.
+local function heading_at(strafe, forward, k, yaw)
+  local a, b = heading(strafe, forward, k)
+  local s, c = table_sin(yaw, 0), table_sin(yaw, 16384)
+  return f32(f32(a * c) - f32(b * s)), f32(f32(b * c) + f32(a * s))
+end
+
 -- Ground friction factor f and acceleration k of a block's slipperiness (float).
 local function ground_factors(slip)
   local f = f32(slip * F.air)
@@ -208,6 +225,112 @@ describe("beta173 rules", function()
       w:step()
       assert.is_true(e.vx > 0)
     end)
+
+    -- The heading between the axes: dv = (a cos - b sin, b cos + a sin) with the float
+    -- table sine and cosine of the yaw (reference section 1), then x f on the ground.
+    -- From rest in one tick: v = dv * f, the same double product as C: exact.
+    it("turns the input by the float sine table at yaw 45 and 112.5 (exact)", function()
+      local f, k = ground_factors(F.slip)
+      local function first_tick(yaw, forward, strafe)
+        local w, e = ground()
+        e.yaw, e.forward, e.strafe = yaw, forward, strafe
+        w:step()
+        return e
+      end
+      -- yaw 45: sin = cos = 0.70710677F; forward (0, 0.98) turns to -X and +Z equally
+      assert.equal(table_sin(45, 0), table_sin(45, 16384))
+      local e = first_tick(45, 1, 0)
+      local dvx, dvz = heading_at(0, F.input, k, 45)
+      assert.equal(-0.037835869847621328, dvx * f)
+      assert.equal(dvx * f, e.vx)
+      assert.equal(dvz * f, e.vz)
+      assert.equal(-e.vx, e.vz)
+      -- yaw 112.5: yawRad * 10430.378F = 20479.99.. truncates to index 20479, so the
+      -- sine is the table's 0.92391622F, not sin(112.5) = 0.92387953; the cosine's
+      -- index 20479.99 + 16384 rounds (float) to 36864: cos = -0.38268343F
+      assert.equal(f32(math.sin(20479 * 2 * math.pi / 65536)), table_sin(112.5, 0))
+      assert.equal(f32(math.sin(36864 * 2 * math.pi / 65536)), table_sin(112.5, 16384))
+      e = first_tick(112.5, 1, 0)
+      dvx, dvz = heading_at(0, F.input, k, 112.5)
+      assert.equal(-0.049436907848035005, dvx * f)
+      assert.equal(-0.020476624296793977, dvz * f)
+      assert.equal(dvx * f, e.vx)
+      assert.equal(dvz * f, e.vz)
+      -- strafe at 112.5: (a cos, a sin), the same two numbers on the other axes
+      e = first_tick(112.5, 0, 1)
+      assert.equal(-0.020476624296793977, e.vx)
+      assert.equal(0.049436907848035005, e.vz)
+    end)
+
+    -- Strafe > 0 is left: +X at yaw 0 (README conventions), so at yaw 90 (facing -X)
+    -- left is +Z: dvz = a * sin(90) = a exactly (table index 16384: sin = 1), and dvx
+    -- = a * cos(90) = a * 1.2246469e-16F (index 32768: the float of sin(pi)), not 0.
+    it("strafes left toward +Z at yaw 90 (exact)", function()
+      local f, k = ground_factors(F.slip)
+      local w, e = ground()
+      e.yaw, e.strafe = 90, 1
+      w:step()
+      local a = heading(F.input, 0, k)
+      assert.equal(1, table_sin(90, 0))
+      assert.equal(f32(math.sin(math.pi)), table_sin(90, 16384))
+      assert.equal(0.053508000747680029, a * f)
+      assert.equal(a * f, e.vz)
+      assert.equal(f32(a * f32(math.sin(math.pi))) * f, e.vx)
+      assert.is_near(6.5528404353829925e-18, e.vx, 1e-30)
+      -- and strafe right (< 0) toward -Z
+      w, e = ground()
+      e.yaw, e.strafe = 90, -1
+      w:step()
+      assert.equal(-a * f, e.vz)
+    end)
+
+    -- The sine and cosine are cached per entity while the yaw stays the same: a new yaw
+    -- between two ticks must give the new heading, not the cached one.
+    it("uses the new yaw when it changes between ticks", function()
+      local f, k = ground_factors(F.slip)
+      local w, e = ground()
+      e.forward = 1
+      w:step() -- yaw 0: (0, a)
+      local _, a = heading(0, F.input, k)
+      assert.equal(0, e.vx)
+      assert.equal(a * f, e.vz)
+      local vx, vz = e.vx, e.vz
+      e.yaw = 112.5
+      w:step()
+      local dvx, dvz = heading_at(0, F.input, k, 112.5)
+      assert.equal((vx + dvx) * f, e.vx)
+      assert.equal((vz + dvz) * f, e.vz)
+    end)
+  end)
+
+  describe("friction block", function()
+    -- f = slipperiness x 0.91F of the block at (floor(x), floor(minY) - 1, floor(z)),
+    -- the centre's column (reference section 2), or rules.default_slipperiness when
+    -- that block is air. A floor of x <= 0: an entity at x = 1.2 (box 0.9 .. 1.5)
+    -- stands on its edge with the centre over air. With default_slipperiness = 0.98
+    -- the two cases differ (with the preset's 0.6F both give 0.546).
+    it("is the rules' default_slipperiness over air, the block's own elsewhere", function()
+      local w = H.world()
+      w:fill(-8, 63, -8, 0, 63, 8, "stone")
+      local rules = bp.rules.beta173{ default_slipperiness = 0.98 }
+      local edge = w:spawn{ x = 1.2, y = 64, z = 0.5, rules = rules }
+      local inner = w:spawn{ x = -3.5, y = 64, z = 0.5, rules = rules }
+      steps(w, 2)
+      assert.is_true(edge.on_ground and inner.on_ground)
+      edge.vz, inner.vz = 0.2, 0.2
+      w:step()
+      -- no input: v = 0.2 x f, f the float product (0.98F x 0.91F over air)
+      local f_air = ground_factors(f32(0.98))
+      assert.equal(0.89180004596710205, f_air)
+      assert.equal(0.17836000919342043, 0.2 * f_air)
+      assert.equal(0.2 * f_air, edge.vz)
+      assert.equal(0.2 * ground_factors(F.slip), inner.vz) -- stone: 0.6F
+      assert.equal(0.10920001268386842, inner.vz)
+      -- the preset's default is the game's 0.6F widened to double (README), which the
+      -- float product above cannot tell from 0.6: the rules view can
+      assert.equal(F.slip, bp.rules.beta173().default_slipperiness)
+      assert.equal(0.6000000238418579, F.slip)
+    end)
   end)
 
   describe("sneak edge guard", function()
@@ -317,6 +440,50 @@ describe("beta173 rules", function()
       assert.is_near((J * D - G) / (1 - D), e.vy, 1e-12) -- 0.06 after drag
     end)
 
+    -- The water test box is bb.expand(0, -0.4F, 0).contract(0.001) (reference sections
+    -- 5 and 9.1) and covers the cells floor(min) .. floor(max + 1) - 1. Without the
+    -- 0.001, a max face exactly on a cell boundary would reach into the next cell;
+    -- with it, a box must overlap the water by more than 0.001 (beyond the 0.4F on Y).
+    -- The flag is set at the start of the tick, from the box before the move.
+    it("is not entered by a box that only touches water (test box contracted 0.001)",
+      function()
+      local I = f32(0.4) -- water_inset_y
+      local function first_tick(x, y, z, water)
+        local w = H.world()
+        w:fill(table.unpack(water))
+        local e = w:spawn{ x = x, y = y, z = z }
+        local b = e:box()
+        w:step()
+        return e.in_water, b
+      end
+      -- +X face on the water at x = 1: touching, 0.0005 in (still out), 0.002 in
+      local wall_x = { 1, 60, -3, 3, 70, 3, "water" }
+      local inside, b = first_tick(1 - HW, 64, 0.5, wall_x)
+      assert.equal(1, b.x2)
+      assert.is_false(inside)
+      assert.is_false((first_tick(1 - HW + 0.0005, 64, 0.5, wall_x)))
+      assert.is_true((first_tick(1 - HW + 0.002, 64, 0.5, wall_x)))
+      -- +Z face on the water at z = 1
+      local wall_z = { -3, 60, 1, 3, 70, 3, "water" }
+      inside, b = first_tick(0.5, 64, 1 - HW, wall_z)
+      assert.equal(1, b.z2)
+      assert.is_false(inside)
+      assert.is_true((first_tick(0.5, 64, 1 - HW + 0.002, wall_z)))
+      -- top: water from y = 66 over the head; box top 66 + 0.4F, so the test box's top
+      -- is 66 - 0.001 (the head is 0.4 into the water, and still not in water)
+      local over = { -3, 66, -3, 3, 70, 3, "water" }
+      inside, b = first_tick(0.5, 66 + I - F.height, 0.5, over)
+      assert.equal(66, b.y2 - I)
+      assert.is_false(inside)
+      assert.is_true((first_tick(0.5, 66 + I - F.height + 0.002, 0.5, over)))
+      -- bottom: feet on the surface of water below (y 60 .. 64): the test box starts
+      -- 0.4F + 0.001 higher; it reaches the water once the feet are 0.401 below
+      local under = { -3, 60, -3, 3, 63, 3, "water" }
+      assert.is_false((first_tick(0.5, 64, 0.5, under)))
+      assert.is_false((first_tick(0.5, 64 - I - 0.0005, 0.5, under)))
+      assert.is_true((first_tick(0.5, 64 - I - 0.002, 0.5, under)))
+    end)
+
     it("breaches at a wall onto a shore level with the surface", function()
       local w = H.world()
       H.flat(w, 0, "stone", 8)
@@ -366,6 +533,60 @@ describe("beta173 rules", function()
       local y = e.y
       w:step()
       assert.is_near(-0.04, e.y - y, 1e-12)
+    end)
+
+    -- The lava test box is bb.expand(-0.1F, -0.4F, -0.1F) with no 0.001 contraction
+    -- (reference sections 5 and 9.1): over the cells floor(min) .. floor(max + 1) - 1,
+    -- a box is in lava when it reaches 0.1F (X, Z) or 0.4F (Y) into a lava cell, and
+    -- exactly 0.1F counts (the inset face lies on the boundary, which reaches into the
+    -- next cell). 0.1 (double) is 1.5e-9 short of 0.1F: not in lava.
+    it("tests the box inset by 0.1F on X and Z and 0.4F on Y, boundary included",
+      function()
+      local I, IY = f32(0.1), f32(0.4)
+      assert.is_true(0.1 < I)
+      local function first_tick(x, y, z, lava)
+        local w = H.world()
+        w:fill(table.unpack(lava))
+        local e = w:spawn{ x = x, y = y, z = z }
+        local b = e:box()
+        w:step()
+        return e.in_lava, b, e.in_water
+      end
+      local wall_x = { 1, 60, -3, 3, 70, 3, "lava" }
+      local inside, b, water = first_tick(1 + I - HW, 64, 0.5, wall_x)
+      assert.equal(1 + I, b.x2)
+      assert.is_true(inside)
+      assert.is_false(water)
+      inside, b = first_tick(1.1 - HW, 64, 0.5, wall_x)
+      assert.equal(1.1, b.x2)
+      assert.is_false(inside)
+      assert.is_false((first_tick(1 - HW, 64, 0.5, wall_x))) -- touching
+      local wall_z = { -3, 60, 1, 3, 70, 3, "lava" }
+      inside, b = first_tick(0.5, 64, 1 + I - HW, wall_z)
+      assert.equal(1 + I, b.z2)
+      assert.is_true(inside)
+      assert.is_false((first_tick(0.5, 64, 1.1 - HW, wall_z)))
+      -- the -X side: lava at x = -1; min x at -0.1F is on the boundary from above
+      local wall_nx = { -3, 60, -3, -1, 70, 3, "lava" }
+      inside, b = first_tick(-I + HW, 64, 0.5, wall_nx)
+      assert.equal(-I, b.x1)
+      assert.is_false(inside)
+      assert.is_true((first_tick(-I + HW - 1e-9, 64, 0.5, wall_nx)))
+      -- top: lava from y = 66; box top 66 + 0.4F is in, 66.4 (double, below it) is not
+      local over = { -3, 66, -3, 3, 70, 3, "lava" }
+      inside, b = first_tick(0.5, 66 + IY - F.height, 0.5, over)
+      assert.equal(66 + IY, b.y2)
+      assert.is_true(inside)
+      inside, b = first_tick(0.5, 66.4 - F.height, 0.5, over)
+      assert.equal(66.4, b.y2)
+      assert.is_false(inside)
+      -- bottom: lava up to y = 64; feet at 64 - 0.4F put the test box's bottom on 64
+      local under = { -3, 60, -3, 3, 63, 3, "lava" }
+      assert.is_false((first_tick(0.5, 64, 0.5, under)))
+      inside, b = first_tick(0.5, 64 - IY, 0.5, under)
+      assert.equal(64, b.y1 + IY)
+      assert.is_false(inside)
+      assert.is_true((first_tick(0.5, 64 - IY - 1e-9, 0.5, under)))
     end)
 
     it("swims up at (0.04F - 0.02) / 0.5 = 0.04 b/t with jump held", function()
@@ -434,12 +655,86 @@ describe("beta173 rules", function()
       assert.equal((-0.15 - 0.08) * F.drag, e.vy)
     end)
 
+    -- The clamp (reference section 2) is per axis, to [-0.15F, +0.15F], before the
+    -- move; on the ground the friction 0.546 follows: 0.15F x 0.546 = 0.0819000128.
+    -- isOnLadder reads the one block at floor(minY) (section 8): the feet's cell.
+    it("clamps vx and vz each to +-0.15F, both signs, and leaves vy to the jump", function()
+      local w = H.world()
+      H.flat(w, 63)
+      -- the ladder's box is z 0.875 .. 1: from z = 0.4 the box (max z 0.7) stays clear
+      -- of it after a move of +0.15
+      w:set_block(0, 64, 0, "ladder")
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.4 }
+      steps(w, 2)
+      assert.is_true(e.on_ground)
+      local f = ground_factors(F.slip)
+      assert.equal(0.081900012767315289, F.ladder * f)
+      for _, sign in ipairs{ -1, 1 } do
+        e:teleport(0.5, 64, 0.4)
+        e.vx, e.vz = 0, 0
+        steps(w, 2) -- teleported: an air tick, then landed again
+        e.vx, e.vz = sign * 0.5, -sign * 0.5
+        w:step()
+        assert.equal(sign * F.ladder * f, e.vx)
+        assert.equal(-sign * F.ladder * f, e.vz)
+        assert.equal(0.5 + sign * F.ladder, e.x) -- the clamped velocity was the move
+        assert.equal(GROUND, e.vy)
+        assert.is_false(e.collided_horizontally)
+      end
+      -- a jump from the ladder's cell keeps its 0.42F (vy is not clamped to 0.15F)
+      e:teleport(0.5, 64, 0.4)
+      e.vx, e.vz = 0, 0
+      steps(w, 2)
+      e.jumping = true
+      w:step()
+      assert.equal(64 + F.jump, e.y)
+      assert.equal((F.jump - 0.08) * F.drag, e.vy)
+    end)
+
+    it("does not act for a ladder at head height only (the feet's cell is air)", function()
+      local w = H.world()
+      H.flat(w, 63)
+      w:set_block(0, 65, 0, "ladder")
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+      steps(w, 2)
+      e.vx = 0.5
+      w:step()
+      -- unclamped: 0.5 x 0.546 = 0.273
+      assert.equal(0.5 * ground_factors(F.slip), e.vx)
+      assert.equal(0.27300003170967102, e.vx)
+      assert.equal(1, e.x)
+    end)
+
     it("clamps horizontal speed to 0.15F on a ladder", function()
       local w = ladder()
       local e = w:spawn{ x = 0.5, y = 3, z = 0.5, vx = 1 }
       w:step()
       -- clamped to 0.15F, moved, then air friction 0.91F
       assert.is_near(F.ladder * F.air, e.vx, 1e-15)
+    end)
+  end)
+
+  describe("swept resolver", function()
+    -- resolver = "swept" under Beta rules: the step assist lowers step_offset by
+    -- step_height (0.5 here) in the move, and each later tick raises it by
+    -- camera_rise (8 / 20 = 0.4 b/t) at its start, up to 0: -0.5, -0.1, 0, 0.
+    it("raises step_offset by camera_rise per tick after a step assist, up to 0", function()
+      local w = H.world()
+      H.flat(w, 63)
+      w:fill(1, 64, -4, 6, 64, 4, "slab") -- a half-block step at x = 1
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{ resolver = "swept" } }
+      steps(w, 2)
+      assert.is_true(e.on_ground)
+      assert.equal(0, e.step_offset)
+      e.vx = 0.3 -- box max x 0.8 -> 1.1: into the slab, which the assist steps onto
+      local seen = {}
+      for tick = 1, 4 do
+        w:step()
+        seen[tick] = e.step_offset
+        assert.equal(64.5, e.y)
+      end
+      assert.same({ -0.5, -0.5 + 8 / 20, 0, 0 }, seen)
+      assert.is_near(-0.1, seen[2], 1e-12)
     end)
   end)
 
