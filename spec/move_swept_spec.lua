@@ -64,6 +64,50 @@ describe("e:move_swept", function()
       assert.is_true(e.on_ground)
     end)
 
+    it("with one pass, the rest is clipped, not applied: no tunnelling through a thin pane", function()
+      -- Pins the per-axis clip of what is left when the passes run out (advance() would
+      -- move the box by the rest when its end box overlaps nothing, and the end box here
+      -- lies past the pane). Standing exactly on the floor (not grounded: no step), the
+      -- only pass meets the floor at t = 0 (face Y, touching and moving into it), which
+      -- moves nothing and zeroes the rest's Y; the rest (0, 0, 3) is clipped per axis: Z
+      -- stops touching the pane's face at z = 2.45, so dz = 2.45 - (0.5 + 0.3) = 1.65
+      -- exactly (no back-off on a clip). Through the pane it would be 3.
+      local w = floor_world()
+      w:define_block { name = "pane", boxes = { { 0, 0, 0.45, 1, 1, 0.55 } } } -- 0.1 thick
+      w:fill(-8, 64, 2, 8, 65, 2, "pane")
+      local e = mccpp(w, 0.5, 64, 0.5, bp.rules.mccpp { passes = 1 })
+      e.vx, e.vy, e.vz = 1, -4, 60
+      local dx, dy, dz = e:move_swept(0, -0.2, 3)
+      assert.are.same({ 0, 0 }, { dx, dy })
+      assert.is_near(1.65, dz, 1e-12)
+      assert.is_true(e.on_ground and e.collided_vertically and e.collided_horizontally)
+      assert.are.same({ 1, 0, 0 }, { e:velocity() }) -- the floor's Y and the clip's Z
+      assert.is_true(free(w, e))
+    end)
+
+    it("with one pass, the pass runs before the rest is clipped (back-off on its hit only)", function()
+      -- Pins that passes = 1 gives exactly one swept pass (not zero: clipping the whole
+      -- move per axis would end with z touching the wall, 0.2). In the air, a wall
+      -- row at z = 1 (x <= 1, 0.2 ahead on Z) and a wall at x = 2 (1.2 ahead on X).
+      -- The pass: X would hit at t = 1.2 / 1.5 = 0.8, Z at t = 0.2 / 0.5 = 0.4: Z first;
+      -- the box moves to t = 0.4 - 0.001 on every axis: dz = 0.5 x 0.399 = 0.1995.
+      -- The rest (1.5 x 0.601, -1.2 x 0.601, 0) is clipped Y, X, Z: Y free (down to
+      -- 64.3, no floor within reach), X stops touching the wall at x = 2: dx = 2 - 0.8.
+      local w = floor_world()
+      w:fill(2, 64, -8, 2, 67, 8, "stone")
+      w:fill(-8, 64, 1, 1, 67, 1, "stone")
+      local e = mccpp(w, 0.5, 65.5, 0.5, bp.rules.mccpp { passes = 1 })
+      e.vx, e.vy, e.vz = 30, -24, 10
+      local dx, dy, dz = e:move_swept(1.5, -1.2, 0.5)
+      assert.is_near(1.2, dx, 1e-12)
+      assert.is_near(-1.2, dy, 1e-12)
+      assert.is_near(0.5 * (0.4 - BACK), dz, 1e-12)
+      assert.is_true(e.collided_horizontally)
+      assert.is_false(e.on_ground or e.collided_vertically)
+      assert.are.same({ 0, -24, 0 }, { e:velocity() }) -- Z hit, X clipped; Y was free
+      assert.is_true(free(w, e))
+    end)
+
     it("leaves the velocity of axes that were not hit", function()
       local w = floor_world()
       local e = mccpp(w, 0.5, 64.5, 0.5)
@@ -129,6 +173,45 @@ describe("e:move_swept", function()
       for _ = 1, 40 do w:step() end
       -- every tick moves walk_speed * dt (rules_mccpp_spec derives it)
       assert.is_near(40 * 4.317 * 0.05, e.x - x0, 1e-9)
+    end)
+  end)
+
+  describe("flags", function()
+    it("a Z wall alone sets collided_horizontally (and neither vertical flag)", function()
+      -- Pins that collided_horizontally counts Z hits, not only X ones. Standing on the
+      -- floor, moving (0.1, 0, 1) toward a wall at z = 1 whose face is 0.2 ahead:
+      -- hit at t = 0.2, stopped back 0.001 of the pass: dz = 0.199, dx = 0.1 (the rest
+      -- of X goes on). Nothing moves on Y, so nothing is hit there.
+      local w = floor_world()
+      w:fill(-8, 64, 1, 8, 65, 1, "stone")
+      local e = mccpp(w, 0.5, 64, 0.5)
+      e.vx, e.vy, e.vz = 2, 0, 20
+      local dx, dy, dz = e:move_swept(0.1, 0, 1)
+      assert.is_near(0.1, dx, 1e-12)
+      assert.are.equal(0, dy)
+      assert.is_near(0.2 - BACK * 1, dz, 1e-12)
+      assert.is_true(e.collided_horizontally)
+      assert.is_false(e.collided_vertically)
+      assert.is_false(e.on_ground)
+      assert.are.same({ 2, 0, 0 }, { e:velocity() })
+    end)
+
+    it("a ceiling sets collided_vertically but not on_ground, and keeps the fall distance", function()
+      -- Pins on_ground = a Y hit while moving down (not any Y hit). Head 65.8, ceiling
+      -- at y = 66: moving up 1, hit at t = 0.2, stopped back 0.001: dy = 0.199.
+      local w = floor_world()
+      w:fill(-8, 66, -8, 8, 66, 8, "stone")
+      local e = mccpp(w, 0.5, 64, 0.5)
+      e.vx, e.vy, e.vz = 0, 20, 0
+      e.fall_distance = 3
+      local dx, dy, dz = e:move_swept(0, 1, 0)
+      assert.are.same({ 0, 0 }, { dx, dz })
+      assert.is_near(0.2 - BACK * 1, dy, 1e-12)
+      assert.is_true(e.collided_vertically)
+      assert.is_false(e.on_ground)
+      assert.is_false(e.collided_horizontally)
+      assert.are.equal(0, e.vy)
+      assert.are.equal(3, e.fall_distance) -- neither reset (ground) nor grown (moved up)
     end)
   end)
 
@@ -247,6 +330,57 @@ describe("e:move_swept", function()
       local g = standing(w)
       assert.are.equal(0, select(2, g:move_swept(1, 0, 0)))
       assert.is_true(g.collided_horizontally)
+    end)
+
+    it("does not step while flying, even standing on the ground", function()
+      -- Pins the flying test of the step assist: grounded (the probe), slab side 0.2
+      -- ahead, but e.flying: the pass stops at t = 0.2 less the back-off, no rise.
+      local w = floor_world()
+      w:set_block(1, 64, 0, "slab")
+      local e = standing(w)
+      e.flying = true
+      local dx, dy = e:move_swept(1, 0, 0)
+      assert.is_near(0.2 - BACK * 1, dx, 1e-12)
+      assert.are.equal(0, dy)
+      assert.are.equal(0, e.step_offset)
+      assert.is_true(e.collided_horizontally)
+    end)
+
+    it("does not step while falling onto a slab's side before landing", function()
+      -- Pins "grounded" = standing at the start or a floor hit earlier in this move,
+      -- not merely moving down. From y = 64.3 moving (1, -0.2, 0): the slab's side
+      -- (0.2 ahead) is hit at t = 0.2 at y = 64.26, below its top (64.5), and the floor
+      -- (0.3 below) is not reached. So no step: dx = 0.2 - 0.001, dy = -0.2 (the rest of
+      -- Y goes on in the next pass).
+      local w = floor_world()
+      w:set_block(1, 64, 0, "slab")
+      local e = mccpp(w, 0.5, 64.3, 0.5)
+      local dx, dy = e:move_swept(1, -0.2, 0)
+      assert.is_near(0.2 - BACK * 1, dx, 1e-12)
+      assert.is_near(-0.2, dy, 1e-12)
+      assert.are.equal(0, e.step_offset)
+      assert.is_true(e.collided_horizontally)
+      assert.is_false(e.on_ground)
+    end)
+
+    it("steps after landing in the same move (a floor hit earlier in the move)", function()
+      -- Pins the second half of "grounded": not on the ground at the start (spawned in
+      -- the air), the move (2, -0.4, 0) from y = 64.1 lands first (floor 0.1 below:
+      -- t = 0.25, stopped at 0.249: dy = -0.0996, dx = 0.498), then meets the slab row
+      -- at x = 2 and steps onto it: rises 0.6 and goes on with the rest of X (no slab or
+      -- wall in the way up there): dx = 2, dy = -0.0996 + 0.6 = 0.5004.
+      local w = floor_world()
+      w:fill(2, 64, -8, 8, 64, 8, "slab")
+      local e = mccpp(w, 0.5, 64.1, 0.5)
+      assert.is_false(e.on_ground)
+      local dx, dy, dz = e:move_swept(2, -0.4, 0)
+      assert.is_near(2, dx, 1e-12)
+      assert.is_near(-0.4 * (0.25 - BACK) + 0.6, dy, 1e-12)
+      assert.are.equal(0, dz)
+      assert.are.equal(-0.6, e.step_offset)
+      assert.is_false(e.collided_horizontally) -- the side hit was cancelled by the step
+      assert.is_true(e.on_ground) -- the landing stopped downward motion
+      assert.is_true(free(w, e))
     end)
 
     it("tests the raised box where it would end: a long move rises in front of a thin wall",

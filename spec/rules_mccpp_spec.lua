@@ -4,6 +4,7 @@ local bp = require "blockphys"
 local G, H, WALK, BACK = 32, 1.25, 4.317, 0.001
 
 local raises_here = require("helpers.world").raises_here
+local f32 = require("helpers.world").f32
 
 -- A stone floor with its top at y = 64.
 local function flat(x1, x2)
@@ -16,6 +17,22 @@ end
 
 local function spawn(w, x, y, z, rules)
   return w:spawn { x = x, y = y, z = z, width = 0.6, height = 1.8, rules = rules or bp.rules.mccpp() }
+end
+
+-- One step (dt 0.05) of an entity standing on the floor (a downward probe sets
+-- on_ground and zeroes vy), after `setup(e)` sets its input. The acceleration is
+-- scaled by the grounded friction (20) x dt = 1; the move has no Y part, so it hits
+-- nothing and the entity ends in the air (README: the grounded flicker at dt = 0.05),
+-- and the decay uses drag_fall: x (1 - 1.8 x 0.05) = 0.91 on X and Z.
+local function ground_tick(rules, setup)
+  local w = flat()
+  local e = spawn(w, 0.5, 64, 0.5, rules)
+  e:move_swept(0, -0.1, 0)
+  assert.is_true(e.on_ground)
+  setup(e)
+  w:step()
+  assert.is_false(e.on_ground)
+  return e
 end
 
 -- Displacement of one step of dt along x.
@@ -69,6 +86,20 @@ describe("MC-CPP rules", function()
         assert.is_true(err >= 0 and err <= v0 * dt / 2 + G * dt * dt / 8)
       end)
     end
+
+    it("a negative gravity gives no jump (vy 0, not NaN), then pulls up: vy = 0.05", function()
+      -- Pins the clamp in sqrt(max(0, 2 h g)): with g = -1 the root of -2.5 would be NaN.
+      -- Grounded, jumping: vy = 0; the move is zero; gravity: vy -= -1 x 0.05; rising,
+      -- so drag_jump, whose Y is 0: vy stays 0.05.
+      local w = flat()
+      local e = spawn(w, 0.5, 64, 0.5, bp.rules.mccpp { gravity = -1 })
+      e:move_swept(0, -0.1, 0)
+      assert.is_true(e.on_ground)
+      e.jumping = true
+      w:step()
+      assert.is_near(0.05, e.vy, 1e-15)
+      assert.are.equal(64, e.y)
+    end)
 
     it("jumps only when grounded, and never with gravity <= 0", function()
       local w = flat()
@@ -188,6 +219,32 @@ describe("MC-CPP rules", function()
       assert.is_near(v, math.sqrt(vx * vx + vz * vz), 1e-12)
     end)
 
+    it("input shorter than 1 is not normalised: forward = 0.5 gives half the acceleration", function()
+      -- Pins scale = walk_speed / max(1, |input|): |(0, 0.5)| = 0.5 keeps the scale
+      -- 4.317, so vz = 0.5 x 4.317 x 20 x 0.05 x 0.91 (see ground_tick) = 1.964235.
+      local e = ground_tick(nil, function(e) e.forward = 0.5 end)
+      assert.is_near(0.5 * WALK * 20 * 0.05 * (1 - 1.8 * 0.05), e.vz, 1e-12)
+      assert.are.equal(0, e.vx)
+      -- the move used the velocity before the decay: 2.1585 b/s x 0.05 s
+      assert.is_near(0.5 * WALK * 0.05, e.z - 0.5, 1e-12)
+    end)
+
+    it("the friction vector scales each axis: friction = {20, 20, 5} on Z", function()
+      -- Pins that Z's acceleration uses friction[3] (not [1] or [2]): grounded,
+      -- vz = 4.317 x 5 x 0.05 x 0.91 (air decay, see ground_tick) = 0.9821175.
+      local e = ground_tick(bp.rules.mccpp { friction = { 20, 20, 5 } }, function(e) e.forward = 1 end)
+      assert.is_near(WALK * 5 * 0.05 * (1 - 1.8 * 0.05), e.vz, 1e-12)
+      assert.are.equal(0, e.vx)
+    end)
+
+    it("strafe at yaw 90 accelerates toward +Z (strafe > 0 is left of the facing -X)", function()
+      -- Pins the sign of strafe's sine term: az = forward cos + strafe sin(yaw) = +4.317,
+      -- ax = strafe cos(90) ~ 2.6e-16 x 4.317. vz = 4.317 x 0.91 = 3.92847 (ground_tick).
+      local e = ground_tick(nil, function(e) e.strafe, e.yaw = 1, 90 end)
+      assert.is_near(WALK * 20 * 0.05 * (1 - 1.8 * 0.05), e.vz, 1e-12)
+      assert.is_near(0, e.vx, 1e-12)
+    end)
+
     it("the heading hook gets k = walk_speed and returns an acceleration in b/s^2", function()
       local w = flat(-8, 60)
       local seen
@@ -217,6 +274,60 @@ describe("MC-CPP rules", function()
       assert.are.equal(0, offsets[3])
       for _ = 1, 10 do w:step() end
       assert.is_true(e.y > 64.5 and e.y < 64.5 + 1e-3) -- on the slab
+    end)
+  end)
+
+  describe("heading hook limit", function()
+    -- A heading hook's acceleration a adds a x f x dt to the velocity, so a x f x dt^2
+    -- to the step's move; that is held to 1024 blocks per axis (README "Stepping").
+    -- Grounded (f = friction = 20) at dt = 0.05: a x 20 x 0.0025 = a / 20 blocks.
+    local function hooked(ax, az)
+      local w = flat()
+      local e = spawn(w, 0.5, 64, 0.5, bp.rules.mccpp { heading = function() return ax, az end })
+      e:move_swept(0, -0.1, 0)
+      local ok, err = pcall(w.step, w)
+      return e, ok, err
+    end
+
+    it("accepts (10000, 0): 500 blocks on X", function()
+      local e, ok, err = hooked(10000, 0)
+      assert.is_true(ok, err)
+      assert.is_near(500, e.x - 0.5, 1e-9)
+      assert.is_near(10000 * (1 - 1.8 * 0.05), e.vx, 1e-9) -- decay in the air
+    end)
+
+    it("accepts exactly 1024 blocks on either axis and refuses a little more", function()
+      for axis = 1, 2 do
+        local function acc(a) if axis == 1 then return a, 0 end return 0, a end
+        local e, ok, err = hooked(acc(20480)) -- 20480 / 20 = 1024
+        assert.is_true(ok, err)
+        assert.is_near(1024, axis == 1 and e.x - 0.5 or e.z - 0.5, 1e-9)
+        e, ok, err = hooked(acc(20481)) -- 1024.05
+        assert.is_false(ok)
+        assert.are.equal("world:step: rules hook 'heading' of entity 1 would move it 1024.05 " ..
+          "blocks in one tick (at most 1024 per axis)", err)
+        assert.are.same({ 0.5, 64, 0.5, 0, 0, 0 }, { e.x, e.y, e.z, e:velocity() })
+      end
+    end)
+
+    it("refuses (0, 1e6): 50000 blocks on Z, and the step is undone", function()
+      local e, ok, err = hooked(0, 1e6)
+      assert.is_false(ok)
+      assert.are.equal("world:step: rules hook 'heading' of entity 1 would move it 50000 " ..
+        "blocks in one tick (at most 1024 per axis)", err)
+      assert.are.same({ 0.5, 64, 0.5, 0, 0, 0 }, { e.x, e.y, e.z, e:velocity() })
+      assert.is_true(e.on_ground)
+    end)
+
+    it("under Beta rules the hook's result is the velocity change itself: (0, 2000) fails", function()
+      local w = flat()
+      local e = w:spawn { x = 0.5, y = 64, z = 0.5,
+                          rules = bp.rules.beta173 { heading = function() return 0, 2000 end } }
+      local ok, err = pcall(w.step, w)
+      assert.is_false(ok)
+      assert.are.equal("world:step: rules hook 'heading' of entity 1 would move it 2000 " ..
+        "blocks in one tick (at most 1024 per axis)", err)
+      assert.are.same({ 0.5, 64, 0.5, 0, 0, 0 }, { e.x, e.y, e.z, e:velocity() })
     end)
   end)
 
@@ -362,6 +473,47 @@ describe("MC-CPP rules", function()
       assert.is_false(e.in_water)
       assert.is_true(e.on_ground)
       assert.is_true(e.y < 64.001)
+    end)
+
+    it("an entity switched from Beta to MC-CPP rules in water or lava leaves it on its first step", function()
+      -- Pins that the MC-CPP tick clears in_water and in_lava (it has no liquids). The
+      -- rules setter keeps the flags (only in_web is a Beta flag it clears); the first
+      -- MC-CPP step clears them.
+      local w = flat()
+      w:define_block { name = "water", boxes = {}, liquid = "water" }
+      w:define_block { name = "lava", boxes = {}, liquid = "lava" }
+      w:fill(-2, 64, -2, 2, 66, 2, "water")
+      w:fill(4, 64, -2, 6, 66, 2, "lava")
+      local e = w:spawn { x = 0.5, y = 64.5, z = 0.5 }
+      local l = w:spawn { x = 5.5, y = 64.5, z = 0.5 }
+      w:step()
+      assert.are.same({ true, false, false, true }, { e.in_water, e.in_lava, l.in_water, l.in_lava })
+      e.rules, l.rules = bp.rules.mccpp(), bp.rules.mccpp()
+      assert.are.same({ true, true }, { e.in_water, l.in_lava })
+      w:step()
+      assert.are.same({ false, false, false, false }, { e.in_water, e.in_lava, l.in_water, l.in_lava })
+    end)
+  end)
+
+  describe("push = \"beta173\"", function()
+    it("an MC-CPP entity with the Beta push pushes its neighbour at the end of its tick", function()
+      -- Pins that the MC-CPP tick runs the Beta velocity push when its rules ask for it.
+      -- b (default push "separate", which only separates it from other "separate"
+      -- entities) first, a (push "beta173") second, both flying and still (no gravity,
+      -- nothing to decay). a's push after its move: d = (xa - xb) = -0.3, m =
+      -- (float)sqrt(0.3), d / m x min(1, 1 / m) (= 1) x 0.05F; a gets +d, b gets -d.
+      local w = bp.World()
+      local b = spawn(w, 0.8, 70, 0.5)
+      local a = spawn(w, 0.5, 70, 0.5, bp.rules.mccpp { push = "beta173" })
+      a.flying, b.flying = true, true
+      w:step()
+      local d = (0.5 - 0.8) / f32(math.sqrt(0.3)) * f32(0.05)
+      assert.is_near(d, a.vx, 1e-12)
+      assert.is_near(-d, b.vx, 1e-12)
+      assert.is_near(-0.0273861272561664, a.vx, 1e-12)
+      assert.are.same({ 0, 0, 0, 0 }, { a.vy, a.vz, b.vy, b.vz })
+      -- the push comes after the move: nobody moved this step
+      assert.are.same({ 0.5, 0.8 }, { a.x, b.x })
     end)
   end)
 
