@@ -143,6 +143,44 @@ local cases = {
     "bp.rules.beta173: rule 'model' must be one of \"beta173\", \"mccpp\"" },
   { "a rules preset with a non-function hook", function() bp.rules.beta173{ heading = 5 } end,
     "bp.rules.beta173: hook 'heading' must be a function or nil" },
+  -- range bounds (csrc/rules.c, bp_rule_fields: inclusive [min, max]); just outside
+  { "a rules preset with 0 passes", function() bp.rules.beta173{ passes = 0 } end,
+    "bp.rules.beta173: rule 'passes' must be a number in [1, 16]" },
+  { "a rules preset with 17 passes", function() bp.rules.mccpp{ passes = 17 } end,
+    "bp.rules.mccpp: rule 'passes' must be a number in [1, 16]" },
+  { "a rules preset with guard_step 0.0005", function() bp.rules.beta173{ guard_step = 0.0005 } end,
+    "bp.rules.beta173: rule 'guard_step' must be a number in [0.001, 16]" },
+  { "a rules preset with guard_step 0.00099", function() bp.rules.beta173{ guard_step = 0.00099 } end,
+    "bp.rules.beta173: rule 'guard_step' must be a number in [0.001, 16]" },
+  { "a rules preset with default_slipperiness 0", function()
+      bp.rules.beta173{ default_slipperiness = 0 } end,
+    "bp.rules.beta173: rule 'default_slipperiness' must be a number in [0.01, 10]" },
+  { "a rules preset with default_slipperiness 0.0099", function()
+      bp.rules.beta173{ default_slipperiness = 0.0099 } end,
+    "bp.rules.beta173: rule 'default_slipperiness' must be a number in [0.01, 10]" },
+  { "a rules preset with back_off 0.75", function() bp.rules.beta173{ back_off = 0.75 } end,
+    "bp.rules.beta173: rule 'back_off' must be a number in [0, 0.5]" },
+  { "a rules preset with back_off just above 0.5", function() bp.rules.mccpp{ back_off = 0.5000001 } end,
+    "bp.rules.mccpp: rule 'back_off' must be a number in [0, 0.5]" },
+  { "a rules preset with a negative back_off", function() bp.rules.mccpp{ back_off = -0.001 } end,
+    "bp.rules.mccpp: rule 'back_off' must be a number in [0, 0.5]" },
+  { "a rules preset with a negative friction X", function() bp.rules.mccpp{ friction = { -1, 20, 20 } } end,
+    "bp.rules.mccpp: rule 'friction' must be a number in [0, 1000000]" },
+  { "a rules preset with a negative friction Z", function() bp.rules.mccpp{ friction = { 20, 20, -1 } } end,
+    "bp.rules.mccpp: rule 'friction' must be a number in [0, 1000000]" },
+  { "a rules preset with a negative jump_height", function() bp.rules.mccpp{ jump_height = -0.1 } end,
+    "bp.rules.mccpp: rule 'jump_height' must be a number in [0, 1000000]" },
+  { "a rules preset with step_height 16.5", function() bp.rules.beta173{ step_height = 16.5 } end,
+    "bp.rules.beta173: rule 'step_height' must be a number in [0, 16]" },
+  { "a rules preset with a negative step_height", function() bp.rules.mccpp{ step_height = -0.01 } end,
+    "bp.rules.mccpp: rule 'step_height' must be a number in [0, 16]" },
+  -- rules of the other model (bp_rule_fields' model bits)
+  { "a mccpp preset with the beta173 jump_impulse", function() bp.rules.mccpp{ jump_impulse = 0.42 } end,
+    "bp.rules.mccpp: unknown rule 'jump_impulse' for model mccpp" },
+  { "a beta173 preset with the mccpp jump_height", function() bp.rules.beta173{ jump_height = 1 } end,
+    "bp.rules.beta173: unknown rule 'jump_height' for model beta173" },
+  { "e.rules view write of the other model's rule", function(_, e) e.rules.jump_height = 1 end,
+    "entity.rules: unknown rule 'jump_height' for model beta173" },
   { "a rules table assignment to an unknown key", function() bp.rules.beta173().gravty = 1 end,
     "unknown rule 'gravty'" },
   { "e.rules with an unknown rule", function(_, e) e.rules = { gravty = 1 } end,
@@ -196,6 +234,60 @@ describe("bad input", function()
     assert.equal("beta173", bp.rules.beta173{ model = "beta173" }.model)
     assert.equal("mccpp", bp.rules.mccpp{ model = "mccpp", gravity = 0.5 }.model)
     assert.equal(0.5, bp.rules.mccpp{ model = "mccpp", gravity = 0.5 }.gravity)
+  end)
+
+  -- The inclusive bounds themselves are accepted (just inside each case above).
+  it("a rules preset accepts each range bound itself", function()
+    local b = bp.rules.beta173{ passes = 1, guard_step = 0.001, default_slipperiness = 0.01,
+                                back_off = 0.5, step_height = 16 }
+    assert.same({ 1, 0.001, 0.01, 0.5, 16 },
+                { b.passes, b.guard_step, b.default_slipperiness, b.back_off, b.step_height })
+    local m = bp.rules.mccpp{ passes = 16, back_off = 0, friction = { 0, 0, 0 }, jump_height = 0,
+                              step_height = 0 }
+    assert.same({ 16, 0, 0, 0 }, { m.passes, m.back_off, m.jump_height, m.step_height })
+    assert.same({ 0, 0, 0 }, m.friction)
+    assert.equal(16, bp.rules.mccpp{ step_height = 16 }.step_height)
+    assert.equal(1000000, bp.rules.mccpp{ friction = { 1e6, 1e6, 1e6 } }.friction[3])
+    -- and through an entity's live view
+    local e = H.world():spawn{ x = 0.5, y = 1, z = 0.5 }
+    e.rules.step_height = 16
+    e.rules.guard_step = 0.001
+    assert.same({ 16, 0.001 }, { e.rules.step_height, e.rules.guard_step })
+  end)
+
+  -- The MC-CPP preset has no sneak edge guard (README, MC-CPP rules: sneak_guard false).
+  -- Only the per-axis resolver has one, so the entity uses resolver = "axis" (and e:move,
+  -- always per-axis): sneaking at the edge of the floor (x = 9) it goes over, where the
+  -- same entity with sneak_guard = true is held: the guard shortens the move by
+  -- guard_step 0.05 until the box pushed down 1 still overlaps the floor, 0.8 here
+  -- (box min 8.2 - 1.2e-8, half of 0.6F, + 0.8 stays 1.2e-8 short of the edge).
+  it("the MC-CPP preset's sneak_guard is false: a sneaking MC-CPP entity walks off a ledge", function()
+    assert.is_false(bp.rules.mccpp().sneak_guard)
+    assert.is_false(bp.rules.mccpp{ resolver = "axis" }.sneak_guard)
+    assert.is_true(bp.rules.beta173().sneak_guard)
+    local function at_edge(rules)
+      local w = H.stone_floor(8) -- top y = 64 over x in [-8, 9)
+      local e = w:spawn{ x = 8.5, y = 64, z = 0.5, rules = rules, yaw = -90 } -- faces +X
+      e:move(0, -0.1, 0) -- lands: on the ground
+      e.sneaking = true
+      return w, e
+    end
+    local _, e = at_edge(bp.rules.mccpp{})
+    assert.is_true(e.on_ground)
+    assert.same({ 1, 0, 0 }, { e:move(1, 0, 0) })
+    local _, guarded = at_edge(bp.rules.mccpp{ sneak_guard = true })
+    assert.is_near(0.8, (guarded:move(1, 0, 0)), 1e-12) -- held at x = 9.3
+    -- walking at dt = 0.01 (no grounded flicker): 100 steps take it over and down
+    local w
+    w, e = at_edge(bp.rules.mccpp{ resolver = "axis" })
+    e.forward = 1
+    for _ = 1, 100 do w:step(0.01) end
+    assert.is_true(e.x > 9.3 and e.y < 64, ("x %.17g y %.17g"):format(e.x, e.y))
+    w, guarded = at_edge(bp.rules.mccpp{ resolver = "axis", sneak_guard = true })
+    guarded.forward = 1
+    for _ = 1, 100 do w:step(0.01) end
+    assert.equal(64, guarded.y)
+    assert.is_true(guarded.x < 9.3)
   end)
 
   it("a removed entity raises in a move and is not stepped", function()

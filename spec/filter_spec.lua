@@ -112,6 +112,69 @@ describe("filters", function()
     assert.equal(0, #w:query(bp.Collider(100, 100, 100, 101, 101, 101)))
   end)
 
+  -- Once a filter has raised, the step is being aborted and no more Lua is called:
+  -- later pairs of the same push visit, and the ticks of later entities (their hooks
+  -- and pushes) do not run. Entity 1 pushes 2 (whose filter raises) and then would ask
+  -- 3; entities 4 and 5 overlap each other far away, 4 with a heading hook.
+  it("calls no other filter or hook after a filter raised in world:step", function()
+    local w = world()
+    local asked, headings = 0, 0
+    local count = function() asked = asked + 1; return true end
+    w:spawn{ x = 0.5, y = 64, z = 0.5 }
+    w:spawn{ x = 0.8, y = 64, z = 0.5, filter = function() error("boom", 0) end }
+    w:spawn{ x = 0.5, y = 64, z = 0.8, filter = count }
+    w:spawn{ x = 5.5, y = 64, z = 5.5, filter = count,
+             rules = bp.rules.beta173{ heading = function()
+               headings = headings + 1
+               return 0, 0
+             end } }
+    w:spawn{ x = 5.8, y = 64, z = 5.5, filter = count }
+    assert.has_error(function() w:step() end, "world:step: filter of entity 2 failed: boom")
+    assert.equal(0, asked)
+    assert.equal(0, headings)
+    -- without the failing filter, the same step asks them all
+    w:entities()[2].filter = nil
+    w:step()
+    assert.is_true(asked >= 3)
+    assert.equal(1, headings)
+  end)
+
+  -- The same inside a move: e's X clip meets two solid entities in creation order; the
+  -- first one's filter raises, so the second's is never asked.
+  it("calls no other filter after a filter raised inside e:move", function()
+    local w = world()
+    local asked = 0
+    w:spawn{ x = 2.5, y = 64, z = 0.5, width = 1, solid = true, rules = STILL,
+             filter = function() error("nope", 0) end }
+    w:spawn{ x = 2.5, y = 64, z = 1.2, width = 1, solid = true, rules = STILL,
+             filter = function() asked = asked + 1; return true end }
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = STILL }
+    assert.has_error(function() e:move(3, 0, 0) end, "move: filter of entity 1 failed: nope")
+    assert.equal(0, asked)
+    assert.equal(0.5, e.x)
+    w:entities()[1].filter = nil
+    e:move(3, 0, 0)
+    assert.equal(1, asked)
+  end)
+
+  -- Separation (MC-CPP, after all moves): the pair (1, 2) raises in 1's filter, so the
+  -- pairs (1, 3) and (3, 4) after it are never asked.
+  it("calls no other filter after a filter raised in the separation push", function()
+    local w = world()
+    local asked = 0
+    local count = function() asked = asked + 1; return true end
+    local r = bp.rules.mccpp{}
+    w:spawn{ x = 0.5, y = 64, z = 0.5, rules = r, filter = function(_, other)
+      if other == w:entities()[2] then error("sep", 0) end
+      return true
+    end }
+    w:spawn{ x = 0.8, y = 64, z = 0.5, rules = r }
+    w:spawn{ x = 0.5, y = 64, z = 0.8, rules = r, filter = count }
+    w:spawn{ x = 0.5, y = 64, z = 1.1, rules = r, filter = count }
+    assert.has_error(function() w:step(0.05) end, "world:step: filter of entity 1 failed: sep")
+    assert.equal(0, asked)
+  end)
+
   it("a failing filter inside e:move restores the entity", function()
     local w, e = mover(function() error("nope", 0) end)
     local x = e.x

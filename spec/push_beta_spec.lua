@@ -114,6 +114,106 @@ describe("beta173 push", function()
     assert.equal(0, b.vx)
   end)
 
+  -- push = false means "cannot be pushed" (Beta canBePushed): a beta173 entity that
+  -- overlaps it skips the pair entirely, so neither gets an impulse (0.3 apart would
+  -- otherwise give 0.05F x 0.3 / sqrt(0.3) = 0.0274 each way).
+  it("gives no impulse to, nor takes one from, an overlapping entity with push = false", function()
+    local w = bp.World()
+    local self = w:spawn{ x = 0.5, y = 64, z = 0.5 } -- beta173: runs the push
+    local o = w:spawn{ x = 0.8, y = 64, z = 0.5, rules = bp.rules.beta173{ push = false } }
+    w:step()
+    assert.equal(0, self.vx)
+    assert.equal(0, o.vx)
+    assert.equal(0, self.vz)
+    assert.equal(0, o.vz)
+  end)
+
+  -- An entity whose push is false runs no push of its own (Beta or MC-CPP rules),
+  -- even next to a pushable one ("separate": pushable by impulses, and alone in its
+  -- model, so no separation either).
+  it("runs no push for an entity with push = false, even beside a pushable one", function()
+    for _, rules in ipairs{ bp.rules.beta173{ push = false }, bp.rules.mccpp{ push = false } } do
+      local w = bp.World()
+      local o = w:spawn{ x = 0.8, y = 64, z = 0.5, rules = bp.rules.beta173{ push = "separate" } }
+      local still = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = rules }
+      w:step()
+      assert.equal(0, o.vx, rules.model)
+      assert.equal(0, still.vx, rules.model)
+    end
+  end)
+
+  -- The region is self's box grown by push_radius = 0.2F on X and Z and by 0 on Y
+  -- (reference section 6: expand(0.2, 0, 0.2)). Width 0.6F: centres 0.795 apart leave
+  -- a gap of 0.795 - 0.6F = 0.19499998 < 0.2F (pushed), 0.805 apart 0.20499998 (not);
+  -- a box 1.9 above or below (a gap of 1.9 - 1.8F = 0.1) or standing on self's head
+  -- (1.8F above: touching, which is not overlap) is outside the Y growth of 0.
+  it("reaches entities within 0.2F on X and on Z, and none above or below", function()
+    for _, c in ipairs{
+      { 0.795, 0, 0, true }, { 0.805, 0, 0, false },
+      { 0, 0, 0.795, true }, { 0, 0, 0.805, false },
+      { -0.795, 0, 0, true }, { 0, 0, -0.805, false },
+      { 0.3, 1.9, 0, false }, { 0.3, -1.9, 0, false },
+      { 0.3, H.F.height, 0, false }, { -0.3, -H.F.height, 0.3, false },
+    } do
+      local w = bp.World()
+      -- o first: its air tick (velocity 0) has not moved it when self pushes
+      local o = w:spawn{ x = 0.5 + c[1], y = 64 + c[2], z = 0.5 + c[3],
+                         rules = bp.rules.beta173{ push = "separate" } }
+      local self = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+      local ex, ez = impulse(self.x - o.x, self.z - o.z)
+      w:step()
+      local what = ("offset %g, %g, %g"):format(c[1], c[2], c[3])
+      if c[4] then
+        assert.is_true(ex ~= 0 or ez ~= 0, what)
+        assert.equal(ex, self.vx, what)
+        assert.equal(ez, self.vz, what)
+        assert.equal(-ex, o.vx, what)
+        assert.equal(-ez, o.vz, what)
+      else
+        assert.same({ 0, 0, 0, 0 }, { self.vx, self.vz, o.vx, o.vz }, what)
+      end
+    end
+  end)
+
+  -- The threshold test is m >= 0.01F (m = max(|dx|, |dz|)): m = 0.01F exactly still
+  -- pushes, 0.01F - 1e-9 and 0.0095 do not, 0.0105 does. At m = 0.0105,
+  -- (float)sqrt(m) = 0.1024695 and 1/m is capped at 1, so self gets
+  -- 0.05F x -0.0105 / 0.1024695 = -0.0051234752758 (o the opposite).
+  it("pushes from a Chebyshev distance of exactly 0.01F, not below", function()
+    local t = H.f32(0.01) -- 0.009999999776482582; 0.5 + t and back are exact
+    local w, self, o = pair(t, 0, 0.6)
+    assert.equal(-t, self.x - o.x)
+    w:step()
+    assert.equal(impulse(-t, 0), self.vx)
+    assert.is_near(-0.004999999888241291, self.vx, 1e-15)
+    assert.equal(-self.vx, o.vx)
+    w, self, o = pair(0, 0.0105, 0.6) -- on Z
+    w:step()
+    assert.is_near(-0.005123475275798926, self.vz, 1e-15)
+    assert.equal(select(2, impulse(0, self.z - o.z)), self.vz)
+    assert.equal(0, self.vx)
+    for _, c in ipairs{ { t - 1e-9, 0 }, { 0, -(t - 1e-9) }, { 0.0095, -0.0095 } } do
+      w, self, o = pair(c[1], c[2], 0.6)
+      w:step()
+      assert.same({ 0, 0, 0, 0 }, { self.vx, self.vz, o.vx, o.vz })
+    end
+  end)
+
+  -- Two beta173 entities 0.0105 apart: a's pass gives a -0.0051234753 and b +0.0051234753;
+  -- b moves by that (0.0156235 apart now) and its own pass gives b +0.0062497 and
+  -- a -0.0062497: a ends at -0.011373170565642.
+  it("gives both impulses of a pair 0.0105 apart (Chebyshev just above 0.01F)", function()
+    local w = bp.World()
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+    local b = w:spawn{ x = 0.5105, y = 64, z = 0.5 }
+    local da = impulse(a.x - b.x, 0)
+    w:step()
+    local db = impulse(b.x - a.x, 0)
+    assert.equal(da - db, a.vx)
+    assert.is_near(-0.011373170565642299, a.vx, 1e-15)
+    assert.is_near(-da * F091 + db, b.vx, 1e-15)
+  end)
+
   it("uses the tunable push_strength, push_threshold and push_radius", function()
     local w = bp.World()
     local o = w:spawn{ x = 1.3, y = 64, z = 0.5, rules = bp.rules.beta173{ push = "separate" } }

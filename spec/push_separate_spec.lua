@@ -86,6 +86,76 @@ describe("separate push", function()
     assert.is_near(0.05, b.vx, 1e-12)
   end)
 
+  -- MC-CPP counts velocity in blocks/s: the push becomes displacement / dt, capped at
+  -- max_push_speed, 10 b/s by default. Centres 0.3 apart overlap by W - 0.3: each moves
+  -- 0.15000001 (not capped: the position push always completes), which at dt = 0.01
+  -- is 15.000001 b/s, scaled down to exactly the cap; at dt = 0.05 it is 3.0000002 b/s,
+  -- kept.
+  it("gives stable MC-CPP entities displacement / dt, capped at 10 b/s by default", function()
+    assert.equal(10, bp.rules.mccpp().max_push_speed)
+    for _, c in ipairs{ { 0.01, true }, { 0.05, false } } do
+      local dt, capped = c[1], c[2]
+      local w = floor_world(4)
+      local r = bp.rules.mccpp{}
+      local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = r }
+      local b = w:spawn{ x = 3.5, y = 64, z = 0.5, rules = r }
+      w:step(dt)
+      w:step(dt) -- stable, standing still on the floor
+      assert.same({ 0, 0 }, { a.vx, b.vx })
+      b:teleport(0.8, 64, 0.5)
+      local half = (W - (b.x - a.x)) / 2
+      local ax, bx = a.x, b.x
+      w:step(dt)
+      assert.is_near(ax - half, a.x, 1e-12)
+      assert.is_near(bx + half, b.x, 1e-12)
+      local v = capped and 10 or half / dt
+      assert.equal(capped, half / dt > 10, "dt " .. dt)
+      assert.is_near(-v, a.vx, 1e-12)
+      assert.is_near(v, b.vx, 1e-12)
+      assert.equal(0, a.vz)
+    end
+  end)
+
+  -- The cap is max(max_push_speed, the speed before the push): a push never slows an
+  -- entity already faster than the cap. b starts the step at 13.65 b/s, moves 0.1365
+  -- and ground friction 20/s leaves 13.65 x (1 - 20 x 0.01) = 10.92 b/s; the push then
+  -- adds half the overlap W - 0.4365 (0.08175 blocks, 8.175 b/s) along +X, and b is
+  -- scaled back to its 10.92 b/s. a, at rest, gets its 8.175 b/s (under 10) in full.
+  it("keeps an MC-CPP entity's own speed above the cap (10.92 b/s) through a push", function()
+    local w = floor_world(4)
+    local r = bp.rules.mccpp{}
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = r }
+    local b = w:spawn{ x = 3.5, y = 64, z = 0.5, rules = r }
+    w:step(0.01)
+    w:step(0.01)
+    b:teleport(0.8, 64, 0.5)
+    b.vx = 13.65
+    local ax = a.x
+    w:step(0.01)
+    local half = ax - a.x
+    assert.is_near((W - 0.4365) / 2, half, 1e-12)
+    assert.is_near(-half / 0.01, a.vx, 1e-12)
+    assert.is_near(-(W - 0.4365) / 2 / 0.01, a.vx, 1e-9) -- -8.1750012: W is 0.6F, not 0.6
+    assert.is_near(10.92, b.vx, 1e-12)
+    assert.is_near(W, b.x - a.x, 1e-12)
+  end)
+
+  -- Beta rules count per tick: the default cap is 0.5 b/t. Width 2, centres 0.5 apart:
+  -- each moves (2 - 0.5) / 2 = 0.75 blocks, and the velocity is capped at 0.5.
+  it("caps stable Beta entities at 0.5 blocks/tick by default", function()
+    assert.equal(0.5, SEP.max_push_speed)
+    local w = floor_world(4)
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, width = 2, rules = SEP }
+    local b = w:spawn{ x = 3.5, y = 64, z = 0.5, width = 2, rules = SEP }
+    w:step()
+    b:teleport(1, 64, 0.5)
+    w:step()
+    assert.is_near(-0.25, a.x, 1e-12)
+    assert.is_near(1.75, b.x, 1e-12)
+    assert.is_near(-0.5, a.vx, 1e-12)
+    assert.is_near(0.5, b.vx, 1e-12)
+  end)
+
   it("leaves entities that only touch, or that are not both 'separate', alone", function()
     local w = floor_world(4)
     local a = w:spawn{ x = 0.5, y = 64, z = 0.5, width = 0.5, rules = SEP }

@@ -189,6 +189,22 @@ describe("world:raycast", function()
     assert.is_nil(w:raycast(6, 0.5, 0.5, 1, 0, 0, 10))
   end)
 
+  -- Started inside, the normal faces back along the largest |direction| component; a
+  -- tie between components keeps the first axis, X then Y then Z (as the entry-axis
+  -- tie does for a ray from outside). unit(1, 1, 0) has two exactly equal components.
+  it("from inside a box, ties between the largest direction components take X, Y, Z", function()
+    w:set_block(5, 0, 0, "stone")
+    for _, c in ipairs{
+      { 1, 1, 0, -1, 0, 0 }, { 1, 1, 1, -1, 0, 0 }, { -1, 1, 0, 1, 0, 0 },
+      { -1, -1, -1, 1, 0, 0 }, { 1, 0, -1, -1, 0, 0 }, { 0, -1, 1, 0, 1, 0 },
+      { 0, 1, -1, 0, -1, 0 },
+    } do
+      local h = w:raycast(5.5, 0.5, 0.5, c[1], c[2], c[3], 10)
+      assert.same({ x = 5, y = 0, z = 0, id = STONE, nx = c[4], ny = c[5], nz = c[6],
+                    hx = 5.5, hy = 0.5, hz = 0.5, distance = 0 }, h)
+    end
+  end)
+
   it("works at negative coordinates and across chunk borders", function()
     w:set_block(-17, -33, -1, "stone")
     -- from x = -0.5 along -X: crosses the chunk border at x = -16, hits the face at -16
@@ -270,6 +286,16 @@ describe("world:raycast_entities", function()
     assert.equal(c, w:raycast_entities(0.5, 1, 0.5, 0, 0, 1, 20).entity)
   end)
 
+  -- The same rule as for blocks: from inside, ties of |direction| take X, then Y.
+  it("from inside an entity, ties between direction components take X, then Y", function()
+    for _, c in ipairs{ { 1, 1, 0, -1, 0, 0 }, { -1, 1, 1, 1, 0, 0 }, { 0, -1, 1, 0, 1, 0 } } do
+      local h = w:raycast_entities(0.5, 1, 5.5, c[1], c[2], c[3], 20)
+      assert.equal(a, h.entity)
+      assert.same({ 0, c[4], c[5], c[6], 0.5, 1, 5.5 },
+                  { h.distance, h.nx, h.ny, h.nz, h.hx, h.hy, h.hz })
+    end
+  end)
+
   it("raises for a removed or foreign ignore_entity", function()
     w:remove(b)
     assert.has_error(function() w:raycast_entities(0, 0, 0, 1, 0, 0, 1, b) end,
@@ -329,6 +355,67 @@ describe("world:sweep", function()
     t, _, _, _, hit = w:sweep(bp.Collider(4.5, 0, 0, 5.5, 1, 1), 3, 0, 0)
     assert.same({ 1 }, { t })
     assert.is_nil(hit)
+  end)
+
+  -- The cells scanned are those a box touching the swept region can occupy, closed on
+  -- both sides: on the low side, lo = ceil(region.lo) - 1, so a region ending exactly
+  -- on an integer still scans the cell below it, and a box met exactly at the end of
+  -- a move toward -X, -Y or -Z is a hit at t = 1 as toward +X is.
+  it("reports a box met exactly at the end of a move toward -X, -Y and -Z (t = 1)", function()
+    w:set_block(5, 0, 0, "stone")
+    local t, ax, ay, az, hit = w:sweep(bp.Collider(7, 0, 0, 8, 1, 1), -1, 0, 0)
+    assert.same({ 1, -1, 0, 0 }, { t, ax, ay, az })
+    assert.same({ x = 5, y = 0, z = 0, id = STONE, nx = 1, ny = 0, nz = 0 }, hit)
+    t, ax, ay, az, hit = w:sweep(bp.Collider(5, 4, 0, 6, 5, 1), 0, -3, 0)
+    assert.same({ 1, 0, -3, 0 }, { t, ax, ay, az })
+    assert.same({ x = 5, y = 0, z = 0, id = STONE, nx = 0, ny = 1, nz = 0 }, hit)
+    t, ax, ay, az, hit = w:sweep(bp.Collider(5, 0, 3.5, 6, 1, 4.5), 0, 0, -2.5)
+    assert.same({ 1, 0, 0, -2.5 }, { t, ax, ay, az })
+    assert.same({ x = 5, y = 0, z = 0, id = STONE, nx = 0, ny = 0, nz = 1 }, hit)
+  end)
+
+  -- Only a strictly earlier hit replaces the one kept: two boxes met at the same t keep
+  -- the first found, blocks in world:boxes_in order (chunk by chunk, cells by Y, Z, X)
+  -- before static colliders. The ties below are all met at t = 0.5 (gaps of 4 over a
+  -- move of 8, 2 over 4 and 1.5 over 3).
+  it("keeps the first of two boxes met at the same time: block before collider, boxes_in order", function()
+    w:set_block(5, 0, 0, "stone")
+    local c = w:add_collider(bp.Collider(5, 1, 0, 6, 2, 1))
+    local t, ax, _, _, hit = w:sweep(bp.Collider(0, 0.5, 0, 1, 1.5, 1), 8, 0, 0)
+    assert.same({ 0.5, 4 }, { t, ax })
+    assert.same({ x = 5, y = 0, z = 0, id = STONE, nx = -1, ny = 0, nz = 0 }, hit)
+    w:remove_collider(c)
+    -- a box landing across four blocks: (10, 0, 0) comes first in boxes_in order
+    w:fill(10, 0, 0, 11, 0, 1, "stone")
+    local box = bp.Collider(10.5, 3, 0.5, 11.5, 4, 1.5)
+    local first = w:boxes_in(bp.Collider(10, 0, 0, 12, 1, 2))[1]
+    assert.same({ 10, 0, 0 }, { first.x1, first.y1, first.z1 })
+    local ay
+    t, _, ay, _, hit = w:sweep(box, 0, -4, 0)
+    assert.same({ 0.5, -2 }, { t, ay })
+    assert.same({ x = 10, y = 0, z = 0, id = STONE, nx = 0, ny = 1, nz = 0 }, hit)
+    -- and the same for two blocks (20, 0, 0) and (20, 1, 0) met side-on at once
+    w:fill(20, 0, 0, 20, 1, 0, "stone")
+    t, ax, _, _, hit = w:sweep(bp.Collider(17.5, 0.5, 0, 18.5, 1.5, 1), 3, 0, 0)
+    assert.same({ 0.5, 1.5 }, { t, ax })
+    assert.same({ x = 20, y = 0, z = 0, id = STONE, nx = -1, ny = 0, nz = 0 }, hit)
+  end)
+
+  -- The displacement returned is t * d + 0.0: a box touching a block and moving into
+  -- it gets t = 0, and 0 x -1 would be -0 on the axes with a negative component.
+  -- A -0 component asked for comes back +0 too (no hit: d + 0.0).
+  it("never returns -0 in the displacement", function()
+    w:set_block(5, 0, 0, "stone")
+    local t, ax, ay, az, hit = w:sweep(bp.Collider(4, 0, 0, 5, 1, 1), 1, -1, -1)
+    assert.equal(0, t)
+    assert.same({ x = 5, y = 0, z = 0, id = STONE, nx = -1, ny = 0, nz = 0 }, hit)
+    assert.same({ "0x0p+0", "0x0p+0", "0x0p+0" }, { H.hex(ax), H.hex(ay), H.hex(az) })
+    t, ax, ay, az, hit = w:sweep(bp.Collider(0, 3, 0, 1, 4, 1), -0.0, 2, -0.0)
+    assert.same({ 1, 2 }, { t, ay })
+    assert.is_nil(hit)
+    assert.same({ "0x0p+0", "0x0p+0" }, { H.hex(ax), H.hex(az) })
+    t, ax, ay, az = w:sweep(bp.Collider(0, 3, 0, 1, 4, 1), -0.0, -0.0, -0.0)
+    assert.same({ "0x1p+0", "0x0p+0", "0x0p+0", "0x0p+0" }, { H.hex(t), H.hex(ax), H.hex(ay), H.hex(az) })
   end)
 
   it("meets static colliders and fences rising from the cell below", function()
@@ -456,6 +543,43 @@ describe("query errors", function()
       assert.same(before, w:stats())
     end)
   end
+
+  -- The region limit counts the cells sweep scans: on each axis ceil(lo) - 1 .. floor(hi)
+  -- of the box grown by the displacement (one more below on Y where some shape rises
+  -- above its cell). A box from 0.5 to 255.5 spans 256 cells: 256^3 = 16777216 is the
+  -- limit itself (allowed), and one more cell on any axis (257 x 256 x 256) is too many;
+  -- so is a box of 256 with integer corners (0 to 255: cells -1 .. 255).
+  it("counts the swept region in cells: 256 x 256 x 256 passes, 257 x 256 x 256 raises", function()
+    local empty = bp.World()
+    local msg = "sweep: region too large (more than 16777216 cells)"
+    assert.same({ 1, 0, 0, 0 }, { empty:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, 0, 0) })
+    assert.same({ 1, 0, 0, -0.5 }, { empty:sweep(bp.Collider(0.5, 0.5, 1, 255.5, 255.5, 255.5), 0, 0, -0.5) })
+    for _, c in ipairs{
+      { bp.Collider(0.5, 0.5, 0.5, 256.5, 255.5, 255.5), 0, 0, 0 },
+      { bp.Collider(0.5, 0.5, 0.5, 255.5, 256.5, 255.5), 0, 0, 0 },
+      { bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 256.5), 0, 0, 0 },
+      { bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 1, 0, 0 },
+      { bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, -1, 0 },
+      { bp.Collider(0, 0.5, 0.5, 255, 255.5, 255.5), 0, 0, 0 },
+      { bp.Collider(0.5, 0.5, 1, 255.5, 255.5, 255.5), 0, 0, -1 },
+    } do
+      assert.has_error(function() empty:sweep(c[1], c[2], c[3], c[4]) end, msg)
+    end
+    -- a world with a shape rising above its cell (the fence) scans one more Y layer
+    assert.has_error(function() w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, 0, 0) end, msg)
+    assert.same({ 1, 0, 0, 0 }, { w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 254.5, 255.5), 0, 0, 0) })
+  end)
+
+  -- Beyond the int32 grid the cell range is clamped to its last cells: a box at
+  -- x = 1e300 counts the cells INT32_MAX - 1 and INT32_MAX on X (the ceil of lo is
+  -- clamped at INT32_MAX before the - 1), at x = -1e300 the one cell INT32_MIN.
+  it("counts 2 cells on an axis for a box beyond the int32 grid, 1 below it", function()
+    local empty = bp.World()
+    local msg = "sweep: region too large (more than 16777216 cells)"
+    assert.same({ 1, 0, 0, 0 }, { empty:sweep(bp.Collider(1e300, 0.5, 0.5, 1e300, 2047.5, 4095.5), 0, 0, 0) })
+    assert.has_error(function() empty:sweep(bp.Collider(1e300, 0.5, 0.5, 1e300, 4095.5, 4095.5), 0, 0, 0) end, msg)
+    assert.same({ 1, 0, 0, 0 }, { empty:sweep(bp.Collider(-1e300, 0.5, 0.5, -1e300, 4095.5, 4095.5), 0, 0, 0) })
+  end)
 
   it("accepts the largest region and displacement", function()
     assert.same({ 1, 1024, 0, 0 }, { w:sweep(C, 1024, 0, 0) })
