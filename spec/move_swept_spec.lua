@@ -332,6 +332,38 @@ describe("e:move_swept", function()
       assert.is_true(g.collided_horizontally)
     end)
 
+    it("does not step while rising, even standing on the ground", function()
+      -- Pins "standing at the start *and not rising*": grounded, moving (1, 0.1, 0)
+      -- into a slab's side 0.2 ahead. The pass stops at t = 0.2 - 0.001 (dx = 0.199);
+      -- the rest of Y (0.1 - 0.0199) goes on in the next pass, so dy = 0.1 and no
+      -- step (a step would give dx = 1, dy = 0.6 + 0.1).
+      local w = floor_world()
+      w:set_block(1, 64, 0, "slab")
+      local e = standing(w)
+      local dx, dy = e:move_swept(1, 0.1, 0)
+      assert.is_near(0.2 - BACK * 1, dx, 1e-12)
+      assert.is_near(0.1, dy, 1e-12)
+      assert.are.equal(0, e.step_offset)
+      assert.is_true(e.collided_horizontally)
+    end)
+
+    it("makes no zero-height step attempt with step_height = 0", function()
+      -- Pins that step_height = 0 skips the step assist instead of trying a step of
+      -- height 0: such an attempt would test the end box (past a 0.1 pane, free),
+      -- cancel the hit and use up the only pass, and the rest would then be clipped
+      -- to touch the pane exactly (dx = 1.65). With no attempt the pass stops
+      -- back_off short: t = 1.65 / 3 - 0.001, dx = 1.65 - 3 x 0.001.
+      local w = floor_world()
+      w:define_block { name = "pane", boxes = { { 0.45, 0, 0, 0.55, 1, 1 } } }
+      w:fill(2, 64, -8, 2, 66, 8, "pane") -- face at x = 2.45
+      local e = standing(w, bp.rules.mccpp { passes = 1, step_height = 0 })
+      local dx, dy = e:move_swept(3, 0, 0)
+      assert.is_near(1.65 - 3 * BACK, dx, 1e-12)
+      assert.are.equal(0, dy)
+      assert.are.equal(0, e.step_offset)
+      assert.is_true(e.collided_horizontally)
+    end)
+
     it("does not step while flying, even standing on the ground", function()
       -- Pins the flying test of the step assist: grounded (the probe), slab side 0.2
       -- ahead, but e.flying: the pass stops at t = 0.2 less the back-off, no rise.
