@@ -108,6 +108,28 @@ describe("e:move_swept", function()
       assert.is_true(free(w, e))
     end)
 
+    it("with one pass, the rest is clipped in the order Y, X, Z (Beta's), not X, Y, Z", function()
+      -- Pins the order of clip_move. Box x [0.2, 0.8], z [0.4, 1] (z = 0.7 + 0.3 is 1
+      -- exactly), feet at 65.5; a wall row at z = 1 touches it, a block at x = 1
+      -- (top 65) stands in front on X. The only pass meets the wall at t = 0 (face Z,
+      -- touching and moving into it): nothing moves, the rest is (1, -1, 0), clipped per
+      -- axis. Y first: the box falls 1 (feet 64.5, the floor at 64 is not reached),
+      -- then X stops touching the block's side: dx = 1 - 0.8. X first would pass above
+      -- the block (feet 65.5 > 65) and then land on it: dx = 1, dy = -0.5, on_ground.
+      local w = floor_world()
+      w:set_block(1, 64, 0, "stone")
+      w:fill(-8, 64, 1, 8, 67, 1, "stone")
+      local e = mccpp(w, 0.5, 65.5, 0.7, bp.rules.mccpp { passes = 1 })
+      e.vx, e.vy, e.vz = 1, 2, 3
+      local dx, dy, dz = e:move_swept(1, -1, 0.5)
+      assert.is_near(0.2, dx, 1e-12)
+      assert.are.same({ -1, 0 }, { dy, dz })
+      assert.are.same({ 0, 2, 0 }, { e:velocity() }) -- X clipped, Z hit; Y was free
+      assert.is_true(e.collided_horizontally)
+      assert.is_false(e.on_ground or e.collided_vertically)
+      assert.is_true(free(w, e))
+    end)
+
     it("leaves the velocity of axes that were not hit", function()
       local w = floor_world()
       local e = mccpp(w, 0.5, 64.5, 0.5)
@@ -238,6 +260,149 @@ describe("e:move_swept", function()
       -- X is stopped (tie X before Z, t = 0), Z then moves freely beside the block
       assert.are.equal(0, dx)
       assert.is_near(0.5, dz, 1e-12)
+      assert.is_true(free(w, e))
+    end)
+  end)
+
+  describe("rounding fallback", function()
+    -- With back_off = 0 a pass moves exactly to the hit time, and t x d can round past
+    -- the face it met: the end box then overlaps a box the start box did not, and the
+    -- pass falls back to the per-axis clip (Y, X, Z).
+    it("an edge met on Y and Z: the clip stops Z too, which counts as stopped and is not moved again",
+      function()
+      -- A block at x [0, 1], y [-1, 0], z [0, 1] (its top y = 0 and front face z = 0
+      -- meet at an edge along X). Box x [0.2, 0.8], feet y = 0.7, z [-1.3, -0.7]
+      -- (-1 + 0.3 is -0.7 exactly): both gaps are 0.7, so moving (0, -1.2, 1.2) the
+      -- entries tie at t = 0.7 / 1.2 (an edge: the hit axis is Y, on_ground). Near 0
+      -- nothing absorbs the rounding: 1.2 x t > 0.7, so the end box is past both faces
+      -- and overlaps the block. The clip: Y first, the box not yet over the block on Z,
+      -- moves the whole part (feet 0.7 - 1.2 t, one ulp below the top); then Z meets the
+      -- block's face and stops touching it: dz = 0.7 exactly, shorter than the part, so
+      -- Z is clipped. Pins both uses of `clipped` after the pass:
+      -- - the clipped Z counts as stopped: vz = 0 and collided_horizontally (else vz
+      --   would stay 3 and no horizontal flag: Z is never hit again);
+      -- - the rest of Z is zeroed, not the rest less what the clip made (with 1.2 - 0.7
+      --   left, the next pass would meet the face at t = 0, a side hit while grounded,
+      --   and step onto the block: dy = 0.6 - 1.2 t (about -0.1), dz = 1.2,
+      --   step_offset -0.6).
+      local w = bp.World()
+      w:define_block { name = "stone" }
+      w:set_block(0, -1, 0, "stone")
+      local e = mccpp(w, 0.5, 0.7, -1, bp.rules.mccpp { back_off = 0 })
+      local _, _, _, _, _, z2 = e:box():unpack()
+      assert.are.equal(-0.7, z2)
+      local t = 0.7 / 1.2
+      assert.is_true(1.2 * t > 0.7) -- the premise: the pass's end rounds past the faces
+      e.vx, e.vy, e.vz = 1, -2, 3
+      local dx, dy, dz = e:move_swept(0, -1.2, 1.2)
+      assert.are.same({ 0, (0.7 - 1.2 * t) - 0.7, 0.7 }, { dx, dy, dz })
+      assert.are.equal(0.7 - 1.2 * t, e.y) -- one ulp below the block's top (< 0)
+      assert.is_true(e.y < 0)
+      assert.are.equal(0, e.step_offset)
+      assert.are.same({ 1, 0, 0 }, { e:velocity() })
+      assert.is_true(e.on_ground and e.collided_vertically and e.collided_horizontally)
+      assert.is_true(free(w, e))
+    end)
+
+    -- The settling of a clipped axis (settle() in move_swept.c): the clip already stops
+    -- touching, so its first test always passes unless a filter answers the clip and
+    -- the test differently (filters need not be pure). These filters refuse the pair
+    -- the first `refuse` times they are asked, then allow it: the clip ignores the
+    -- solid entity S, and the test after it sees S. From d = the clip's displacement the
+    -- test retries d - s, d - 3s, d - 7s, ... (s = the ulp of 1 here: 2^-52, the steps
+    -- double), 16 tests in all, and gives up with 0 (the box stays on that axis).
+    local EPS = 2 ^ -52
+
+    -- One pass: a wall row at z = 1 touches the box (z [0.4, 1]), met at t = 0 on Z;
+    -- the rest (dx, 0, 0) is clipped per axis. S: a solid 1 x 1 entity whose side is at
+    -- x = gap past the box's (0.8). The scene depends on when the filter is asked:
+    -- first by the clip of X when S lies beyond the pass's first segment (the pass
+    -- searches no further: its hit is at t = 0), else by the pass, then by the clip;
+    -- the tests after the clip ask it once each while the box overlaps S.
+    local function settle_scene(dx, gap, refuse)
+      local w = bp.World()
+      w:define_block { name = "stone" }
+      w:fill(-8, 60, 1, 8, 70, 1, "stone")
+      local asked = 0
+      local e = w:spawn { x = 0.5, y = 64, z = 0.7, width = 0.6, height = 1.8,
+        rules = bp.rules.mccpp { passes = 1 },
+        filter = function() asked = asked + 1; return asked > refuse end }
+      local x1, _, _, x2 = e:box():unpack()
+      local s = w:spawn { x = x2 + gap + 0.5, y = 64, z = 0.5, width = 1, height = 1, solid = true }
+      assert.are.equal(x2 + gap, (s:box():unpack())) -- S's side exactly where asked
+      e.vx, e.vy, e.vz = 1, 2, 3
+      local got = e:move_swept(dx, 0, 0.5)
+      return got, x1, e
+    end
+
+    -- d after n failed tests, as settle() computes it (moving +X)
+    local function settled(d, n)
+      local step = EPS
+      for _ = 1, n do
+        d, step = d - step, step * 2
+      end
+      return d
+    end
+
+    it("a clip that a filter let through is settled in at most 16 tests, then given up", function()
+      -- Pins the bound of the settling loop (16 tests, i < 16). dx = 3; S's side at
+      -- 3 - k s past the box: the box moved by d overlaps S while d > 3 - k s (to the
+      -- rounding of 0.8 + d, 2 s). k = 24000 lies between 2^14 - 1 and 2^15 - 1: the
+      -- 16th test (d = 3 - 32767 s) is the first free one, so dx = that d (15 tests
+      -- would give up: dx = 0). k = 50000 < 2^16 - 1: only a 17th test (d = 3 -
+      -- 65535 s) would be free; there are 16: dx = 0. Either way X stops (vx = 0).
+      for _, case in ipairs { { k = 24000, fails = 15 }, { k = 50000 } } do
+        local dx, x1, e = settle_scene(3, 3 - case.k * EPS, 1)
+        local want = case.fails and (x1 + settled(3, case.fails)) - x1 or 0
+        assert.are.equal(want, dx)
+        assert.are.same({ 0, 2, 0 }, { e:velocity() })
+        assert.is_true(e.collided_horizontally)
+        assert.is_true(free(e.world, e))
+      end
+    end)
+
+    it("a settling that shrinks d to within one step gives up with 0, never moves back", function()
+      -- Pins the stop of the settling loop when |d| <= step: S touches the box (gap 0)
+      -- and dx = 1e-12 (about 4504 s). Here the pass's search asks the filter first
+      -- (S touches the box), the clip second. Every test overlaps S: the 13th, with
+      -- d = 1e-12 - 4095 s (about 409 s) <= step = 4096 s, too, and the loop gives up
+      -- there: dx = 0. Going on would try d - step < 0, a move away from S, free: the
+      -- box would move back (about -3687 s) instead of staying.
+      local dx, _, e = settle_scene(1e-12, 0, 2)
+      assert.are.equal(0, dx)
+      assert.are.same({ 0, 2, 0 }, { e:velocity() })
+      assert.is_true(e.collided_horizontally)
+      assert.is_true(free(e.world, e))
+    end)
+  end)
+
+  describe("search along the path", function()
+    it("a hit later than the end of its segment does not end the search", function()
+      -- Pins the stop of earliest_hit (hit.t < t1, not merely a hit found): a box can
+      -- lie in a segment's region (the hull of its ends, grown by 1e-6) and yet be
+      -- entered after the segment ends, along a slow axis. Moving (3, 0, 0.001): three
+      -- segments, the first ends at t1 = 1/3. Wall Z is 5e-7 past the first segment's
+      -- end on Z (in its region), entered at t1 + 0.0005; wall X, 0.0006 past it on X
+      -- (only in the second segment), is entered earlier, at tx = t1 + 0.0002. So the
+      -- first pass stops X: dx = 3 (tx - 0.001). The second meets wall Z with the rest
+      -- of Z, 0.001 (1 - tx + 0.001), 1.3e-6 away. Ending the search with wall Z would
+      -- stop Z first, at dz = 0.001 (t1 + 0.0005 - 0.001), and X later (dx = 0.9986).
+      -- (hit.t <= t1 there instead is equivalent: a box entered at t1 touches the box
+      -- at the segment's end, inside the grown region.)
+      local w = bp.World()
+      local t1 = 1 / 3
+      local tx = t1 + 0.0002
+      local zwall = 0.8 + 0.001 * (t1 + 0.0005)
+      local xwall = 0.8 + 3 * tx
+      w:add_collider(bp.Collider(-10, -1, zwall, 10, 3, zwall + 1))
+      w:add_collider(bp.Collider(xwall, -1, -10, xwall + 1, 3, zwall))
+      local e = mccpp(w, 0.5, 0, 0.5)
+      e.vx, e.vy, e.vz = 1, 2, 3
+      local dx, dy, dz = e:move_swept(3, 0, 0.001)
+      assert.is_near(3 * (tx - BACK), dx, 1e-12)
+      assert.are.equal(0, dy)
+      assert.is_near(zwall - 0.8 - BACK * 0.001 * (1 - tx + BACK), dz, 1e-15)
+      assert.are.same({ 0, 2, 0 }, { e:velocity() })
       assert.is_true(free(w, e))
     end)
   end)
