@@ -109,6 +109,34 @@ describe("Entity", function()
         "1024.0000000000009 blocks in one step (at most 1024 per axis)")
     end)
 
+    -- Pins (mutation test) that the step's pre-check names the FIRST entity in creation
+    -- order among those tied for the largest displacement (a strict `>` in
+    -- bp_world_max_displacement; `>=` would name the last, entity 3).
+    it("names the first of the entities tied for the largest displacement", function()
+      local w = H.world()
+      w:spawn{ x = 0, y = 0, z = 0 }
+      local a, b = w:spawn{ x = 0, y = 0, z = 0 }, w:spawn{ x = 0, y = 0, z = 0 }
+      a.vx, b.vz = 2000, -2000
+      assert.has_error(function() w:step() end, "world:step: entity 2 would move " ..
+        "2000 blocks in one step (at most 1024 per axis)")
+    end)
+
+    -- Pins (mutation test) that the core's own spawn check (def_ok) keeps the limits
+    -- inclusive like the binding's: width 16, height 32 and |x| = max_coord are legal
+    -- (a `<` there makes spawn fail with "invalid argument").
+    it("spawns at the inclusive limits: width 16, height 32, |x|, |y|, |z| = max_coord", function()
+      local w = H.world()
+      local m = bp.limits.max_coord
+      assert.equal(2147482000, m)
+      local e = w:spawn{ x = m, y = -m, z = -m, width = 16, height = 32 }
+      assert.same({ m, -m, -m }, { e:position() })
+      assert.equal(16, e.width); assert.equal(32, e.height)
+      assert.is_true(e:box() == bp.Collider(m - 8, -m, -m - 8, m + 8, -m + 32, -m + 8))
+      local f = w:spawn{ x = -m, y = m, z = m, width = 16, height = 32 }
+      assert.same({ -m, m, m }, { f:position() })
+      assert.equal(2, w:stats().entities)
+    end)
+
     it("checks input ranges and types", function()
       local w = H.world()
       local e = w:spawn{ x = 0, y = 0, z = 0 }
@@ -149,6 +177,16 @@ describe("Entity", function()
       assert.has_error(function() e:teleport(0 / 0, 0, 0) end,
         "bad argument #1 to 'teleport' (number must be finite)")
       assert.same({ -10.5, 20, 7.25 }, { e:position() })
+    end)
+
+    -- Pins (mutation test) that spawn sets the previous position to the spawn point
+    -- (memcpy(e->prev, ...) in bp_world_spawn): without it lerp(0) gives 0, 0, 0.
+    it("gives the spawn position at any alpha before the first step", function()
+      local w = H.world()
+      local e = w:spawn{ x = 1.5, y = 2, z = -3.25, vx = 1 }
+      assert.same({ 1.5, 2, -3.25 }, { e:lerp(0) })
+      assert.same({ 1.5, 2, -3.25 }, { e:lerp(0.5) })
+      assert.same({ 1.5, 2, -3.25 }, { e:lerp(1) })
     end)
 
     it("interpolates between the previous and the current tick", function()

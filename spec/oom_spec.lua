@@ -108,6 +108,36 @@ describe("out of memory", function()
     end, { 96, 96, 96, 100, 100, 100 })
   end)
 
+  -- Pins (mutation test) the no-allocation paths of chunk.c: each call below must not
+  -- allocate at all, so it succeeds with the very next allocation set to fail.
+  -- set_block: `old == id` returns before a uniform chunk gets an id array.
+  -- fill: a chunk the region covers whole (lo == its base, hi == base + 15 on every
+  -- axis: covers_chunk) gets no array; a partly covered uniform chunk that already
+  -- holds the id (`c->uniform != id` in fill_prepare) gets none either.
+  it("set_block and fill that need no array allocate nothing", function()
+    local w = bp.World()
+    w:define_block { name = "stone" }
+    w:define_block { name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+    w:fill(0, 0, 0, 31, 15, 15, "stone") -- two uniform chunks
+    local stone, slab = w:block_id("stone"), w:block_id("slab")
+    local function no_alloc(f, ...)
+      w:_fail_alloc(1)
+      local ok, err = pcall(f, w, ...)
+      assert.equal(1, w:_fail_alloc(0), "allocated") -- the failure never happened
+      assert.is_true(ok, err)
+    end
+    local bytes = w:stats().bytes
+    no_alloc(w.set_block, 3, 4, 5, "stone")
+    no_alloc(w.fill, 2, 2, 2, 20, 9, 9, "stone")
+    assert.equal(bytes, w:stats().bytes)
+    no_alloc(w.fill, 0, 0, 0, 31, 15, 15, "slab")
+    assert.equal(slab, w:get_block(0, 0, 0)); assert.equal(slab, w:get_block(31, 15, 15))
+    no_alloc(w.fill, 16, 0, 0, 31, 15, 15, "stone")
+    assert.equal(slab, w:get_block(15, 15, 15)); assert.equal(stone, w:get_block(16, 0, 0))
+    assert.equal(bytes, w:stats().bytes)
+    assert.equal(2 * 4096, w:stats().blocks)
+  end)
+
   it("define_block changes nothing", function()
     local n = each_failure(function(w)
       w:define_block { name = "fence", boxes = { { 0, 0, 0, 1, 1.5, 1 } } }

@@ -5,6 +5,16 @@ local H = require "helpers.world"
 
 local STILL = bp.rules.beta173{ push = false, gravity = 0 }
 
+-- What world:query must answer: every entity whose box overlaps `box`, in creation
+-- order, found by testing them all.
+local function brute_query(w, box)
+  local want = {}
+  for _, e in ipairs(w:entities()) do
+    if e:box() & box then want[#want + 1] = e end
+  end
+  return want
+end
+
 describe("world:query", function()
   it("returns overlapping entities in creation order, whatever their positions", function()
     local w = bp.World()
@@ -54,14 +64,103 @@ describe("world:query", function()
     for _ = 1, 200 do
       local x, y, z = rnd() * 34 - 17, rnd() * 8 - 1, rnd() * 34 - 17
       local box = bp.Collider(x, y, z, x + rnd() * 6, y + rnd() * 3, z + rnd() * 6)
-      local want = {}
-      for _, e in ipairs(w:entities()) do
-        if e:box() & box then want[#want + 1] = e end
-      end
-      assert.same(want, w:query(box))
+      assert.same(brute_query(w, box), w:query(box))
     end
     -- a region wider than the grid (scanned linearly) gives the same answer
     assert.equal(500, #w:query(bp.Collider(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9)))
+  end)
+
+  -- Pins (mutation test) the incremental grid upkeep in broadphase.c: entities that
+  -- move between queries are re-listed when any of their cells change (lo OR hi, both
+  -- ends of every axis), removed slots drop out, reused slots come back; checked
+  -- against a brute-force scan after every change.
+  it("matches a brute-force scan while a crowd moves, teleports, spawns and is removed", function()
+    local w = bp.World()
+    local rnd = H.rng(11)
+    local function check(box)
+      assert.same(brute_query(w, box), w:query(box))
+    end
+    local function probe()
+      local x, y, z = rnd() * 24 - 12, rnd() * 8 - 4, rnd() * 24 - 12
+      return bp.Collider(x, y, z, x + rnd() * 5, y + rnd() * 3, z + rnd() * 5)
+    end
+    local es = {}
+    for i = 1, 60 do
+      es[i] = w:spawn{ x = rnd() * 20 - 10, y = rnd() * 4 - 2, z = rnd() * 20 - 10,
+                       width = 0.2 + rnd() * 2.5, height = 0.2 + rnd() * 2.5, rules = STILL }
+    end
+    check(probe())
+    for round = 1, 150 do
+      local e = es[(round * 7) % #es + 1]
+      local c = round % 5
+      if c == 0 then -- grow a box by a small move on one axis: only hi or lo cells change
+        e:move(rnd() * 0.6 - 0.3, 0, 0)
+      elseif c == 1 then
+        e:move(0, rnd() * 0.6 - 0.3, rnd() * 0.6 - 0.3)
+      elseif c == 2 then
+        e.vx, e.vz = rnd() * 4 - 2, rnd() * 4 - 2
+        w:step()
+      elseif c == 3 then
+        e:teleport(rnd() * 20 - 10, rnd() * 4 - 2, rnd() * 20 - 10)
+        e:move(0, 0, 0.001)
+      else -- a remove followed by a spawn keeps the count and reuses the slot
+        local box = e:box()
+        w:remove(e)
+        if round % 2 == 0 then check(box) end -- a removed entity leaves the grid at once
+        -- (on odd rounds the spawn follows at once: same count, another serial)
+        es[(round * 7) % #es + 1] = w:spawn{ x = rnd() * 20 - 10, y = 0, z = rnd() * 20 - 10,
+                                              width = 1, height = 1, rules = STILL }
+      end
+      for _ = 1, 3 do check(probe()) end
+      check(e:valid() and e:box() or probe())
+    end
+  end)
+
+  -- Pins (mutation test) that the broadphase's cell table stays at most half full
+  -- (cells_grow in grid_insert): 1024 entities in 1024 distinct 2-block cells would fill
+  -- a table of 1024 slots, and looking up an empty cell would then never end.
+  it("answers with exactly 1024 occupied grid cells", function()
+    local w = bp.World()
+    local es = {}
+    for i = 0, 1023 do -- x in [4i + 0.75, 4i + 1.25]: cell 2i; y, z: cell 0
+      es[i + 1] = w:spawn{ x = 4 * i + 1, y = 0.5, z = 0.5, width = 0.5, height = 0.5,
+                           rules = STILL }
+    end
+    assert.same({}, w:query(bp.Collider(-10, 0, 0, -9, 1, 1)))
+    assert.same({ es[3], es[4] }, w:query(bp.Collider(9, 0, 0, 13.5, 1, 1)))
+    assert.same({ es[1024] }, w:query(bp.Collider(4093, 0.9, 0.6, 4093.1, 1.1, 0.7)))
+  end)
+
+  -- Pins (mutation test) that a query pops its results off the broadphase's stack
+  -- (g->nresults = base in bp_broadphase_visit): otherwise every query's results
+  -- stay and the world's memory grows with the number of queries.
+  it("holds no memory across repeated queries", function()
+    local w = bp.World()
+    for i = 1, 8 do w:spawn{ x = i * 0.25, y = 0, z = 0, rules = STILL } end
+    local box = bp.Collider(-1, -1, -1, 4, 2, 1)
+    assert.equal(8, #w:query(box))
+    local bytes = w:stats().bytes
+    for _ = 1, 1000 do assert.equal(8, #w:query(box)) end
+    assert.equal(bytes, w:stats().bytes)
+  end)
+
+  -- Pins (mutation test) the broadphase's node free list (node_alloc reuses
+  -- g->free_node): an entity that keeps changing cells re-lists itself in nodes it
+  -- freed, so the memory stays the same however long it moves.
+  it("holds no more memory while an entity moves back and forth between cells", function()
+    local w = bp.World()
+    local e = w:spawn{ x = 1, y = 0.5, z = 1, width = 0.5, height = 0.5, rules = STILL }
+    local function pingpong(n)
+      for _ = 1, n do
+        e:move(2, 0, 0); e:move(-2, 0, 0)
+      end
+      assert.same({ e }, w:query(bp.Collider(0, 0, 0, 2, 2, 2)))
+      assert.same({}, w:query(bp.Collider(2, 0, 0, 4, 2, 2)))
+    end
+    pingpong(4)
+    local bytes = w:stats().bytes
+    pingpong(1000)
+    assert.equal(bytes, w:stats().bytes)
   end)
 
   it("raises on bad arguments", function()

@@ -99,4 +99,23 @@ describe("a failing world:step", function()
       assert.is_true(kept > 20, "kept " .. kept)
     end)
   end
+
+  -- Pins (mutation test) that each step starts with no over-limit report (w->over_limit
+  -- = 0 in bp_world_step): a step that fails for another reason after a heading hook
+  -- went over the limit must name its own failure, not the old heading.
+  it("names its own failure after an earlier step failed over the move limit", function()
+    local w = H.world()
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+      heading = function() return 2048, 0 end } }
+    assert.has_error(function() w:step() end, "world:step: rules hook 'heading' of " ..
+      "entity 1 would move it 2048 blocks in one tick (at most 1024 per axis)")
+    e.rules.heading = function() error("second", 0) end
+    assert.has_error(function() w:step() end,
+      "world:step: rules hook 'heading' of entity 1 failed: second")
+    assert.same({ 0.5, 64, 0.5 }, { e:position() })
+    e.rules.heading = nil
+    w:step() -- and a clean step goes through
+    assert.equal(64, e.y) -- a Beta entity falls from its second tick
+    assert.is_true(e.vy < 0)
+  end)
 end)
