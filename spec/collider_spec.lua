@@ -74,6 +74,13 @@ describe("bp.Collider", function()
         "bad argument #2 to 'add' (table expected, got number)")
       assert.has_error(function() c:offset(1, math.huge, 0) end,
         "bad argument #2 to 'offset' (number must be finite)")
+      -- extend and sweep check their arguments themselves, not only the result
+      -- (an infinite dz would otherwise raise "the resulting box is not finite", and a
+      -- NaN velocity would sweep)
+      assert.has_error(function() c:extend(0, 0, math.huge) end,
+        "bad argument #3 to 'extend' (number must be finite)")
+      assert.has_error(function() c:sweep(c, 0, 0, 0 / 0) end,
+        "bad argument #4 to 'sweep' (number must be finite)")
     end)
   end)
 
@@ -153,6 +160,13 @@ describe("bp.Collider", function()
         "bad argument #3 to 'offset' (the resulting box is not finite)")
       assert.has_error(function() return huge + { 1e308, 0, 0 } end,
         "bad argument #2 to 'add' (the resulting box is not finite)")
+      -- the offset table is one argument: an overflow on Z still names #2, not #4
+      -- (pins check_result's per_axis = 0 for '+')
+      assert.has_error(function() return huge + { 0, 0, 1e308 } end,
+        "bad argument #2 to 'add' (the resulting box is not finite)")
+      -- pins the type check of the offset's items: a numeric string is refused
+      assert.has_error(function() return C(0, 0, 0, 1, 1, 1) + { 0, "1", 0 } end,
+        "bad argument #2 to 'add' (offset must be a table of three finite numbers)")
     end)
     it("are fine up to the largest finite double", function()
       assert.same({ -1e308, 0, 0, 1e308, 1, 1.7e308 }, { huge:offset(0, 0, 0):unpack() })

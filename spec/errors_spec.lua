@@ -30,6 +30,9 @@ local cases = {
     "bad argument #4 to 'set_block' (unknown block id -1)" },
   { "set_block with a table", function(w) w:set_block(0, 0, 0, {}) end,
     "bad argument #4 to 'set_block' (block id or name expected, got table)" },
+  -- pins the type check of check_block (a boolean is neither id nor name)
+  { "set_block with a boolean block", function(w) w:set_block(0, 0, 0, true) end,
+    "bad argument #4 to 'set_block' (block id or name expected, got boolean)" },
   { "get_block with inf", function(w) w:get_block(0, math.huge, 0) end,
     "bad argument #2 to 'get_block' (block coordinate must be an integer in the int32 range)" },
   { "fill with an unknown block", function(w) w:fill(0, 0, 0, 1, 1, 1, "x") end,
@@ -86,6 +89,16 @@ local cases = {
   { "define_block with a NaN box", function(w)
       w:define_block{ name = "new", boxes = { { 0, 0, 0, 1, 1, 1 }, { 0, 0 / 0, 0, 1, 1, 1 } } } end,
     "define_block: boxes[2][2] must be a finite number" },
+  -- pins the type check of box coordinates (a numeric string is not a number here)
+  { "define_block with a string in a box", function(w)
+      w:define_block{ name = "new", boxes = { { 0, 0, 0, "1", 1, 1 } } } end,
+    "define_block: boxes[1][4] must be a finite number" },
+  -- pins `n > BP_MAX_TYPE_BOXES` from the other side: 65 boxes are refused
+  { "define_block with 65 boxes", function(w)
+      local boxes = {}
+      for i = 1, 65 do boxes[i] = { 0, 0, 0, 1, 1, 1 } end
+      w:define_block{ name = "new", boxes = boxes } end,
+    "define_block: too many boxes (at most 64)" },
   { "define_block with boxes not a table", function(w) w:define_block{ name = "new", boxes = 1 } end,
     "define_block: field 'boxes' must be a table of boxes" },
   { "define_block with a bad slipperiness", function(w)
@@ -93,12 +106,25 @@ local cases = {
     "define_block: slipperiness must be in [0, 1.5]" },
   { "define_block with an unknown liquid", function(w) w:define_block{ name = "new", liquid = "oil" } end,
     "define_block: field 'liquid' must be \"water\" or \"lava\"" },
+  -- pins the type check of slipperiness (a string would read as 0, in range)
+  { "define_block with slipperiness a string", function(w)
+      w:define_block{ name = "new", slipperiness = "x" } end,
+    "define_block: field 'slipperiness' must be a number" },
+  -- pins that a truthy non-string liquid is refused, not read as no liquid
+  { "define_block with liquid = true", function(w) w:define_block{ name = "new", liquid = true } end,
+    "define_block: field 'liquid' must be \"water\" or \"lava\"" },
   { "define_block with a number", function(w) w:define_block(5) end,
     "bad argument #1 to 'define_block' (table expected, got number)" },
 
   -- spawn
   { "spawn without z", function(w) w:spawn{ x = 0, y = 0 } end,
     "spawn: field 'z' must be a finite number" },
+  -- pins the type check of x, y, z (a string, even a numeric one, is not a position)
+  { "spawn with a string coordinate", function(w) w:spawn{ x = 0, y = "1", z = 0 } end,
+    "spawn: field 'y' must be a finite number" },
+  -- pins the type check of vx, vy, vz and yaw (a non-numeric string would read as 0)
+  { "spawn with a string velocity", function(w) w:spawn{ x = 0, y = 0, z = 0, vx = "fast" } end,
+    "spawn: field 'vx' must be a finite number" },
   { "spawn with NaN", function(w) w:spawn{ x = 0 / 0, y = 0, z = 0 } end,
     "spawn: field 'x' must be a finite number" },
   { "spawn outside the world", function(w) w:spawn{ x = 0, y = -3e9, z = 0 } end,
@@ -107,12 +133,19 @@ local cases = {
     "spawn: unknown field 'speed'" },
   { "spawn with a zero width", function(w) w:spawn{ x = 0, y = 0, z = 0, width = 0 } end,
     "spawn: field 'width' must be a number in (0, 16]" },
+  -- pins `d->height > 0` (a `>=` would accept it)
+  { "spawn with a zero height", function(w) w:spawn{ x = 0, y = 0, z = 0, height = 0 } end,
+    "spawn: field 'height' must be a number in (0, 32]" },
   { "spawn too tall", function(w) w:spawn{ x = 0, y = 0, z = 0, height = 33 } end,
     "spawn: field 'height' must be a number in (0, 32]" },
   { "spawn with an infinite velocity", function(w) w:spawn{ x = 0, y = 0, z = 0, vy = -math.huge } end,
     "spawn: field 'vy' must be a finite number" },
   { "spawn with a fractional group", function(w) w:spawn{ x = 0, y = 0, z = 0, group = 1.5 } end,
     "spawn: field 'group' must be an integer in [0, 2^32)" },
+  -- pins the integer check of integer rules (passes in [1, 16])
+  { "spawn with a fractional integer rule", function(w)
+      w:spawn{ x = 0, y = 0, z = 0, rules = { model = "mccpp", passes = 1.5 } } end,
+    "spawn: rule 'passes' must be an integer" },
   { "spawn with rules not a table", function(w) w:spawn{ x = 0, y = 0, z = 0, rules = 5 } end,
     "spawn: rules must be a table (from bp.rules.beta173 or bp.rules.mccpp)" },
   { "spawn with an unknown rule", function(w) w:spawn{ x = 0, y = 0, z = 0, rules = { jump_power = 1 } } end,
@@ -143,6 +176,10 @@ local cases = {
     "bp.rules.beta173: rule 'model' must be one of \"beta173\", \"mccpp\"" },
   { "a rules preset with a non-function hook", function() bp.rules.beta173{ heading = 5 } end,
     "bp.rules.beta173: hook 'heading' must be a function or nil" },
+  -- pins that only false (not true) stands for "no hook"
+  { "spawn with a hook set to true", function(w)
+      w:spawn{ x = 0, y = 0, z = 0, rules = { heading = true } } end,
+    "spawn: hook 'heading' must be a function or nil" },
   -- range bounds (csrc/rules.c, bp_rule_fields: inclusive [min, max]); just outside
   { "a rules preset with 0 passes", function() bp.rules.beta173{ passes = 0 } end,
     "bp.rules.beta173: rule 'passes' must be a number in [1, 16]" },
@@ -299,5 +336,97 @@ describe("bad input", function()
       "calling 'move' on bad self (entity has been removed)")
     w:step()
     assert.same(stats, w:stats())
+  end)
+end)
+
+-- Limits accepted at their exact bound (mutation testing of lblockphys.c: a `>` turned
+-- into `>=` in a check must fail here). Air into an empty world stores nothing, so
+-- these stay fast.
+describe("limits at their exact bound", function()
+  it("fill accepts exactly 1048576 chunks", function()
+    -- pins `chunks > BP_MAX_FILL_CHUNKS` (1024 x 1 x 1024 whole chunks)
+    local w = bp.World()
+    assert.has_no_error(function() w:fill(0, 0, 0, 16 * 1024 - 1, 15, 16 * 1024 - 1, "air") end)
+    assert.has_error(function() w:fill(0, 0, 0, 16 * 1024 - 1, 31, 16 * 1024 - 1, "air") end,
+      "fill: region too large (2097152 chunks of 16^3 blocks; at most 1048576)")
+  end)
+
+  it("fill accepts a region cutting exactly 65536 chunks", function()
+    -- pins `cut > MAX_FILL_CUT_CHUNKS`
+    local w = bp.World()
+    assert.has_no_error(function() w:fill(0, 0, 0, 16 * 65536 - 1, 0, 15, "air") end)
+  end)
+  it("boxes_in accepts a region of exactly 16777216 cells", function()
+    -- pins `> MAX_QUERY_CELLS` in check_query_region (256^3 cells)
+    local w = bp.World()
+    assert.same({}, w:boxes_in(bp.Collider(0, 0, 0, 256, 256, 256)))
+    assert.has_error(function() w:boxes_in(bp.Collider(0, 0, 0, 256, 256, 256.5)) end,
+      "boxes_in: region too large (more than 16777216 cells)")
+  end)
+
+  it("sweep accepts a region of exactly 16777216 cells", function()
+    -- pins `> MAX_QUERY_CELLS` in sweep: the range counts touching cells, so a box
+    -- [0.5, 255.5]^3 spans 256^3 cells
+    local w = bp.World()
+    local t = w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, 0, 0)
+    assert.equal(1, t)
+    assert.has_error(function() w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 256.5), 0, 0, 0) end,
+      "sweep: region too large (more than 16777216 cells)")
+  end)
+
+  it("remove_collider reads the whole 32-bit slot of a handle", function()
+    -- pins the `& 0xFFFFFFFF` slot mask: slot 65537 is not slot 1
+    local w = bp.World()
+    local h = w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
+    assert.has_error(function() w:remove_collider(h + 65536) end,
+      "bad argument #1 to 'remove_collider' (no such collider (removed or never added))")
+    assert.equal(1, w:stats().colliders)
+    w:remove_collider(h)
+    assert.equal(0, w:stats().colliders)
+  end)
+  it("teleport accepts a position at exactly limits.max_coord", function()
+    -- pins `fabs(p[a]) > BP_MAX_COORD` in check_position
+    local w = bp.World()
+    local e = w:spawn{ x = 0, y = 0, z = 0 }
+    local M = bp.limits.max_coord
+    e:teleport(-M, M, M)
+    assert.same({ -M, M, M }, { e:position() })
+    assert.has_error(function() e:teleport(0, 0, M + 1) end,
+      "bad argument #3 to 'teleport' (position outside the world (|coordinate| > 2147482000))")
+  end)
+  it("world:step accepts a velocity of exactly 1024 blocks per tick", function()
+    -- pins `m > BP_MAX_MOVE` in the step's pre-check
+    local w = bp.World()
+    local e = w:spawn{ x = 0.5, y = 100, z = 0.5, vx = 1024 }
+    w:step()
+    assert.same({ 1024.5, 100, 0.5 }, { e:position() })
+    e.vx = -1024.001
+    assert.has_error(function() w:step() end,
+      "world:step: entity 1 would move 1024.001 blocks in one step (at most 1024 per axis)")
+  end)
+  it("fill counts a chunk cut at its low end as cut", function()
+    -- pins the ceil of the low corner in whole_chunk_span: x in [1, 15] covers no whole
+    -- chunk, so all 1 x 256 x 257 chunks are cut
+    local w = bp.World()
+    assert.has_error(function() w:fill(1, 0, 0, 15, 16 * 256 - 1, 16 * 257 - 1, "air") end,
+      "fill: region cuts 65792 chunks of 16^3 blocks (at most 65536, which may need 8 KB each; "
+        .. "fill in parts)")
+  end)
+
+  it("spawn accepts a position at exactly limits.max_coord, not one block beyond", function()
+    -- pins `fabs(*pos[a]) > BP_MAX_COORD` in spawn
+    local w = bp.World()
+    local M = bp.limits.max_coord
+    local e = w:spawn{ x = -M, y = M, z = M }
+    assert.same({ -M, M, M }, { e:position() })
+    assert.has_error(function() w:spawn{ x = 0, y = M + 1, z = 0 } end,
+      "spawn: field 'y' is outside the world (|coordinate| > 2147482000)")
+  end)
+  it("world:step(nil) steps with the default dt", function()
+    -- pins lua_isnoneornil in opt_finite: an explicit nil dt is the default, not an error
+    local w = bp.World()
+    local e = w:spawn{ x = 0.5, y = 100, z = 0.5, vx = 1, rules = bp.rules.mccpp{} }
+    w:step(nil)
+    assert.equal(0.55, e.x) -- 1 block/s for 0.05 s
   end)
 end)

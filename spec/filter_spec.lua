@@ -47,6 +47,31 @@ describe("filters", function()
                      "spawn: field 'group' must be an integer in [0, 2^32)")
   end)
 
+  -- pins the bounds `v < 0` and `v > UINT32_MAX` of spawn and of the field write
+  it("group and mask accept exactly 0 and 2^32 - 1, refuse -1 and 2^32", function()
+    local w = world()
+    local top = 4294967295
+    local e = w:spawn{ x = 0.5, y = 64, z = 0.5, group = top, mask = 0 }
+    assert.equal(top, e.group)
+    assert.equal(0, e.mask)
+    e.mask = top
+    e.group = 0
+    assert.equal(top, e.mask)
+    assert.equal(0, e.group)
+    for _, k in ipairs{ "group", "mask" } do
+      assert.has_error(function() w:spawn{ x = 0, y = 0, z = 0, [k] = -1 } end,
+                       "spawn: field '" .. k .. "' must be an integer in [0, 2^32)")
+      assert.has_error(function() w:spawn{ x = 0, y = 0, z = 0, [k] = top + 1 } end,
+                       "spawn: field '" .. k .. "' must be an integer in [0, 2^32)")
+      assert.has_error(function() e[k] = top + 1 end,
+                       "entity field '" .. k .. "' must be an integer in [0, 2^32)")
+      assert.has_error(function() e[k] = -1 end,
+                       "entity field '" .. k .. "' must be an integer in [0, 2^32)")
+    end
+    assert.equal(top, e.mask)
+    assert.equal(0, e.group)
+  end)
+
   it("a Lua filter decides pairs the bits cannot express, called as filter(self, other)", function()
     local calls = {}
     local function only_taller(self, other)
@@ -87,6 +112,9 @@ describe("filters", function()
     assert.has_error(function() e.filter = 3 end,
                      "entity field 'filter' must be a function or nil")
     assert.has_error(function() w:spawn{ x = 0, y = 64, z = 0, filter = "no" } end,
+                     "spawn: field 'filter' must be a function or nil")
+    -- pins the type check of spawn's filter: false is not nil
+    assert.has_error(function() w:spawn{ x = 0, y = 64, z = 0, filter = false } end,
                      "spawn: field 'filter' must be a function or nil")
     assert.equal(1, #w:entities()) -- the failed spawn added nothing
   end)

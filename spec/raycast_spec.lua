@@ -501,6 +501,9 @@ describe("query errors", function()
       "bad argument #2 to 'raycast' (number must be finite)" },
     { function() w:raycast(0, 0, 3e9, 1, 0, 0, 1) end,
       "bad argument #3 to 'raycast' (origin must be within limits.max_coord of 0)" },
+    -- one block past limits.max_coord (pins the bound itself, not just a far origin)
+    { function() w:raycast(0, -bp.limits.max_coord - 1, 0, 1, 0, 0, 1) end,
+      "bad argument #2 to 'raycast' (origin must be within limits.max_coord of 0)" },
     { function() w:raycast(0, 0, 0, 0, 0, 0, 1) end,
       "bad argument #4 to 'raycast' (direction must not be zero)" },
     { function() w:raycast(0, 0, 0, 1, 0 / 0, 0, 1) end,
