@@ -6,6 +6,7 @@ local nbt = require "blockphys.nbt"
 local H = require "helpers.world"
 
 local pack = string.pack
+local format = string.format
 
 -- Named tag: type id, name (u16 length + bytes), payload.
 local function named(id, name, payload) return pack(">i1s2", id, name) .. payload end
@@ -293,6 +294,92 @@ describe("blockphys.nbt", function()
       assert.is_nil(nbt.list_type("x"))
       assert.is_nil(nbt.kind(5))
       assert.equal("compound", nbt.kind({}))
+    end)
+  end)
+
+  -- Pins found by mutation testing: exact bounds, offsets and messages.
+  describe("decode() exact bounds and offsets", function()
+    local function err(doc, opts)
+      local a, b = nbt.decode(doc, opts)
+      assert.is_nil(a)
+      return b
+    end
+    -- One minimal element of each type: the MIN_SIZE table's entry in bytes.
+    local minimal = {
+      pack(">i1", 1), pack(">i2", 1), pack(">i4", 1), pack(">i8", 1), pack(">f", 1), pack(">d", 1),
+      pack(">i4", 0), pack(">s2", ""), list(1, 0), "\0", pack(">i4", 0), pack(">i4", 0),
+    }
+
+    it("accepts a list whose minimal elements exactly fill the data, and not one byte less", function()
+      -- Pins MIN_SIZE per element type and the `>` in read_length's check
+      -- (a root list is the last thing in the document, so nothing follows).
+      for t = 1, 12 do
+        local p = minimal[t] .. minimal[t]
+        local _, v, kind, used = nbt.decode(named(9, "", list(t, 2, p)))
+        assert.equal("list", kind)
+        assert.equal(8 + #p, used)
+        assert.equal(2, #v)
+        assert.equal(nbt.TAG_NAMES[t], nbt.list_type(v))
+        assert.equal(format("nbt: list length 2 at byte 4 exceeds the %d bytes left", #p - 1),
+          err(named(9, "", list(t, 2, p:sub(1, -2)))))
+      end
+    end)
+
+    it("reports the byte offset of a bad length prefix", function()
+      -- Pins `r.pos - 5` (the offset of the length field) in both messages.
+      assert.equal("nbt: byte array length 5 at byte 7 exceeds the 3 bytes left",
+        err(root(compound(named(7, "a", pack(">i4", 5) .. "ab")))))
+      assert.equal("nbt: negative byte array length -1 at byte 7",
+        err(root(compound(named(7, "a", pack(">i4", -1))))))
+    end)
+
+    it("reports the byte offset of bad tag and list types", function()
+      assert.equal("nbt: unknown list element type 99 at byte 7",
+        err(root(compound(named(9, "l", list(99, 0))))))
+      assert.equal("nbt: unknown tag type 13 at byte 3", err(root(compound(named(13, "x", "")))))
+      -- A single End element is already too many (pins `n > 0` and `r.pos - 6`).
+      assert.equal("nbt: list of type end with 1 elements at byte 7",
+        err(root(compound(named(9, "l", list(0, 1))))))
+      -- Pins `r.pos - 1`: the offset where the too-deep payload starts.
+      assert.equal("nbt: nesting deeper than 2 at byte 11",
+        err(root(compound(named(10, "a", compound(named(10, "b", compound()))))), { max_depth = 2 }))
+    end)
+
+    it("accepts the highest tag type (long_array) as list element and as root", function()
+      -- Pins `> #TAG_NAMES` (not `>=`) in read_list and decode_root.
+      local _, v = nbt.decode(named(9, "", list(12, 1, pack(">i4i8", 1, 7))))
+      assert.equal("long_array", nbt.list_type(v))
+      assert.equal("long_array", nbt.kind(v[1]))
+      assert.equal(7, v[1][1])
+      local _, a, kind, used = nbt.decode(named(12, "", pack(">i4i8", 1, -5)))
+      assert.equal("long_array", kind)
+      assert.equal(15, used)
+      assert.same({ -5 }, { table.unpack(a) })
+    end)
+
+    it("mentions gzip only for the full gzip magic", function()
+      -- Pins the `id == 0x1f and` half of the gzip check.
+      assert.equal("nbt: unknown root tag type 42", err("\42\139"))
+    end)
+
+    it("accepts max_depth = 0 for a scalar root", function()
+      -- Pins `max_depth < 0` (0 is a valid limit: no containers at all).
+      assert.same({ "", 5, "byte", 4 }, { nbt.decode(named(1, "", "\5"), { max_depth = 0 }) })
+      assert.equal("nbt: nesting deeper than 0 at byte 3", err(root(compound()), { max_depth = 0 }))
+    end)
+
+    it("prefixes unexpected Lua errors with nbt: too", function()
+      -- A raised max_depth lets the recursion overflow the Lua stack; the
+      -- error still comes back as nil, "nbt: ..." (pins the fallback branch).
+      local n = 300000
+      local msg = err(string.rep("\10\0\0", n) .. string.rep("\0", n), { max_depth = 10000000 })
+      assert.matches("^nbt: .*stack overflow", msg)
+    end)
+
+    it("list_type() ignores a foreign table that merely has an element field", function()
+      -- Pins the identity check against the module's own list metatables.
+      assert.is_nil(nbt.list_type(setmetatable({}, { element = "int" })))
+      assert.is_nil(nbt.kind(5))
     end)
   end)
 end)

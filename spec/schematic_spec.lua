@@ -754,4 +754,250 @@ describe("blockphys.schematic", function()
       assert.equal(65536, full:stats().block_types)
     end)
   end)
+
+  -- Pins found by mutation testing: exact bounds, offsets and messages.
+  describe("load() exact bounds and messages", function()
+    local function states(n)
+      local t = {}
+      for i = 1, n do t[i] = "minecraft:s" .. (i - 1) end
+      return t
+    end
+    local function mcedit(w, ids, metas, extra)
+      return comp("Schematic", short("Width", w), short("Height", 1), short("Length", 1),
+        bytes("Blocks", ids), extra or bytes("Data", metas))
+    end
+
+    it("index() returns nil just outside each bound", function()
+      local s = assert(schematic.load(sponge2(2, 2, 2, { "minecraft:air", "minecraft:stone" },
+        "\1\1\1\1\1\1\1\1")))
+      assert.is_nil(s:index(-1, 0, 0))
+      assert.is_nil(s:index(0, 0, 2))
+      assert.equal(2, s:index(1, 1, 1))
+    end)
+
+    it("reads negative Shorts as unsigned but rejects Ints outside 0..65535", function()
+      -- Pins `v >= -32768` and both halves of the range check.
+      fails(sponge2(1, 1, 1, { "minecraft:air" }, "\0", { Width = int("Width", -40000) }),
+        "schematic: Width -40000 out of range 0..65535")
+      fails(sponge2(1, 1, 1, { "minecraft:air" }, "\0", { Width = int("Width", 65536) }),
+        "schematic: Width 65536 out of range 0..65535")
+    end)
+
+    it("rejects an Offset that is a list, not an int array", function()
+      local offset = tag(9, "Offset", pack(">i1i4i4i4i4", 3, 3, 1, 2, 3))
+      fails(sponge2(1, 1, 1, { "minecraft:air" }, "\0", { Offset = offset }),
+        "schematic: invalid Offset (expected an int array of 3)")
+    end)
+
+    it("rejects palette indices that are floats or just out of range", function()
+      local pal = comp("Palette", int("minecraft:air", 0), tag(6, "minecraft:stone", pack(">d", 1)))
+      fails(sponge2(1, 1, 1, {}, "\0", { Palette = pal }),
+        'schematic: Palette entry "minecraft:stone" has a non-integer index')
+      pal = comp("Palette", int("minecraft:air", 0), int("minecraft:stone", 2))
+      fails(sponge2(1, 1, 1, {}, "\0", { Palette = pal }),
+        'schematic: Palette index 2 of "minecraft:stone" out of range 0..1')
+      pal = comp("Palette", int("minecraft:air", 0), int("minecraft:stone", -1))
+      fails(sponge2(1, 1, 1, {}, "\0", { Palette = pal }),
+        'schematic: Palette index -1 of "minecraft:stone" out of range 0..1')
+    end)
+
+    it("ignores a DataVersion that is not an integer", function()
+      local s = assert(schematic.load(sponge2(1, 1, 1, { "minecraft:air" }, "\0",
+        { DataVersion = str("DataVersion", "x") })))
+      assert.is_nil(s.data_version)
+    end)
+
+    it("checks the BlockData size before the palette", function()
+      -- Pins the early size check in parse_sponge (sponge_cells repeats it).
+      fails(sponge2(2, 1, 1, {}, "\0", { Palette = comp("Palette") }),
+        "schematic: BlockData too short: 2 cells need at least 2 bytes, got 1")
+    end)
+
+    it("rejects a v3 Blocks that is not a compound", function()
+      local doc = comp("", comp("Schematic", int("Version", 3),
+        short("Width", 1), short("Height", 1), short("Length", 1), str("Blocks", "x")))
+      fails(doc, "schematic: missing or invalid Blocks")
+    end)
+
+    it("applies max_bytes inclusively to raw and gzipped documents", function()
+      local doc = sponge2(1, 1, 1, { "minecraft:air" }, "\0")
+      assert.is_table(schematic.load(doc, { max_bytes = #doc }))
+      fails(doc, "schematic: data exceeds " .. (#doc - 1) .. " bytes", { max_bytes = #doc - 1 })
+      assert.is_table(schematic.load(gzip(doc), { max_bytes = #doc }))
+      fails(gzip(doc), "schematic: decompressed data exceeds " .. (#doc - 1) .. " bytes",
+        { max_bytes = #doc - 1 })
+    end)
+
+    it("reports an index equal to the palette size, and the largest 32-bit varint, as out of range", function()
+      -- Pins `v >= npal`, the fast path's last allowed byte, and `> 0x7FFFFFFF`.
+      fails(sponge2(1, 1, 1, { "minecraft:air", "minecraft:stone" }, "\2"),
+        "schematic: BlockData cell 0: palette index 2 out of range (palette has 2 entries)")
+      fails(sponge2(1, 1, 1, { "minecraft:air" }, varints({ 0x7FFFFFFF })),
+        "schematic: BlockData cell 0: palette index 2147483647 out of range (palette has 1 entries)")
+    end)
+
+    it("rejects exactly one byte after the last cell", function()
+      fails(sponge2(1, 1, 1, { "minecraft:air" }, "\0\0"),
+        "schematic: BlockData has 1 bytes after the last of 1 cells")
+    end)
+
+    it("does not read a 129-entry palette's two-byte varint as two cells", function()
+      -- Pins the fast path's `npal > 128` limit.
+      fails(sponge2(2, 1, 1, states(129), "\128\1"),
+        "schematic: BlockData too short: ends after 1 of 2 cells")
+    end)
+
+    it("loads palettes whose last index byte is '%' or ']' and counts punctuation air", function()
+      -- 38 entries: the last index is 37 ('%'), air there too; 94: the last
+      -- index is 93 (']'), air at 46 ('.', which unescaped matches any byte).
+      for _, c in ipairs({ { 38, 37, 1 }, { 94, 46, 2 } }) do
+        local n, a, nonair = c[1], c[2], c[3]
+        local st = states(n)
+        st[a + 1] = "minecraft:air"
+        local s = assert(schematic.load(sponge2(3, 1, 1, st, string.char(n - 1, a, 0))))
+        assert.equal(st[n], s:get(0, 0, 0))
+        assert.equal("minecraft:air", s:get(1, 0, 0))
+        assert.equal(nonair, s.count_nonair)
+      end
+    end)
+
+    it("decodes more than 200 cells and a last chunk of one cell on the varint path", function()
+      -- Pins pack_cells' 200-cell slices (one and two bytes per cell) and
+      -- the flush of a final partial chunk of exactly one cell.
+      for _, npal in ipairs({ 200, 300 }) do
+        local n = 4097
+        local list = {}
+        for i = 1, n do list[i] = (i * 7) % npal end
+        local st = states(npal)
+        st[1] = "minecraft:air" -- also pins count_nonair's `+ 1` for wide cells
+        local air = 0
+        for i = 1, n do if list[i] == 0 then air = air + 1 end end
+        local s = assert(schematic.load(sponge2(n, 1, 1, st, varints(list))))
+        assert.equal(n - air, s.count_nonair)
+        assert.equal(npal > 256 and 2 or 1, s.cell_bytes)
+        assert.equal(#s.blocks, n * s.cell_bytes)
+        for x = 0, n - 1, 97 do assert.equal(list[x + 1] + 1, s:index(x, 0, 0)) end
+        assert.equal(list[n] + 1, s:index(n - 1, 0, 0))
+      end
+    end)
+
+    it("keeps MCEdit ids and metadata apart (stone:0 vs air:15)", function()
+      -- Pins the id * 16 + meta cache key.
+      local s = assert(schematic.load(mcedit(2, "\1\0", "\0\15")))
+      assert.equal("minecraft:stone", s:get(0, 0, 0))
+      assert.equal("minecraft:air", s:get(1, 0, 0))
+    end)
+
+    it("accepts a short AddBlocks and rejects bad MCEdit arrays", function()
+      local s = assert(schematic.load(mcedit(3, "\1\1\1", "\0\0\0", bytes("AddBlocks", "") ..
+        bytes("Data", "\0\0\0"))))
+      assert.equal("minecraft:stone", s:get(2, 0, 0))
+      fails(mcedit(1, "\1", nil, int("Other", 0)), "schematic: missing or invalid Data")
+      fails(mcedit(1, "\1", nil, int("AddBlocks", 1) .. bytes("Data", "\0")), "schematic: invalid AddBlocks")
+      fails(mcedit(2, "\1\1", "\0"), "schematic: Data too short: 2 cells, got 1 bytes")
+    end)
+
+    it("rejects an out-of-range byte when the palette's last index is ']'", function()
+      -- Pins the fast path's `last == "]"` fallback ("[^\0-]]" misparses).
+      fails(sponge2(1, 1, 1, states(94), "\100"),
+        "schematic: BlockData cell 0: palette index 100 out of range (palette has 94 entries)")
+    end)
+
+    it("pins version, root and max_bytes edge cases", function()
+      fails(sponge2(1, 1, 1, { "minecraft:air" }, "\0", { Version = int("Version", 0) }),
+        "schematic: unsupported Sponge schematic version 0")
+      -- A top-level "Schematic" that is not a compound is an ordinary tag.
+      local s = assert(schematic.load(sponge2(1, 1, 1, { "minecraft:air" }, "\0",
+        { PaletteMax = int("Schematic", 1) })))
+      assert.equal("sponge2", s.format)
+      fails(comp("Schematic", int("Blocks", 1)),
+        'schematic: not a schematic: root "Schematic" has no Version or Blocks')
+      -- max_bytes = 0 is a valid (if useless) limit.
+      fails(sponge2(1, 1, 1, { "minecraft:air" }, "\0"), "schematic: data exceeds 0 bytes",
+        { max_bytes = 0 })
+    end)
+
+    it("paste() checks a hand-built schematic's size, blocks and indices exactly", function()
+      -- Pins `v < 0`, the `~=` size match and the `npal < 256 ^ nb` scan guard.
+      local world = { define_block = function() end, block_id = function() end,
+        set_block = function() end }
+      local function hand(w, blocks, pal)
+        return { width = w, height = 1, length = 1, cell_bytes = 1, blocks = blocks, palette = pal }
+      end
+      assert.has_error(function() schematic.paste(world, hand(-1, "", { "minecraft:air" }), 0, 0, 0) end,
+        "bad argument #2 to 'paste' (schematic has no valid width)")
+      assert.has_error(function() schematic.paste(world, hand(1, "\0\0", { "minecraft:air" }), 0, 0, 0) end,
+        "bad argument #2 to 'paste' (schematic blocks do not match its size)")
+      local pal = {}
+      for i = 1, 255 do pal[i] = "minecraft:air" end
+      assert.has_error(function() schematic.paste(world, hand(1, "\255", pal), 0, 0, 0) end,
+        "bad argument #2 to 'paste' (schematic cell 0: palette index 255 out of range (palette has 255 entries))")
+    end)
+
+    it("completes MCEdit doors only from halves inside the schematic, uncached", function()
+      -- Pins `yy < 0 or yy >= h` in the meta_at callback and the DOOR_IDS
+      -- exception to the (id, meta) cache.
+      local function doors(w, h, ids, metas)
+        return comp("Schematic", short("Width", w), short("Height", h), short("Length", 1),
+          bytes("Blocks", ids), bytes("Data", metas))
+      end
+      local s = assert(schematic.load(doors(1, 1, "\64", "\1")))
+      assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=false]", s:get(0, 0, 0))
+      s = assert(schematic.load(doors(1, 1, "\64", "\8")))
+      assert.equal("minecraft:oak_door[facing=east,half=upper,hinge=left,open=false]", s:get(0, 0, 0))
+      -- Same id and metadata below, different hinges above.
+      s = assert(schematic.load(doors(2, 2, "\64\64\64\64", "\1\1\8\9")))
+      assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=false]", s:get(0, 0, 0))
+      assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=right,open=false]", s:get(1, 0, 0))
+    end)
+
+    it("paste() accepts coordinates at both ends of the int32 range", function()
+      -- Pins `<` / `>` against INT32_MIN / INT32_MAX and the `extent - 1`.
+      local world = { define_block = function() end, block_id = function() end,
+        set_block = function() end }
+      local air = { width = 1, height = 1, length = 1, cell_bytes = 1, blocks = "\0",
+        palette = { "minecraft:air" } }
+      assert.same({ placed = 0, guessed = {} }, schematic.paste(world, air, -2147483648, 0, 0))
+      assert.same({ placed = 0, guessed = {} }, schematic.paste(world, air, 2147483647, 0, 0))
+      assert.has_error(function() schematic.paste(world, air, 2147483648, 0, 0) end,
+        "bad argument #3 to 'paste' (block coordinate out of the int32 range)")
+    end)
+
+    it("paste() reports each guessed state once, namespaced and sorted", function()
+      -- Pins `known == false` (nil is not a guess), the `seen` dedup, the
+      -- "minecraft:" default namespace and the sort of `guessed`.
+      local shapes = { block_def = function(state)
+        local known = false
+        if state == "minecraft:known" then known = nil end
+        return { name = "custom:" .. state, boxes = {} }, known
+      end }
+      local schem = { width = 5, height = 1, length = 1, cell_bytes = 1, blocks = "\0\1\2\3\4",
+        palette = { "minecraft:air", "zeta[a=1]", "zeta[a=2]", "alpha", "minecraft:known" } }
+      local report = schematic.paste(fake_world(), schem, 0, 0, 0, shapes)
+      assert.same({ placed = 4, guessed = { "minecraft:alpha", "minecraft:zeta" } }, report)
+    end)
+
+    it("paste() skips air cells even when air is not the first palette entry", function()
+      -- Pins the lookup of air cells to no id (not some other entry's).
+      local world = fake_world()
+      local schem = { width = 2, height = 1, length = 1, cell_bytes = 1, blocks = "\1\0",
+        palette = { "minecraft:stone", "minecraft:air" } }
+      assert.same({ placed = 1, guessed = {} }, schematic.paste(world, schem, 0, 0, 0))
+      assert.equal(1, world.calls)
+      assert.is_nil(world.cells["0,0,0"])
+    end)
+
+    it("stores one byte per cell for exactly 256 palette entries", function()
+      -- Pins `npal <= 256` in cell_bytes_for.
+      local s = assert(schematic.load(sponge2(2, 1, 1, states(256), varints({ 255, 0 }))))
+      assert.equal(1, s.cell_bytes)
+      assert.equal("minecraft:s255", s:get(0, 0, 0))
+    end)
+
+    it("tries strings of up to 4096 bytes as paths, and longer ones only as data", function()
+      -- Pins `#src <= 4096` in input_bytes.
+      fails(string.rep("a", 4097), "schematic: not a schematic (expected gzip or NBT data)")
+      fails_matching(string.rep("a", 4096), "^schematic: cannot open file: ")
+    end)
+  end)
 end)
