@@ -409,6 +409,30 @@ describe("blockphys.schematic", function()
       fails_matching("\31\139\8\0garbage garbage", "^schematic: corrupted gzip data %(")
     end)
 
+    it("has the default max_bytes the README documents (256 MiB)", function()
+      assert.equal(256 * 1024 * 1024, schematic.MAX_BYTES)
+    end)
+
+    it("inflates a gzip stream of several 16 KiB pieces and ignores padding after it", function()
+      -- Pins the piecewise inflate (schematic.lua inflate_all): pieces of INFLATE_PIECE
+      -- bytes with none dropped or repeated, and the stop at the end of the gzip member
+      -- (bytes after it are padding, never fed to zlib). 40^3 cells of seeded indices
+      -- 0..99 barely compress, so the stream spans several pieces; 40,000 padding bytes
+      -- span two more.
+      local states = {}
+      for i = 1, 100 do states[i] = "minecraft:test_" .. i end
+      local rnd, cells = H.rng(5), {}
+      for i = 1, 40 * 40 * 40 do cells[i] = string.char(math.floor(rnd() * 100)) end
+      local data = table.concat(cells)
+      local gz = gzip(sponge2(40, 40, 40, states, data))
+      assert.is_true(#gz > 3 * 16 * 1024)
+      local s = assert(schematic.load(gz .. string.rep("\0\1", 20000)))
+      for _, i in ipairs{ 1, 16385, 40 * 40 * 40 } do
+        local x, y, z = (i - 1) % 40, (i - 1) // 1600, (i - 1) // 40 % 40
+        assert.equal(states[data:byte(i) + 1], s:get(x, y, z))
+      end
+    end)
+
     it("rejects a gzip stream that ends early", function()
       local gz = gzip(sponge2(2, 2, 2, STATES, "\0\1\2\0\0\0\0\1"))
       fails(gz:sub(1, #gz - 10), "schematic: truncated gzip data (stream ends early)")
