@@ -17,6 +17,15 @@ local function floored()
   return w
 end
 
+-- The floor with a row of slabs at x = 1 and a wall standing on them: a step up
+-- the slab reaches the wall's face, no farther than the plain move.
+local function slab_under_wall()
+  local w = floored()
+  w:fill(1, 1, -5, 1, 1, 5, "slab")
+  w:fill(1, 2, -5, 1, 3, 5, "stone")
+  return w
+end
+
 -- An entity standing on the floor (on_ground set by one settling move).
 local function standing(w, x, z, y)
   local e = w:spawn{ x = x or 0.5, y = y or 1, z = z or 0.5 }
@@ -315,9 +324,7 @@ describe("e:move", function()
     it("keeps the plain move when the step goes no farther", function()
       -- A slab with a wall on top of it: the plain move stops at the slab's face and
       -- the stepped move at the wall's face, the same X: a tie keeps the plain move.
-      local w = floored()
-      w:fill(1, 1, -5, 1, 1, 5, "slab")
-      w:fill(1, 2, -5, 1, 3, 5, "stone") -- the wall above the slab
+      local w = slab_under_wall()
       local e = standing(w)
       local dx, dy = e:move(0.5, GROUND, 0)
       assert.equal(1 - (0.5 + HW), dx)
@@ -486,9 +493,7 @@ describe("e:move", function()
     -- move, a tie that keeps the plain move. Had the step been kept, dy would be its
     -- down-probe (-0.5 from its rise): a vertical collision and 0.5 of fall distance.
     it("keeps the plain move on a diagonal tie", function()
-      local w = floored()
-      w:fill(1, 1, -5, 1, 1, 5, "slab")
-      w:fill(1, 2, -5, 1, 3, 5, "stone") -- the wall above the slab
+      local w = slab_under_wall()
       local e = standing(w)
       assert.same({ 1 - (0.5 + HW), 0, 0.3 }, { e:move(0.5, 0, 0.3) })
       assert.same({ 1 - HW, 1, 0.8 }, { e:position() })

@@ -669,10 +669,13 @@ describe("beta173 rules", function()
       assert.is_true(e.on_ground)
       local f = ground_factors(F.slip)
       assert.equal(0.081900012767315289, F.ladder * f)
-      for _, sign in ipairs{ -1, 1 } do
+      local function reland() -- back in the ladder's cell, at rest on the floor
         e:teleport(0.5, 64, 0.4)
         e.vx, e.vz = 0, 0
         steps(w, 2) -- teleported: an air tick, then landed again
+      end
+      for _, sign in ipairs{ -1, 1 } do
+        reland()
         e.vx, e.vz = sign * 0.5, -sign * 0.5
         w:step()
         assert.equal(sign * F.ladder * f, e.vx)
@@ -682,9 +685,7 @@ describe("beta173 rules", function()
         assert.is_false(e.collided_horizontally)
       end
       -- a jump from the ladder's cell keeps its 0.42F (vy is not clamped to 0.15F)
-      e:teleport(0.5, 64, 0.4)
-      e.vx, e.vz = 0, 0
-      steps(w, 2)
+      reland()
       e.jumping = true
       w:step()
       assert.equal(64 + F.jump, e.y)
