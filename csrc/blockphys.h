@@ -21,7 +21,8 @@
  *  with room for the largest move. */
 #define BP_MAX_COORD 2147482000.0
 
-/** Most blocks filled by one bp_world_fill call, counted in chunks (16^3 blocks). */
+/** Most blocks one World:fill may fill, counted in chunks (16^3 blocks). The binding
+ *  checks it before calling bp_world_fill, which itself only fails on memory. */
 #define BP_MAX_FILL_CHUNKS 1048576.0
 
 /* --- internal helpers shared by the core's files --- */
@@ -100,7 +101,8 @@ double bp_fall_add(const bp_Entity *e, double drop);
  *  reference/b173-movement.md sections 3-4 (entities' collision boxes in the gather). */
 double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
                const bp_AABB *within);
-/** True if any blocking box (blocks, colliders, solid entities but self) overlaps region.
+/** True if any blocking box (blocks, colliders, solid entities but self) overlaps region
+ *  (blocks).
  *  Source: reference/b173-movement.md section 4 (blocks and solid entities); static
  *  colliders: our own. */
 int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region);
@@ -129,7 +131,7 @@ int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b);
 /** Visitor of entity slots; returns nonzero to stop. */
 typedef int (*bp_EntityVisitor)(void *ctx, uint32_t index);
 
-/** Call fn for every live entity whose box overlaps `region` strictly (touching is
+/** Call fn for every live entity whose box overlaps `region` (blocks) strictly (touching is
  *  not overlap), in creation order. Rebuilds the grid first if entities were spawned
  *  or removed since the last build; if memory for the grid runs out, or the region
  *  covers more cells than the grid has listings, it scans all entities instead (same
@@ -155,7 +157,9 @@ void bp_broadphase_free(bp_World *w);
 /** Per-axis move (Beta 1.7.3 moveEntity, reference/b173-movement.md section 3): sneak
  *  edge guard, clip Y then X then Z, step-up, flags, fall distance, velocity zeroing.
  *  d = requested displacement (blocks); the actual one goes to out. BP_ELIMIT when
- *  |d| on an axis exceeds BP_MAX_MOVE or is not finite (nothing moves). */
+ *  |d| on an axis exceeds BP_MAX_MOVE or is not finite (nothing moves). An entity
+ *  filter that fails (Lua error) still gives BP_OK: it sets w->hook_failed, which the
+ *  caller checks, and the pair counts as allowed for the rest of the move. */
 bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
 /** Swept move (MC-CPP, sources/mccpp-entity-physics.txt and mccpp-collider.txt): up to
@@ -166,7 +170,8 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[
  *  (step_offset and prev[1] adjusted); per-axis clip as a safety fallback. Flags and
  *  fall distance have bp_move_axis's meaning; a zero d is a no-op. d = requested
  *  displacement (blocks); the actual one goes to out. BP_ELIMIT when |d| on an axis
- *  exceeds BP_MAX_MOVE or is not finite (nothing moves). Decisions: README.md, "MC-CPP rules and the swept resolver". */
+ *  exceeds BP_MAX_MOVE or is not finite (nothing moves); a failing filter: as
+ *  bp_move_axis. Decisions: README.md, "MC-CPP rules and the swept resolver". */
 bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
 /* --- entity pushing (push.c) --- */
@@ -253,8 +258,9 @@ bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double
  *  collider (bp_aabb_sweep, MC-CPP collide, against every box near the swept region):
  *  the earliest hit, ties to the first in bp_world_visit_cells order, then colliders.
  *  Boxes m already overlaps are ignored; a box met exactly at the end gives t = 1 and a
- *  hit. Moves nothing. BP_ELIMIT when |v| on an axis exceeds BP_MAX_MOVE (callers also
- *  bound the region's cell count). */
+ *  hit. Moves nothing. BP_ELIMIT when |v| on an axis exceeds BP_MAX_MOVE or is not
+ *  finite (callers also bound the region's cell count). Source:
+ *  sources/mccpp-collider.txt (the swept test per box); the region walk: our own. */
 bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit);
 
 /** Number of cells bp_world_sweep would scan for m moving by v (blocks), for a work
@@ -280,8 +286,10 @@ typedef struct bp_Hooks {
 /** One tick of the Beta 1.7.3 rules for entity slot `index`: water/lava tests, input,
  *  jump (or the jump hook), heading (or the heading hook), movement branch (water, lava,
  *  ladder, ground/air), move by rules.resolver, gravity, drag, friction. Units:
- *  blocks/tick. Returns nonzero if a hook or filter aborted (the entity may be partly
- *  updated). Source: reference/b173-movement.md sections 0, 2, 5, 8. */
+ *  blocks/tick. Ends with the Beta push when rules.push is "beta173". Returns nonzero
+ *  if a hook or filter aborted or a heading hook's change passed BP_MAX_MOVE (the
+ *  entity may be partly updated). Source: reference/b173-movement.md sections 0, 1
+ *  (heading), 2, 5, 6 (push), 8. */
 int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
 
 /** Beta EntityLiving.knockBack on entity e (Beta rules): all motion halved, then the
@@ -298,11 +306,14 @@ bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz);
  *  slot `index` (sources/mccpp-entity-physics.txt, "Physics Update Loop"): prev,
  *  step_offset rise, input acceleration x friction vector x dt (heading hook: k =
  *  walk_speed, result in b/s^2), jump (or the jump hook), move by rules.resolver,
- *  gravity, clamped decay. Returns nonzero if a hook aborted. No liquids. */
+ *  gravity, clamped decay, then the Beta push when rules.push is "beta173". Returns
+ *  nonzero if a hook aborted or a heading hook's change passed BP_MAX_MOVE
+ *  (bp_heading_over_limit). No liquids. */
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks);
 
 /** Step every entity in creation order (rules -> resolver -> Beta push), then the
- *  separation push. dt is used by per-second models only (Beta rules are per tick).
+ *  separation push. dt (seconds, > 0 and finite) is used by per-second models only
+ *  (Beta rules are per tick).
  *  hooks (may be NULL) stay in w->hooks during the step so that resolvers and pushes
  *  reach the entity filters. Returns nonzero if a hook or filter aborted; the world
  *  is then unlocked but partially stepped: callers

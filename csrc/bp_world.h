@@ -191,7 +191,10 @@ const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id);
 
 /** Set every block of the inclusive box [x1..x2]x[y1..y2]x[z1..z2] (x1 <= x2 etc.).
- *  Whole chunks inside the box become uniform without per-block work. Two phases:
+ *  `id` must be a defined id (not checked). The caller bounds the box's size (the
+ *  binding: BP_MAX_FILL_CHUNKS chunks, 65,536 cut ones); here it is
+ *  limited only by memory. Whole chunks inside the box become uniform without
+ *  per-block work. Two phases:
  *  every allocation happens first, so BP_ENOMEM (or BP_ELIMIT if the chunk table would
  *  pass its size limit) leaves every block as it was; the chunks and arrays that phase
  *  made are then dropped again. Source: our own. */
@@ -228,7 +231,8 @@ typedef int (*bp_CellVisitor)(void *ctx, uint16_t id, int32_t x, int32_t y, int3
 int bp_world_visit_cells(bp_World *w, const int64_t lo[3], const int64_t hi[3],
                          bp_CellVisitor fn, void *ctx);
 
-/** Number of block cells a region query would scan (for the bounded-work limit).
+/** Number of block cells a query of `region` (blocks) would scan (for the bounded-work
+ *  limit; a double, as it may pass 2^64).
  *  Source: our own. */
 double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
 
@@ -260,7 +264,8 @@ bp_AABB bp_axis_region(const bp_AABB *m, int axis, double d);
 int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
                      double max_cells, bp_GatherCache *cache);
 
-/** True if any box overlaps `region` strictly. Source: our own. */
+/** True if any block box or static collider overlaps `region` (blocks) strictly.
+ *  Source: our own. */
 int bp_world_any_box(bp_World *w, const bp_AABB *region);
 
 /** True if a block of the given liquid lies in the integer block range

@@ -299,7 +299,7 @@ static int l_collider_offset(lua_State *L)
  * @function Collider:__add
  * @tparam table d `{dx, dy, dz}`, three finite numbers (blocks)
  * @treturn Collider
- * @raise "bad argument #2 to '__add' (offset must be a table of three finite numbers)",
+ * @raise "bad argument #2 to 'add' (offset must be a table of three finite numbers)",
  *   "(the resulting box is not finite)" or "(table expected, got T)". Source:
  *   sources/mccpp-collider.txt (operator+).
  */
@@ -399,7 +399,29 @@ static int clip(lua_State *L, int axis)
  * @see Collider:clip_y, Collider:clip_z (same contract on Y and Z)
  */
 static int l_collider_clip_x(lua_State *L) { return clip(L, BP_X); }
+
+/***
+ * Collider:clip_x along Y: d (blocks, finite) shortened so that this box stops at `o`
+ * (which must overlap strictly on X and Z). Source: reference/b173-movement.md section 3
+ * (calculateYOffset).
+ * @function Collider:clip_y
+ * @tparam Collider o the obstacle
+ * @tparam number d displacement along Y (blocks, finite)
+ * @treturn number the allowed displacement, same sign as d, |result| <= |d|
+ * @raise as Collider:clip_x.
+ */
 static int l_collider_clip_y(lua_State *L) { return clip(L, BP_Y); }
+
+/***
+ * Collider:clip_x along Z: d (blocks, finite) shortened so that this box stops at `o`
+ * (which must overlap strictly on X and Y). Source: reference/b173-movement.md section 3
+ * (calculateZOffset).
+ * @function Collider:clip_z
+ * @tparam Collider o the obstacle
+ * @tparam number d displacement along Z (blocks, finite)
+ * @treturn number the allowed displacement, same sign as d, |result| <= |d|
+ * @raise as Collider:clip_x.
+ */
 static int l_collider_clip_z(lua_State *L) { return clip(L, BP_Z); }
 
 /***
@@ -1045,6 +1067,8 @@ static int l_world_stats(lua_State *L)
  * @function World:_fail_alloc
  * @tparam integer n 1 = the next allocation, 0 = none
  * @treturn integer what was left of the previous count (0: that failure happened)
+ * @raise "bad argument #1 to '_fail_alloc' (must be >= 0)" (n, counted after self), or
+ *   "(number has no integer representation)".
  * @local
  */
 static int l_world_fail_alloc(lua_State *L)
@@ -1190,6 +1214,20 @@ static int set_rule(lua_State *L, bp_Rules *r, const char *name, const char *fn)
 	return 1;
 }
 
+/* Raise "fn: unknown rule 'k' for model m", or, for the other model's rule, name both
+ * models (the likely cause: one preset's table whose plain 'model' field was set to
+ * the other). fn may be NULL (no prefix). */
+static int unknown_rule(lua_State *L, const char *fn, const char *k, int model)
+{
+	const char *sep = fn ? ": " : "";
+	if (fn == NULL)
+		fn = "";
+	if (find_field(k))
+		return luaL_error(L, "%s%srule '%s' belongs to model %s, not %s", fn, sep, k,
+		                  MODEL_NAMES[!model], MODEL_NAMES[model]);
+	return luaL_error(L, "%s%sunknown rule '%s' for model %s", fn, sep, k, MODEL_NAMES[model]);
+}
+
 static int is_hook_name(const char *k)
 {
 	return strcmp(k, "heading") == 0 || strcmp(k, "jump") == 0;
@@ -1221,7 +1259,7 @@ static void read_rules(lua_State *L, int t, bp_Rules *r, const char *fn)
 			else
 				r->hook_jump = lua_isfunction(L, -1);
 		} else if (!set_rule(L, r, k, fn)) {
-			luaL_error(L, "%s: unknown rule '%s' for model %s", fn, k, MODEL_NAMES[r->model]);
+			unknown_rule(L, fn, k, r->model);
 		}
 		lua_pop(L, 1);
 	}
@@ -1270,6 +1308,7 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
 static int l_make_rules(lua_State *L)
 {
 	const char *model = luaL_checkstring(L, 1);
+	lua_settop(L, 2); /* a missing overrides table becomes nil at 2, below fn */
 	const char *fn = lua_pushfstring(L, "bp.rules.%s", model);
 	int fn_idx = lua_gettop(L);
 	if (lua_istable(L, 2)) {
@@ -1301,7 +1340,6 @@ static int l_make_rules(lua_State *L)
 	read_rules(L, -1, &r, fn);
 	int src = lua_gettop(L);
 	push_rules_table(L, &r, src);
-	(void)fn_idx;
 	return 1;
 }
 
@@ -1612,7 +1650,8 @@ static int l_entity_valid(lua_State *L)
 }
 
 /***
- * `tostring(e)`: "blockphys.Entity slot:generation (x, y, z)", or
+ * `tostring(e)`: "blockphys.Entity slot:generation (x, y, z)" with the slot counted
+ * from 1 (the first entity of a world prints "1:1"), or
  * "blockphys.Entity (removed)". Source: our own.
  * @function Entity:__tostring
  * @treturn string
@@ -1638,6 +1677,8 @@ static int l_entity_tostring(lua_State *L)
  * `e1 == e2`: same handle in the same world. World:entities returns the same userdata
  * for an entity every time, so entities also work as table keys. Source: our own.
  * @function Entity:__eq
+ * @tparam Entity e1
+ * @tparam Entity e2
  * @treturn boolean
  */
 static int l_entity_eq(lua_State *L)
@@ -2132,6 +2173,8 @@ static bp_Entity *view_entity(lua_State *L, int *ei, bp_World **wout)
  * Source: our own.
  * @function RulesView:__index
  * @tparam string k
+ * @return the rule's value: number, boolean, string, false (`push`), a new `{x, y, z}`
+ *   table (vector rules), a function or nil (hooks)
  * @raise "unknown rule 'k' for model m"; dead entity errors.
  */
 static int l_view_index(lua_State *L)
@@ -2155,8 +2198,7 @@ static int l_view_index(lua_State *L)
 	} else {
 		const bp_RuleField *f = find_field(k);
 		if (!f || !(f->models & (1 << e->rules.model)))
-			return luaL_error(L, "unknown rule '%s' for model %s", k,
-			                  MODEL_NAMES[e->rules.model]);
+			return unknown_rule(L, NULL, k, e->rules.model);
 		const bp_Rules r = e->rules; /* a table may be allocated: copy first */
 		push_field(L, &r, f);
 	}
@@ -2203,8 +2245,7 @@ static int l_view_newindex(lua_State *L)
 	bp_Rules r = e->rules; /* validate on a copy: nothing half-written */
 	lua_pushvalue(L, 3);
 	if (!set_rule(L, &r, k, "entity.rules"))
-		return luaL_error(L, "entity.rules: unknown rule '%s' for model %s", k,
-		                  MODEL_NAMES[r.model]);
+		return unknown_rule(L, "entity.rules", k, r.model);
 	/* Reading a vector's table may run metamethods: the entity may be gone. */
 	bp_World *w;
 	e = view_entity(L, &ei, &w);
@@ -2262,6 +2303,10 @@ static void view_to_table(lua_State *L, int i)
  * `pairs(e.rules)`: iterates a snapshot copy (rules_copy), not the live view. Source:
  * our own.
  * @function RulesView:__pairs
+ * @treturn function next
+ * @treturn table the copy (a rules table, as bp.rules.copy(e.rules) returns)
+ * @treturn nil the first key
+ * @raise "entity field 'rules': entity has been removed" (or its world destroyed).
  */
 static int l_view_pairs(lua_State *L)
 {
@@ -2901,7 +2946,8 @@ static int l_world_raycast(lua_State *L)
  * @treturn[1] table `{entity, nx, ny, nz, hx, hy, hz, distance}`
  * @treturn[2] nil nothing hit
  * @raise the ray errors of World:raycast (naming 'raycast_entities'); "bad argument #8
- *   to 'raycast_entities' (entity belongs to another world)", "(entity has been removed)".
+ *   to 'raycast_entities' (blockphys.Entity expected, got T)", "(entity belongs to
+ *   another world)", "(entity has been removed)".
  */
 static int l_world_raycast_entities(lua_State *L)
 {

@@ -61,7 +61,8 @@ bp_Rules bp_rules_beta173(void)
 	r.passes = 3;
 	r.camera_rise = 8.0 / 20.0;            /* per tick */
 	r.jump_height = 1.25;
-	r.walk_speed = 4.317;                  /* b/s: MC-CPP's grounded terminal speed */
+	r.walk_speed = 4.317; /* b/s^2 input acceleration; as friction decays it, also the
+	                       * grounded terminal speed in b/s (README, MC-CPP rules) */
 	return r;
 }
 

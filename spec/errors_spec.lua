@@ -167,7 +167,7 @@ local cases = {
   { "a rules preset with a bad push model", function() bp.rules.beta173{ push = true } end,
     "bp.rules.beta173: rule 'push' must be \"beta173\", \"separate\" or false" },
   { "a rules preset with a mccpp-only rule", function() bp.rules.beta173{ friction = { 1, 2, 3 } } end,
-    "bp.rules.beta173: unknown rule 'friction' for model beta173" },
+    "bp.rules.beta173: rule 'friction' belongs to model mccpp, not beta173" },
   { "a beta173 preset asked for model mccpp", function() bp.rules.beta173{ model = "mccpp" } end,
     "bp.rules.beta173: rule 'model' cannot change (make new rules with bp.rules.mccpp)" },
   { "a mccpp preset asked for model beta173", function() bp.rules.mccpp{ model = "beta173" } end,
@@ -213,11 +213,11 @@ local cases = {
     "bp.rules.mccpp: rule 'step_height' must be a number in [0, 16]" },
   -- rules of the other model (bp_rule_fields' model bits)
   { "a mccpp preset with the beta173 jump_impulse", function() bp.rules.mccpp{ jump_impulse = 0.42 } end,
-    "bp.rules.mccpp: unknown rule 'jump_impulse' for model mccpp" },
+    "bp.rules.mccpp: rule 'jump_impulse' belongs to model beta173, not mccpp" },
   { "a beta173 preset with the mccpp jump_height", function() bp.rules.beta173{ jump_height = 1 } end,
-    "bp.rules.beta173: unknown rule 'jump_height' for model beta173" },
+    "bp.rules.beta173: rule 'jump_height' belongs to model mccpp, not beta173" },
   { "e.rules view write of the other model's rule", function(_, e) e.rules.jump_height = 1 end,
-    "entity.rules: unknown rule 'jump_height' for model beta173" },
+    "entity.rules: rule 'jump_height' belongs to model mccpp, not beta173" },
   { "a rules table assignment to an unknown key", function() bp.rules.beta173().gravty = 1 end,
     "unknown rule 'gravty'" },
   { "e.rules with an unknown rule", function(_, e) e.rules = { gravty = 1 } end,
@@ -343,6 +343,20 @@ end)
 -- into `>=` in a check must fail here). Air into an empty world stores nothing, so
 -- these stay fast.
 describe("limits at their exact bound", function()
+  it("bp.limits lists the nine limits and refuses writes", function()
+    local seen = {}
+    for k, v in pairs(bp.limits) do seen[k] = v end
+    assert.are.same({ max_move = 1024, max_coord = 2147482000, max_width = 16, max_height = 32,
+      max_fill_chunks = 1048576, max_fill_cut_chunks = 65536, max_query_cells = 16777216,
+      max_query_boxes = 1048576, max_ray = 4096 }, seen)
+    H.raises_here("bp.limits is read-only (cannot set 'max_move': the limits are fixed)",
+      function() bp.limits.max_move = 5 end)
+    H.raises_here("bp.limits is read-only (cannot set 'new': the limits are fixed)",
+      function() bp.limits.new = 5 end)
+    assert.equal(1024, bp.limits.max_move)
+    assert.has_error(function() bp.World():spawn{ x = 0, y = 0, z = 0 }:move(1025, 0, 0) end)
+  end)
+
   it("fill accepts exactly 1048576 chunks", function()
     -- pins `chunks > BP_MAX_FILL_CHUNKS` (1024 x 1 x 1024 whole chunks)
     local w = bp.World()

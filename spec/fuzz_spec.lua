@@ -34,7 +34,8 @@ end
 local MESSAGE_PATTERNS = {
   "bad argument", "calling '", "define_block:", "spawn:", "world:step", "world is locked",
   "fill:", "boxes_in:", "sweep:", "query", "entity field", "entity has no field",
-  "entity.rules", "unknown rule", "bp%.rules%.", "not enough memory", "size limit",
+  "entity.rules", "unknown rule", "rule '[%w_]+' belongs to model", "bp%.rules%.",
+  "not enough memory", "size limit",
   "HOSTILE", "paste", "rules must be a table", "entity has been removed",
   "entity belongs to", "world has been destroyed", "move:", "move_swept:", "knockback:",
   "attempt to yield", "value %(upvalue 'e'%)", "schematic", "C stack overflow", "stack overflow",

@@ -967,5 +967,14 @@ describe("beta173 rules", function()
         function() bp.rules.beta173(e.rules) end)
       assert.equal("beta173", bp.rules.beta173(nil).model)
     end)
+
+    it("core.make_rules takes the overrides as optional (no second argument)", function()
+      local core = require "blockphys.core"
+      for _, model in ipairs{ "beta173", "mccpp" } do
+        assert.are.same(bp.rules[model](), core.make_rules(model))
+      end
+      assert.has_error(function() core.make_rules("beta173", 5) end,
+        "bad argument #2 to 'make_rules' (table expected, got number)")
+    end)
   end)
 end)

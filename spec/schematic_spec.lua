@@ -397,6 +397,30 @@ describe("blockphys.schematic", function()
       end
     end)
 
+    it("legacy_state checks its arguments and meta_at's answers", function()
+      local function bad(n, msg) return "bad argument #" .. n .. " to 'legacy_state' (" .. msg .. ")" end
+      local ls = schematic.legacy_state
+      raises_here(bad(1, "id must be an integer 0..4095, got nil"), function() ls(nil, 0) end)
+      raises_here(bad(1, "id must be an integer 0..4095, got 4096"), function() ls(4096, 0) end)
+      raises_here(bad(1, "id must be an integer 0..4095, got -1"), function() ls(-1, 0) end)
+      raises_here(bad(1, "id must be an integer 0..4095, got 1.5"), function() ls(1.5, 0) end)
+      raises_here(bad(1, "id must be an integer 0..4095, got string"), function() ls("1", 0) end)
+      raises_here(bad(2, "meta must be an integer 0..15, got nil"), function() ls(1, nil) end)
+      raises_here(bad(2, "meta must be an integer 0..15, got 16"), function() ls(35, 16) end)
+      raises_here(bad(2, "meta must be an integer 0..15, got -1"), function() ls(35, -1) end)
+      raises_here(bad(3, "meta_at must be a function or nil, got number"), function() ls(64, 0, 5) end)
+      raises_here(bad(3, "meta_at(1) must return nil or an integer 0..15, got 16"),
+        function() ls(64, 0, function() return 16 end) end)
+      raises_here(bad(3, "meta_at(-1) must return nil or an integer 0..15, got string"),
+        function() ls(64, 8, function() return "4" end) end)
+      -- the bounds themselves are accepted
+      assert.equal("minecraft:unknown_4095", ls(4095, 15))
+      assert.equal("minecraft:black_wool", ls(35, 15))
+      assert.equal("minecraft:air", ls(0, 0))
+      assert.equal("minecraft:oak_door[facing=north,half=upper,hinge=right,open=true]",
+        ls(64, 9, function(dy) assert.equal(-1, dy); return 7 end))
+    end)
+
     it("rejects short arrays and other materials", function()
       fails(mcedit(2, 2, 1, "\1\1\1", "\0\0\0\0"), "schematic: Blocks too short: 4 cells, got 3 bytes")
       fails(mcedit(2, 2, 1, "\1\1\1\1", "\0"), "schematic: Data too short: 4 cells, got 1 bytes")
@@ -412,6 +436,7 @@ describe("blockphys.schematic", function()
     it("rejects non-strings", function()
       fails(nil, "schematic: expected a file path or schematic data (string), got nil")
       fails({}, "schematic: expected a file path or schematic data (string), got table")
+      fails("", "schematic: empty string (expected a file path or schematic data)")
     end)
 
     it("reports a missing file", function()

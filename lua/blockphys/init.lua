@@ -15,6 +15,19 @@
 -- for _ = 1, 20 do world:step() end
 local core = require "blockphys.core"
 
+-- A read-only view of table t: reads and pairs see t, writes raise (a write to a
+-- plain copy would stick there and change nothing, misleading its writer).
+local function read_only(t, name)
+  return setmetatable({}, {
+    __index = t,
+    __newindex = function(_, k)
+      error(("%s is read-only (cannot set '%s': the limits are fixed)"):format(name, tostring(k)), 2)
+    end,
+    __pairs = function() return next, t, nil end,
+    __metatable = false,
+  })
+end
+
 local bp = {
   --- The version string, `"blockphys 0.1.0"`.
   _VERSION = core._VERSION,
@@ -24,8 +37,9 @@ local bp = {
   -- `max_fill_cut_chunks` (65536 chunks a fill covers in part), `max_query_cells`
   -- (16777216 cells per boxes_in/sweep), `max_query_boxes` (1048576 boxes per
   -- boxes_in), `max_ray` (4096 blocks).
-  -- Beyond a limit the call raises and changes nothing. Source: our own.
-  limits = core.limits,
+  -- Beyond a limit the call raises and changes nothing. Read-only: a write raises
+  -- "bp.limits is read-only (...)". Source: our own.
+  limits = read_only(core.limits, "bp.limits"),
   core = core,
 }
 
@@ -42,8 +56,8 @@ bp.World = core.World
 -- @tparam number x2 max x  @tparam number y2 max y  @tparam number z2 max z
 -- @treturn Collider
 -- @raise "bad argument #n to 'Collider' (number expected, got T)", "(number must be
---   finite)", or "(max corner must not be below the min corner)". Source: our own
---   (the box of Beta's AxisAlignedBB and MC-CPP's Collider).
+--   finite)", or "(max corner must not be below the min corner)". Source:
+--   sources/mccpp-collider.txt (MC-CPP's Collider, the box of Beta's AxisAlignedBB).
 bp.Collider = core.Collider
 
 --- Rule presets. Each returns a complete rules table: every constant of the model

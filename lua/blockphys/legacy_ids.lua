@@ -365,18 +365,51 @@ legacy[251] = colored("_concrete")
 legacy[252] = colored("_concrete_powder")
 legacy[255] = plain("structure_block")
 
+-- Errors name legacy_state and point at its caller (level 3: past this helper
+-- and legacy_ids.state).
+local function arg_error(n, msg)
+  error(format("bad argument #%d to 'legacy_state' (%s)", n, msg), 3)
+end
+
+local function describe(v) return math.type(v) and tostring(v) or type(v) end
+
+local function is_nibble(v) return math.type(v) == "integer" and v >= 0 and v <= 15 end
+
 --- Modern block state string for a legacy (pre-1.13) numeric id and
 -- metadata, as used by MCEdit schematics. Unknown ids give
--- `"minecraft:unknown_<id>"`.
--- @tparam integer id block id, 0..4095
+-- `"minecraft:unknown_<id>"`. Source: our own table (see the module).
+-- @tparam integer id block id, 0..4095 (12 bits: Blocks plus AddBlocks)
 -- @tparam integer meta metadata, 0..15
--- @tparam[opt] function meta_at `meta_at(dy)` returns the metadata of the
---   cell `dy` above (doors need the other half); nil when outside
+-- @tparam[opt] function meta_at `meta_at(dy)` returns the metadata (nil or an
+--   integer 0..15) of the cell `dy` blocks above (dy = 1 or -1: doors need
+--   the other half); nil when outside
 -- @treturn string
+-- @raise "bad argument #n to 'legacy_state' (...)": an id that is not an
+--   integer 0..4095, a meta that is not an integer 0..15, a meta_at that is
+--   not a function or nil, or a meta_at result that is not nil or 0..15.
 function legacy_ids.state(id, meta, meta_at)
+  if math.type(id) ~= "integer" or id < 0 or id > 4095 then
+    arg_error(1, "id must be an integer 0..4095, got " .. describe(id))
+  end
+  if not is_nibble(meta) then
+    arg_error(2, "meta must be an integer 0..15, got " .. describe(meta))
+  end
+  if meta_at ~= nil and type(meta_at) ~= "function" then
+    arg_error(3, "meta_at must be a function or nil, got " .. type(meta_at))
+  end
   local f = legacy[id]
   if not f then return mc("unknown_" .. id) end
-  return f(meta, { meta_at = meta_at or function() return nil end })
+  -- A bad meta_at result is noted and raised here, where the level is known.
+  local bad
+  local ctx = { meta_at = function(dy)
+    local v = meta_at and meta_at(dy)
+    if v == nil or is_nibble(v) then return v end
+    bad = bad or format("meta_at(%d) must return nil or an integer 0..15, got %s", dy, describe(v))
+    return 0
+  end }
+  local state = f(meta, ctx)
+  if bad then arg_error(3, bad) end
+  return state
 end
 
 return legacy_ids

@@ -36,7 +36,10 @@ local format = string.format
 -- @treturn[1] string the block name, e.g. `"minecraft:oak_stairs"`
 -- @treturn[1] table properties, e.g. `{facing = "east", half = "bottom"}`
 -- @return[2] nil
--- @treturn[2] string message (malformed string)
+-- @treturn[2] string message: `"bad block state ..."` for a malformed string,
+--   `"block state must be a string, got T"` for another type (no error is raised)
+-- Source: the block state syntax of today's Minecraft (`name[key=value,...]`);
+-- the parser is our own.
 function minecraft.parse_state(s)
   if type(s) ~= "string" then
     return nil, "block state must be a string, got " .. type(s)
@@ -670,7 +673,8 @@ end
 --   block-local (soul sand: velocity_factor 0.4; cobweb: web = true)
 -- @treturn[1] boolean `true` if the state was recognised, `false` if it
 --   was guessed as a full cube (unknown block or invalid property value)
--- @raise if `state` is not a string
+-- @raise "bad argument #1 to 'block_def' (string expected, got T)"
+-- Source: our own tables of today's vanilla collision shapes (module header).
 function minecraft.block_def(state)
   if type(state) ~= "string" then
     error(format("bad argument #1 to 'block_def' (string expected, got %s)", type(state)), 2)
@@ -702,7 +706,8 @@ end
 --- Whether a block name (with or without namespace, no properties) has a
 -- known collision shape.
 -- @tparam string name e.g. `"minecraft:oak_fence"` or `"oak_fence"`
--- @treturn boolean
+-- @treturn boolean false also for a value that is not a string (never raises)
+-- Source: our own shape tables (see `block_def`).
 function minecraft.known(name)
   if type(name) ~= "string" then return false end
   local base = vanilla_base(name)
@@ -711,14 +716,17 @@ end
 
 --- Whether a block name is one of the air blocks (air, cave_air, void_air).
 -- @tparam string name block name, with or without namespace
--- @treturn boolean
+-- @treturn boolean false also for a value that is not a string (never raises)
+-- Source: today's Minecraft block list (its three air blocks).
 function minecraft.is_air(name)
   local n = type(name) == "string" and full_name(name)
   return n == "minecraft:air" or n == "minecraft:cave_air" or n == "minecraft:void_air"
 end
 
 --- Internal helpers shared with blockphys.minecraft_beta173 (not part of the API).
+-- @local
 minecraft._vanilla_base = vanilla_base
+--- @local
 minecraft._copy_boxes = copy_boxes
 
 --- Beta 1.7.3's collision shapes where they differ from today's (fences, ladders,

@@ -140,7 +140,9 @@ end
 --   block-local)
 -- @treturn boolean `true` if the state was recognised, `false` if it was
 --   guessed as a full cube
--- @raise if `state` is not a string
+-- @raise "bad argument #1 to 'block_def' (string expected, got T)"
+-- Source: the Beta 1.7.3 block classes named in the module description for
+-- the shapes it lists; the rest as `blockphys.minecraft`.
 function beta173.block_def(state)
   if type(state) ~= "string" then
     error(string.format("bad argument #1 to 'block_def' (string expected, got %s)", type(state)), 2)
@@ -157,16 +159,26 @@ function beta173.block_def(state)
   return def, known
 end
 
---- Whether a block name has a known collision shape (as `blockphys.minecraft.known`).
+--- Whether a block name has a known collision shape: `blockphys.minecraft.known`
+-- itself (Beta's shapes replace known ones and add no names).
 -- @function known
+-- @tparam string name block name, with or without namespace
+-- @treturn boolean false also for a value that is not a string (never raises)
 beta173.known = minecraft.known
 
---- Whether a block name is one of the air blocks (as `blockphys.minecraft.is_air`).
+--- Whether a block name is one of the air blocks: `blockphys.minecraft.is_air`.
 -- @function is_air
+-- @tparam string name block name, with or without namespace
+-- @treturn boolean false also for a value that is not a string (never raises)
 beta173.is_air = minecraft.is_air
 
---- Splits a block state string (as `blockphys.minecraft.parse_state`).
+--- Splits a block state string: `blockphys.minecraft.parse_state`.
 -- @function parse_state
+-- @tparam string s e.g. `"minecraft:oak_fence[east=true]"`
+-- @treturn[1] string the block name
+-- @treturn[1] table its properties
+-- @return[2] nil
+-- @treturn[2] string message (a malformed string or not a string; never raises)
 beta173.parse_state = minecraft.parse_state
 
 return beta173

@@ -237,8 +237,9 @@ end
 -- @treturn[1] integer number of bytes the document used
 -- @return[2] nil
 -- @treturn[2] string message naming the problem and its byte offset, or the bad
---   argument (`bytes` not a string, `opts` not a table, `max_depth` not a
---   non-negative integer); `decode` never raises
+--   argument (`bytes` not a string, `opts` not a table or holding another key
+--   than `max_depth`, `max_depth` not a non-negative integer); `decode` never
+--   raises
 -- @usage local name, root = nbt.decode(data)
 -- if not name then error(root) end
 function nbt.decode(bytes, opts)
@@ -247,6 +248,15 @@ function nbt.decode(bytes, opts)
   end
   if opts ~= nil and type(opts) ~= "table" then
     return nil, "nbt: opts must be a table, got " .. type(opts)
+  end
+  -- A misspelt option would otherwise be ignored silently (read raw: next).
+  local k = opts and next(opts)
+  while k ~= nil do
+    if k ~= "max_depth" then
+      return nil, format("nbt: unknown option %s (only max_depth)",
+        type(k) == "string" and k or "of type " .. type(k))
+    end
+    k = next(opts, k)
   end
   local max_depth = opts and rawget(opts, "max_depth") -- raw: no metamethod can raise
   if max_depth == nil then
@@ -268,7 +278,8 @@ end
 --- The element type name of a decoded list ("compound", "end", ...), or nil
 -- when `t` is not a decoded list.
 -- @tparam table t a value returned by `decode`
--- @treturn string|nil
+-- @treturn string|nil (never raises)
+-- Source: our own (the NBT tag names of the format's specification).
 function nbt.list_type(t)
   local mt = type(t) == "table" and getmetatable(t)
   return mt and LIST_MT[TAG[mt.element]] == mt and mt.element or nil
@@ -277,7 +288,8 @@ end
 --- The NBT kind of a decoded table value: "list", "int_array",
 -- "long_array" or "compound"; nil for non-tables.
 -- @param v a value returned by `decode`
--- @treturn string|nil
+-- @treturn string|nil (never raises)
+-- Source: our own.
 function nbt.kind(v)
   if type(v) ~= "table" then return nil end
   local mt = getmetatable(v)

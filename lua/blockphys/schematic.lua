@@ -74,7 +74,9 @@ local CELL_FORMATS = { ">I1", ">I2", ">I3" }
 -- @tparam integer x local X, 0 .. width-1
 -- @tparam integer y local Y, 0 .. height-1
 -- @tparam integer z local Z, 0 .. length-1
--- @treturn integer|nil
+-- @treturn integer|nil nil also for non-integer coordinates (never raises)
+-- Source: the Sponge format's cell order (index = x + z * width + y * width *
+-- length), our own storage.
 function Schematic:index(x, y, z)
   local w, h, l = self.width, self.height, self.length
   if mtype(x) ~= "integer" or mtype(y) ~= "integer" or mtype(z) ~= "integer"
@@ -90,7 +92,8 @@ end
 -- @tparam integer x local X, 0 .. width-1
 -- @tparam integer y local Y, 0 .. height-1
 -- @tparam integer z local Z, 0 .. length-1
--- @treturn string|nil e.g. `"minecraft:stone"`
+-- @treturn string|nil e.g. `"minecraft:stone"`; nil also for non-integer
+--   coordinates (never raises). Source: as `index`.
 function Schematic:get(x, y, z)
   local i = self:index(x, y, z)
   return i and self.palette[i]
@@ -124,6 +127,7 @@ local function input_bytes(src)
   if type(src) ~= "string" then
     return nil, "expected a file path or schematic data (string), got " .. type(src)
   end
+  if src == "" then return nil, "empty string (expected a file path or schematic data)" end
   if not src:find("\0", 1, true) and #src <= 4096 then
     local data, err, exists = read_file(src)
     if data then return data end
@@ -410,14 +414,10 @@ end
 
 local legacy_ids = require "blockphys.legacy_ids"
 
---- Modern block state string for a legacy (pre-1.13) numeric id and
--- metadata, as used by MCEdit schematics. Unknown ids give
--- `"minecraft:unknown_<id>"`.
--- @tparam integer id block id, 0..4095
--- @tparam integer meta metadata, 0..15
--- @tparam[opt] function meta_at `meta_at(dy)` returns the metadata of the
---   cell `dy` above (doors need the other half); nil when outside
--- @treturn string
+--- Modern block state string for a legacy (pre-1.13) numeric id (0..4095)
+-- and metadata (0..15): `blockphys.legacy_ids.state`, which documents the
+-- arguments, the result and the errors. Source: our own table.
+-- @function legacy_state
 schematic.legacy_state = legacy_ids.state
 
 local DOOR_IDS = { [64] = true, [71] = true, [193] = true, [194] = true, [195] = true,
