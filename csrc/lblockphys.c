@@ -1245,6 +1245,17 @@ static void read_rules(lua_State *L, int t, bp_Rules *r, const char *fn)
 		model = option_index(L, MODEL_NAMES, fn, "model");
 	lua_pop(L, 1);
 	*r = model == BP_MODEL_MCCPP ? bp_rules_mccpp() : bp_rules_beta173();
+	/* The other model's rules first, in field order, so that a table of the other
+	 * preset is reported by the same rule every run (not by hash order). */
+	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
+		if (f->models & (1 << model))
+			continue;
+		lua_pushstring(L, f->name);
+		int present = lua_rawget(L, t) != LUA_TNIL; /* raw, as lua_next below */
+		lua_pop(L, 1);
+		if (present)
+			unknown_rule(L, fn, f->name, model);
+	}
 	lua_pushnil(L);
 	while (lua_next(L, t)) {
 		if (lua_type(L, -2) != LUA_TSTRING)

@@ -228,6 +228,11 @@ local cases = {
     "entity.rules: rule 'sneak_factor' must be a number in [0, 10]" },
   { "e.rules view read of an unknown rule", function(_, e) return e.rules.gravty end,
     "unknown rule 'gravty' for model beta173" },
+  { "e.rules view read of the other model's rule", function(_, e) return e.rules.walk_speed end,
+    "rule 'walk_speed' belongs to model mccpp, not beta173" },
+  { "spawn with a preset table whose model was changed", function(w)
+      local r = bp.rules.mccpp(); r.model = "beta173"; w:spawn{ x = 0, y = 5, z = 0, rules = r } end,
+    "spawn: rule 'jump_height' belongs to model mccpp, not beta173" }, -- first in field order
   { "e.rules view hook not a function", function(_, e) e.rules.jump = 1 end,
     "entity.rules: hook 'jump' must be a function or nil" },
 
