@@ -2768,8 +2768,8 @@ static void restored(lua_State *L, int wi, bp_World *w)
  * @function World:step
  * @tparam[opt=0.05] number dt seconds, finite and > 0 (used by per-second rules only)
  * @raise "bad argument #1 to 'step' (dt must be positive)" or "(number must be
- *   finite)"; "world:step: already stepping (called from a rules hook or filter)" (or
- *   "(called from e:move (from an entity filter))"); "world:step:
+ *   finite)"; "world:step: already stepping (called from a rules hook or filter)";
+ *   "world:step: cannot step inside e:move (from an entity filter)" (or e:move_swept); "world:step:
  *   entity N would move X blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
  *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
@@ -2785,9 +2785,11 @@ static int l_world_step(lua_State *L)
 	double dt = opt_finite(L, 2, 0.05);
 	if (!(dt > 0))
 		return luaL_argerror(L, 2, "dt must be positive");
-	if (w->locked)
-		return luaL_error(L, "world:step: already stepping (called from %s)",
-		                  w->locked == 1 ? "a rules hook or filter" : lock_holder(w));
+	if (w->locked == 1)
+		return luaL_error(L, "world:step: already stepping (called from a rules hook or "
+		                     "filter)");
+	if (w->locked) /* no step runs: a filter of e:move or e:move_swept called step */
+		return luaL_error(L, "world:step: cannot step inside %s", lock_holder(w));
 	lua_settop(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
 	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
