@@ -22,7 +22,7 @@
 #define BP_MAX_COORD 2147482000.0
 
 /** Most blocks one World:fill may fill, counted in chunks (16^3 blocks). The binding
- *  checks it before calling bp_world_fill, which itself only fails on memory. */
+ *  checks it before calling bp_world_fill, which does not check it. */
 #define BP_MAX_FILL_CHUNKS 1048576.0
 
 /* --- internal helpers shared by the core's files --- */
@@ -159,7 +159,8 @@ void bp_broadphase_free(bp_World *w);
  *  d = requested displacement (blocks); the actual one goes to out. BP_ELIMIT when
  *  |d| on an axis exceeds BP_MAX_MOVE or is not finite (nothing moves). An entity
  *  filter that fails (Lua error) still gives BP_OK: it sets w->hook_failed, which the
- *  caller checks, and the pair counts as allowed for the rest of the move. */
+ *  caller checks (the binding then undoes the move), and from then on every filtered
+ *  pair is refused (does not interact) for the rest of the move. */
 bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
 /** Swept move (MC-CPP, sources/mccpp-entity-physics.txt and mccpp-collider.txt): up to

@@ -401,8 +401,8 @@ static int clip(lua_State *L, int axis)
 static int l_collider_clip_x(lua_State *L) { return clip(L, BP_X); }
 
 /***
- * Collider:clip_x along Y: d (blocks, finite) shortened so that this box stops at `o`
- * (which must overlap strictly on X and Z). Source: reference/b173-movement.md section 3
+ * Collider:clip_x along Y: d (blocks, finite) shortened so that this box stops at `o`;
+ * an `o` that does not overlap strictly on X and Z leaves d unchanged. Source: reference/b173-movement.md section 3
  * (calculateYOffset).
  * @function Collider:clip_y
  * @tparam Collider o the obstacle
@@ -413,8 +413,8 @@ static int l_collider_clip_x(lua_State *L) { return clip(L, BP_X); }
 static int l_collider_clip_y(lua_State *L) { return clip(L, BP_Y); }
 
 /***
- * Collider:clip_x along Z: d (blocks, finite) shortened so that this box stops at `o`
- * (which must overlap strictly on X and Y). Source: reference/b173-movement.md section 3
+ * Collider:clip_x along Z: d (blocks, finite) shortened so that this box stops at `o`;
+ * an `o` that does not overlap strictly on X and Y leaves d unchanged. Source: reference/b173-movement.md section 3
  * (calculateZOffset).
  * @function Collider:clip_z
  * @tparam Collider o the obstacle
@@ -1312,6 +1312,7 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
  *   and hooks (`heading`, `jump`: function or nil)
  * @treturn table rules
  * @raise "bp.rules.<model>: ..." naming the problem: "unknown rule 'k' for model m",
+ *   "rule 'k' belongs to model m2, not m" (the other model's rules, in field order),
  *   "rule 'k' must be a number in [min, max]", "rule 'k' must be a number/boolean/an
  *   integer/a table of 3 numbers", "rule 'model' must be one of ...", "rule 'model'
  *   cannot change (...)", "hook 'k' must be a function or nil", "rule names must be strings".
@@ -2186,7 +2187,8 @@ static bp_Entity *view_entity(lua_State *L, int *ei, bp_World **wout)
  * @tparam string k
  * @return the rule's value: number, boolean, string, false (`push`), a new `{x, y, z}`
  *   table (vector rules), a function or nil (hooks)
- * @raise "unknown rule 'k' for model m"; dead entity errors.
+ * @raise "unknown rule 'k' for model m", "rule 'k' belongs to model m2, not m"; dead
+ *   entity errors.
  */
 static int l_view_index(lua_State *L)
 {
@@ -2223,8 +2225,8 @@ static int l_view_index(lua_State *L)
  * @tparam string k
  * @param v number in the rule's range, boolean, `{x, y, z}`, resolver/push name, or a
  *   hook function (nil removes it)
- * @raise "entity.rules: unknown rule 'k' for model m", "entity.rules: rule 'k' must be a
- *   number in [min, max]" (and the other forms of make_rules), "entity.rules: rule
+ * @raise "entity.rules: unknown rule 'k' for model m", "entity.rules: rule 'k' belongs
+ *   to model m2, not m", "entity.rules: rule 'k' must be a number in [min, max]" (and the other forms of make_rules), "entity.rules: rule
  *   'model' cannot change (...)", "entity.rules: hook 'k' must be a function or nil";
  *   dead entity errors.
  */
@@ -2317,7 +2319,7 @@ static void view_to_table(lua_State *L, int i)
  * @treturn function next
  * @treturn table the copy (a rules table, as bp.rules.copy(e.rules) returns)
  * @treturn nil the first key
- * @raise "entity field 'rules': entity has been removed" (or its world destroyed).
+ * @raise "entity.rules: entity has been removed" (or its world destroyed).
  */
 static int l_view_pairs(lua_State *L)
 {

@@ -359,6 +359,11 @@ describe("limits at their exact bound", function()
     H.raises_here("bp.limits is read-only (cannot set 'new': the limits are fixed)",
       function() bp.limits.new = 5 end)
     assert.equal(1024, bp.limits.max_move)
+    -- a private copy: the C module's own (internal, writable) table does not show through
+    local core_limits = require("blockphys.core").limits
+    core_limits.max_move = 5
+    assert.equal(1024, bp.limits.max_move)
+    core_limits.max_move = 1024
     assert.has_error(function() bp.World():spawn{ x = 0, y = 0, z = 0 }:move(1025, 0, 0) end)
   end)
 

@@ -15,9 +15,12 @@
 -- for _ = 1, 20 do world:step() end
 local core = require "blockphys.core"
 
--- A read-only view of table t: reads and pairs see t, writes raise (a write to a
--- plain copy would stick there and change nothing, misleading its writer).
-local function read_only(t, name)
+-- A read-only copy of table src: reads and pairs see the copy, writes raise (a
+-- write to a plain table would stick there and change nothing, misleading its
+-- writer). The copy is private, so a write to src (bp.core.limits) does not show.
+local function read_only(src, name)
+  local t = {}
+  for k, v in pairs(src) do t[k] = v end
   return setmetatable({}, {
     __index = t,
     __newindex = function(_, k)
@@ -85,7 +88,8 @@ end
 -- widened to double; the README lists every field.
 -- @tparam[opt] table overrides e.g. `{ jump_impulse = 0.6, heading = fn, jump = fn }`
 -- @treturn table rules
--- @raise "bp.rules.beta173: unknown rule 'x' for model beta173", or a type/range error;
+-- @raise "bp.rules.beta173: unknown rule 'x' for model beta173", "bp.rules.beta173:
+-- rule 'k' belongs to model mccpp, not beta173", or a type/range error;
 -- an override `model` other than "beta173" raises
 -- "bp.rules.beta173: rule 'model' cannot change (make new rules with bp.rules.mccpp)";
 -- `overrides` neither a table nor nil raises

@@ -278,7 +278,7 @@ end
 --- The element type name of a decoded list ("compound", "end", ...), or nil
 -- when `t` is not a decoded list.
 -- @tparam table t a value returned by `decode`
--- @treturn string|nil (never raises)
+-- @treturn string|nil
 -- Source: our own (the NBT tag names of the format's specification).
 function nbt.list_type(t)
   local mt = type(t) == "table" and getmetatable(t)
@@ -288,7 +288,7 @@ end
 --- The NBT kind of a decoded table value: "list", "int_array",
 -- "long_array" or "compound"; nil for non-tables.
 -- @param v a value returned by `decode`
--- @treturn string|nil (never raises)
+-- @treturn string|nil
 -- Source: our own.
 function nbt.kind(v)
   if type(v) ~= "table" then return nil end
