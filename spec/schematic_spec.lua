@@ -246,32 +246,22 @@ describe("blockphys.schematic", function()
       assert.equal(5, s.count_nonair)
     end)
 
-    it("stores two bytes per cell for palettes above 256 entries", function()
-      local states = {}
-      for i = 1, 300 do states[i] = "minecraft:test_" .. i end
-      local cells = { 299, 0, 256, 255 }
-      local s = assert(schematic.load(sponge2(2, 1, 2, states, varints(cells))))
-      assert.equal(2, s.cell_bytes)
-      assert.equal(8, #s.blocks)
-      assert.equal("minecraft:test_300", s:get(0, 0, 0))
-      assert.equal("minecraft:test_257", s:get(0, 0, 1))
-      assert.equal(256, s:index(1, 0, 1))
-      assert.equal(4, s.count_nonair)
-    end)
-
-    it("keeps two bytes per cell up to a palette of exactly 65,536 entries", function()
-      -- 65,536 is the largest palette whose 0-based indices fit in 16 bits.
-      local states = {}
-      for i = 1, 65536 do states[i] = "minecraft:test_" .. i end
-      local cells = { 65535, 0, 32768, 65534 }
-      local s = assert(schematic.load(sponge2(2, 1, 2, states, varints(cells))))
-      assert.equal(2, s.cell_bytes)
-      assert.equal(8, #s.blocks)
-      assert.equal("minecraft:test_65536", s:get(0, 0, 0))
-      assert.equal("minecraft:test_1", s:get(1, 0, 0))
-      assert.equal(32769, s:index(0, 0, 1)) -- 1-based
-      assert.equal("minecraft:test_65535", s:get(1, 0, 1))
-    end)
+    -- 257 .. 65,536 entries: 0-based indices fit in 16 bits (65,536 is the last such).
+    for _, n in ipairs{ 300, 65536 } do
+      it("stores two bytes per cell for a palette of " .. n .. " entries", function()
+        local states = {}
+        for i = 1, n do states[i] = "minecraft:test_" .. i end
+        local cells = { n - 1, 0, 256, 255 }
+        local s = assert(schematic.load(sponge2(2, 1, 2, states, varints(cells))))
+        assert.equal(2, s.cell_bytes)
+        assert.equal(8, #s.blocks)
+        assert.equal("minecraft:test_" .. n, s:get(0, 0, 0))
+        assert.equal("minecraft:test_1", s:get(1, 0, 0))
+        assert.equal("minecraft:test_257", s:get(0, 0, 1))
+        assert.equal(256, s:index(1, 0, 1)) -- 1-based
+        assert.equal(4, s.count_nonair)
+      end)
+    end
 
     it("accepts a missing Offset and a Sponge v1 document", function()
       local s = assert(schematic.load(sponge2(1, 1, 1, STATES, "\2", {
