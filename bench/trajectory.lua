@@ -56,16 +56,6 @@ local function spawn_all(w, rand)
   return es
 end
 
-local function drive(es, rand)
-  for _, e in ipairs(es) do
-    if rand(8) == 1 then e.forward = rand(3) - 2 end
-    if rand(8) == 1 then e.strafe = rand(3) - 2 end
-    if rand(10) == 1 then e.yaw = rand() * 360 - 180 end
-    if rand(12) == 1 then e.jumping = not e.jumping end
-    if rand(30) == 1 then e.sneaking = not e.sneaking end
-  end
-end
-
 -- 32-bit FNV-1a over the bytes of s, four at a time (little-endian words).
 local function fnv(h, s)
   for i = 1, #s - 3, 4 do
@@ -88,7 +78,7 @@ local function run()
   local es = spawn_all(w, rand)
   local h = 2166136261
   for _ = 1, TICKS do
-    drive(es, rand)
+    H.random_input(es, rand)
     w:step(0.05)
     for _, e in ipairs(es) do h = fnv(h, state(e)) end
   end

@@ -31,13 +31,7 @@ local function run(seed)
   end
   local trace, bad = {}, {}
   for tick = 1, TICKS do
-    for _, e in ipairs(es) do
-      if rand(8) == 1 then e.forward = rand(3) - 2 end
-      if rand(8) == 1 then e.strafe = rand(3) - 2 end
-      if rand(10) == 1 then e.yaw = rand() * 360 - 180 end
-      if rand(12) == 1 then e.jumping = not e.jumping end
-      if rand(30) == 1 then e.sneaking = not e.sneaking end
-    end
+    H.random_input(es, rand)
     w:step()
     for i, e in ipairs(es) do
       local x, y, z = e:position()

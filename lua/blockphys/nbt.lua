@@ -224,6 +224,22 @@ local function decode_root(r)
   return name, value, id
 end
 
+--- For the loaders' options tables: a message naming the first key of `opts`
+-- other than `allowed`, or nil (also for a nil `opts`). A misspelt option would
+-- otherwise be ignored silently. Keys are read raw (`next`): no metamethod runs.
+-- @local
+function nbt._unknown_option(opts, allowed)
+  local k = opts and next(opts)
+  while k ~= nil do
+    if k ~= allowed then
+      return format("unknown option %s (only %s)",
+        type(k) == "string" and k or "of type " .. type(k), allowed)
+    end
+    k = next(opts, k)
+  end
+  return nil
+end
+
 --- Decodes one NBT document.
 --
 -- Bytes after the root tag are ignored (some tools pad files); compare the
@@ -249,15 +265,8 @@ function nbt.decode(bytes, opts)
   if opts ~= nil and type(opts) ~= "table" then
     return nil, "nbt: opts must be a table, got " .. type(opts)
   end
-  -- A misspelt option would otherwise be ignored silently (read raw: next).
-  local k = opts and next(opts)
-  while k ~= nil do
-    if k ~= "max_depth" then
-      return nil, format("nbt: unknown option %s (only max_depth)",
-        type(k) == "string" and k or "of type " .. type(k))
-    end
-    k = next(opts, k)
-  end
+  local bad = nbt._unknown_option(opts, "max_depth")
+  if bad then return nil, "nbt: " .. bad end
   local max_depth = opts and rawget(opts, "max_depth") -- raw: no metamethod can raise
   if max_depth == nil then
     max_depth = nbt.MAX_DEPTH

@@ -530,14 +530,8 @@ function schematic.load(src, opts)
     return nil, "schematic: opts must be a table, got " .. type(opts)
   end
   -- Options are read raw (next, rawget), so that no metamethod can raise here.
-  local k = opts and next(opts)
-  while k ~= nil do
-    if k ~= "max_bytes" then
-      return nil, format("schematic: unknown option %s (only max_bytes)",
-        type(k) == "string" and k or "of type " .. type(k))
-    end
-    k = next(opts, k)
-  end
+  local bad = nbt._unknown_option(opts, "max_bytes")
+  if bad then return nil, "schematic: " .. bad end
   local max_bytes = opts and rawget(opts, "max_bytes")
   if max_bytes == nil then
     max_bytes = schematic.MAX_BYTES

@@ -66,6 +66,18 @@ function M.rng(seed)
   end
 end
 
+--- One tick of seeded random input for each entity of `es` (forward, strafe, yaw,
+-- jumping, sneaking changed now and then), drawn from `rand` (an `M.rng`).
+function M.random_input(es, rand)
+  for _, e in ipairs(es) do
+    if rand(8) == 1 then e.forward = rand(3) - 2 end
+    if rand(8) == 1 then e.strafe = rand(3) - 2 end
+    if rand(10) == 1 then e.yaw = rand() * 360 - 180 end
+    if rand(12) == 1 then e.jumping = not e.jumping end
+    if rand(30) == 1 then e.sneaking = not e.sneaking end
+  end
+end
+
 --- A rough seeded terrain on [0, size) x [0, size): stone columns of random height
 -- (base y 0 .. 3), topped here and there by slabs, fences, ladders, ice, water pools
 -- short walls and low roofs (2 above the column). Returns the height map h[x][z] (first free y of each column).
