@@ -789,6 +789,38 @@ describe("blockphys.schematic", function()
       assert.equal(4, schematic.paste(world, tiny(), 0, 0, 0, rejecting("liquid", nil)).placed)
     end)
 
+    it("inside a step hook, raises 'world is locked' at the hook's line and sets nothing", function()
+      local world = bp.World()
+      world:define_block{ name = "stone" }
+      world:fill(-2, -1, -2, 2, -1, 2, "stone")
+      local calls, line = {
+        function() schematic.paste(world, tiny(), 10, 0, 0) end, -- new types: define_block raises
+        function() world:paste(tiny(), 10, 0, 0) end,
+      }, debug.getinfo(1, "l").currentline - 2
+      local expect = "world is locked: blocks, entities and colliders cannot be added or removed "
+        .. "inside world:step (from a rules hook or filter)"
+      for i, call in ipairs(calls) do
+        local e = world:spawn{ x = 0.5, y = 0, z = 0.5, rules = bp.rules.beta173{ jump = call } }
+        e.jumping = true
+        local ok, err = pcall(world.step, world)
+        assert.is_false(ok)
+        -- entity 1 both times: the removed entity's slot is reused
+        assert.equal(("world:step: rules hook 'jump' of entity 1 failed: %s:%d: %s")
+          :format(debug.getinfo(1, "S").short_src, line + i - 1, expect), err)
+        world:remove(e)
+      end
+      assert.is_nil(world:block_id("minecraft:stone"))
+      -- with every type defined, set_block is the first call that raises
+      schematic.paste(world, tiny(), 20, 0, 0)
+      local placed = world:stats().blocks
+      local e = world:spawn{ x = 0.5, y = 0, z = 0.5, rules = bp.rules.beta173{
+        jump = function() world:paste(tiny(), 10, 0, 0) end } }
+      e.jumping = true
+      local _, err = pcall(world.step, world)
+      assert.truthy(err:find(debug.getinfo(1, "S").short_src .. ":%d+: world is locked"))
+      assert.equal(placed, world:stats().blocks)
+    end)
+
     it("raises when the new types would pass the type limit, before defining any", function()
       local function filled(n)
         local world = bp.World()

@@ -24,17 +24,35 @@ local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
 -- Argument errors are raised at the line that called `paste` or `World:paste`: the
 -- first stack frame outside this file (the checks sit at different depths below it,
 -- and `World:paste` tail-calls `paste_method`, so its own frame is gone). Raising
--- directly, not through a pcall at the entry points, keeps other errors' tracebacks.
-local THIS_SOURCE = debug.getinfo(1, "S").source
+-- directly, not through a pcall at the entry points, keeps the tracebacks of errors
+-- from a user's `block_def`; only the last phase, where the world's own methods run,
+-- is under a pcall (see world_error).
+local THIS = debug.getinfo(1, "S")
 
-local function argerror(n, msg)
+-- Raise msg at the first stack level outside this file.
+local function raise_outside(msg)
   local level = 2
   while true do
     local info = debug.getinfo(level, "S")
-    if not info or info.source ~= THIS_SOURCE then break end
+    if not info or info.source ~= THIS.source then break end
     level = level + 1
   end
-  error(format("bad argument #%d to 'paste' (%s)", n, msg), level)
+  error(msg, level)
+end
+
+local function argerror(n, msg)
+  raise_outside(format("bad argument #%d to 'paste' (%s)", n, msg))
+end
+
+-- An error the world raised while paste defined types or placed blocks ("world is
+-- locked: ..."): it names the line of this file that called the world, so raise it
+-- again at the caller's line, as argument errors are. Others pass unchanged.
+local function world_error(err)
+  local here = THIS.short_src .. ":"
+  if type(err) == "string" and err:sub(1, #here) == here then
+    raise_outside((err:gsub("^[^:]*:%d+: ", "", 1)))
+  end
+  error(err, 0)
 end
 
 local function method_of(obj, name)
@@ -172,6 +190,27 @@ local function define_all(world, defs, npal)
   return ids
 end
 
+-- Set the schematic's non-air cells (ids: block id per palette entry) with the
+-- minimum corner at (x, y, z). Returns the number of blocks set.
+local function place(world, schem, ids, x, y, z)
+  local blocks, nb = schem.blocks, schem.cell_bytes
+  local fmt = CELL_FORMATS[nb]
+  local placed, pos = 0, 1
+  for dy = 0, schem.height - 1 do
+    for dz = 0, schem.length - 1 do
+      for dx = 0, schem.width - 1 do
+        local id = ids[unpack(fmt, blocks, pos) + 1]
+        pos = pos + nb
+        if id then
+          world:set_block(x + dx, y + dy, z + dz, id)
+          placed = placed + 1
+        end
+      end
+    end
+  end
+  return placed
+end
+
 -- The body of paste; argument numbers in messages are shifted by `base`.
 local function paste(world, schem, x, y, z, shapes, base)
   check_schematic(schem, base)
@@ -185,22 +224,10 @@ local function paste(world, schem, x, y, z, shapes, base)
   end
   local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
   check_new_types(world, schem.palette, defs, 6 + base)
-  local ids = define_all(world, defs, #schem.palette)
-  local blocks, nb = schem.blocks, schem.cell_bytes
-  local fmt = CELL_FORMATS[nb]
-  local placed, pos = 0, 1
-  for dy = 0, h - 1 do
-    for dz = 0, l - 1 do
-      for dx = 0, w - 1 do
-        local id = ids[unpack(fmt, blocks, pos) + 1]
-        pos = pos + nb
-        if id then
-          world:set_block(x + dx, y + dy, z + dz, id)
-          placed = placed + 1
-        end
-      end
-    end
-  end
+  local ok, placed = pcall(function()
+    return place(world, schem, define_all(world, defs, #schem.palette), x, y, z)
+  end)
+  if not ok then world_error(placed) end
   return { placed = placed, guessed = guessed }
 end
 
@@ -235,7 +262,8 @@ end
 -- @raise `bad argument #n to 'paste' (...)` for a bad world, schematic,
 --   coordinate or shape definition (`block_def("<state>"): <define_block's
 --   message>`), or too many new types; the world's own errors ("world is
---   locked ...", "not enough memory") pass through
+--   locked ..." inside a step hook or filter, raised at the caller's line, and
+--   "not enough memory" unchanged)
 function pasting.paste(world, schem, x, y, z, shapes)
   check_world(world)
   return paste(world, schem, x, y, z, shapes, 0)
