@@ -518,12 +518,17 @@ local FIXED = {
   composter = basin(2),
 }
 
--- Friction factors different from the default 0.6.
+-- The game's float literal x (0.98F) widened to double, as define_block's own
+-- default slipperiness 0.6F is: block_info then shows the game's constants.
+local function float(x) return (string.unpack("<f", string.pack("<f", x))) end
+
+-- Friction factors different from the default 0.6F (float constants in the game).
 local SLIPPERINESS = {
-  ice = 0.98, packed_ice = 0.98, frosted_ice = 0.98, blue_ice = 0.989, slime_block = 0.8,
+  ice = float(0.98), packed_ice = float(0.98), frosted_ice = float(0.98),
+  blue_ice = float(0.989), slime_block = float(0.8),
 }
 
-local DEFAULT_SLIPPERINESS = 0.6
+local DEFAULT_SLIPPERINESS = float(0.6)
 
 -- Blocks that slow what touches them, as Beta 1.7.3 has them (its BlockSoulSand and
 -- BlockWeb; reference/b173-movement.md section 2): the X/Z velocity factor per
