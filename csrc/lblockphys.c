@@ -683,17 +683,27 @@ static int is_key(lua_State *L, const char *const *keys)
 	return 0;
 }
 
-/* Raise for a key of table `t` that is not in `keys`. */
+/* Raise for a key of table `t` that is not in `keys`: of several, the one whose text
+ * sorts first, so that the message does not depend on the table's hash order. */
 static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char *const *keys)
 {
+	t = lua_absindex(L, t);
+	lua_pushnil(L); /* the smallest unknown key's text so far */
+	int best = lua_gettop(L);
 	lua_pushnil(L);
 	while (lua_next(L, t)) {
 		if (!is_key(L, keys)) {
-			lua_pop(L, 1);
-			luaL_error(L, "%s: unknown field '%s'", fn, safe_tostring(L, -1));
+			const char *k = safe_tostring(L, -2);
+			if (lua_isnil(L, best) || strcmp(k, lua_tostring(L, best)) < 0)
+				lua_replace(L, best);
+			else
+				lua_pop(L, 1);
 		}
 		lua_pop(L, 1);
 	}
+	if (!lua_isnil(L, best))
+		luaL_error(L, "%s: unknown field '%s'", fn, lua_tostring(L, best));
+	lua_pop(L, 1);
 }
 
 /***
@@ -1233,6 +1243,56 @@ static int is_hook_name(const char *k)
 	return strcmp(k, "heading") == 0 || strcmp(k, "jump") == 0;
 }
 
+/* Push t[name] read raw (no metamethod runs); returns its type. */
+static int raw_field(lua_State *L, int t, const char *name)
+{
+	lua_pushstring(L, name);
+	return lua_rawget(L, t);
+}
+
+/* Every key of rules table t must be a string naming a rule of `model` or a hook.
+ * The other model's rules are reported first, in field order; then the smallest
+ * unknown name (strcmp), so that the message is the same in every run. */
+static void check_rule_names(lua_State *L, int t, int model, const char *fn)
+{
+	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
+		if (f->models & (1 << model))
+			continue;
+		int present = raw_field(L, t, f->name) != LUA_TNIL;
+		lua_pop(L, 1);
+		if (present)
+			unknown_rule(L, fn, f->name, model);
+	}
+	const char *bad = NULL; /* points into a key of t, alive while t is unchanged */
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "%s: rule names must be strings", fn);
+		const char *k = lua_tostring(L, -1);
+		const bp_RuleField *f = find_field(k);
+		int known = is_hook_name(k) || strcmp(k, "model") == 0 ||
+		            strcmp(k, "resolver") == 0 || strcmp(k, "push") == 0 ||
+		            (f && (f->models & (1 << model)));
+		if (!known && (!bad || strcmp(k, bad) < 0))
+			bad = k;
+	}
+	if (bad)
+		unknown_rule(L, fn, bad, model);
+}
+
+/* Hook `name` of rules table t: 1 for a function, 0 for nil or false. */
+static int read_hook(lua_State *L, int t, const char *name, const char *fn)
+{
+	raw_field(L, t, name);
+	if (!lua_isnil(L, -1) && !lua_isfunction(L, -1) &&
+	    !(lua_isboolean(L, -1) && !lua_toboolean(L, -1)))
+		luaL_error(L, "%s: hook '%s' must be a function or nil", fn, name);
+	int set = lua_isfunction(L, -1);
+	lua_pop(L, 1);
+	return set;
+}
+
 /* Parse the rules table at index t into *r: start from the preset its 'model' names,
  * then every key must be a known rule or hook. The hook presence flags are set. */
 static void read_rules(lua_State *L, int t, bp_Rules *r, const char *fn)
@@ -1245,35 +1305,24 @@ static void read_rules(lua_State *L, int t, bp_Rules *r, const char *fn)
 		model = option_index(L, MODEL_NAMES, fn, "model");
 	lua_pop(L, 1);
 	*r = model == BP_MODEL_MCCPP ? bp_rules_mccpp() : bp_rules_beta173();
-	/* The other model's rules first, in field order, so that a table of the other
-	 * preset is reported by the same rule every run (not by hash order). */
+	/* Errors must not depend on the table's hash order (Lua seeds it per state), so
+	 * names are checked first, then values are read in a fixed order. */
+	check_rule_names(L, t, model, fn);
+	static const char *const named[] = {"model", "resolver", "push"};
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+		if (raw_field(L, t, named[i]) != LUA_TNIL)
+			set_rule(L, r, named[i], fn);
+		lua_pop(L, 1);
+	}
 	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
-		if (f->models & (1 << model))
-			continue;
-		lua_pushstring(L, f->name);
-		int present = lua_rawget(L, t) != LUA_TNIL; /* raw, as lua_next below */
-		lua_pop(L, 1);
-		if (present)
-			unknown_rule(L, fn, f->name, model);
-	}
-	lua_pushnil(L);
-	while (lua_next(L, t)) {
-		if (lua_type(L, -2) != LUA_TSTRING)
-			luaL_error(L, "%s: rule names must be strings", fn);
-		const char *k = lua_tostring(L, -2);
-		if (is_hook_name(k)) {
-			if (!lua_isnil(L, -1) && !lua_isfunction(L, -1) &&
-			    !(lua_isboolean(L, -1) && !lua_toboolean(L, -1)))
-				luaL_error(L, "%s: hook '%s' must be a function or nil", fn, k);
-			if (strcmp(k, "heading") == 0)
-				r->hook_heading = lua_isfunction(L, -1);
-			else
-				r->hook_jump = lua_isfunction(L, -1);
-		} else if (!set_rule(L, r, k, fn)) {
-			unknown_rule(L, fn, k, r->model);
-		}
+		if (!(f->models & (1 << model)))
+			continue; /* absent: check_rule_names refused it */
+		if (raw_field(L, t, f->name) != LUA_TNIL)
+			set_field(L, r, f, fn);
 		lua_pop(L, 1);
 	}
+	r->hook_heading = read_hook(L, t, "heading", fn);
+	r->hook_jump = read_hook(L, t, "jump", fn);
 }
 
 /* Push a full rules table for r (hooks from the hook table entry at index h, or none). */

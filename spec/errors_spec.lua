@@ -454,3 +454,66 @@ describe("limits at their exact bound", function()
     assert.equal(0.55, e.x) -- 1 block/s for 0.05 s
   end)
 end)
+
+-- Lua seeds each state's string hashes, so pairs/next order differs between runs of
+-- the same script. Of several problems in one table, the reported one must not depend
+-- on that order: each table below holds twenty bad keys inserted in a different order.
+describe("errors do not depend on hash order", function()
+  local NAMES = {}
+  for i = 1, 20 do NAMES[i] = ("k%02d"):format(i) end
+
+  -- Eight tables: `base` plus the twenty names (value v), each inserted in another order.
+  local function tables(base, v)
+    local out = {}
+    for shift = 0, 7 do
+      local t = {}
+      for k, x in pairs(base) do t[k] = x end
+      for i = 1, #NAMES do t[NAMES[(i * 7 + shift * 3) % #NAMES + 1]] = v end
+      out[#out + 1] = t
+    end
+    return out
+  end
+
+  local function same_error(fn, expected)
+    for _, t in ipairs(tables(fn.base, fn.value or 1)) do
+      local ok, err = pcall(fn.call, t)
+      assert.is_false(ok)
+      assert.equal(expected, (tostring(err):gsub("^[^:]*:%d+: ", "")))
+    end
+  end
+
+  it("rules tables report the first unknown name in sort order", function()
+    same_error({ base = {}, call = bp.rules.beta173 }, "bp.rules.beta173: unknown rule 'k01' for model beta173")
+    same_error({ base = {}, call = function(t) bp.World():spawn{ x = 0, y = 0, z = 0, rules = t } end },
+      "spawn: unknown rule 'k01' for model beta173")
+  end)
+
+  it("rules tables check values in a fixed order (resolver, push, then the fields)", function()
+    local rules = bp.rules.beta173()
+    for _, bad in ipairs{ { "gravity", "x" }, { "sneak_factor", -1 }, { "push", "no" } } do
+      rules[bad[1]] = bad[2]
+    end
+    local e = bp.World():spawn{ x = 0, y = 0, z = 0 }
+    assert.has_error(function() e.rules = rules end,
+      "entity.rules: rule 'push' must be \"beta173\", \"separate\" or false")
+    rules.push = false
+    assert.has_error(function() e.rules = rules end,
+      "entity.rules: rule 'sneak_factor' must be a number in [0, 10]")
+  end)
+
+  it("define_block and spawn report the first unknown field in sort order", function()
+    local w = bp.World()
+    same_error({ base = { name = "b" }, call = function(t) w:define_block(t) end },
+      "define_block: unknown field 'k01'")
+    same_error({ base = { x = 0, y = 0, z = 0 }, call = function(t) w:spawn(t) end },
+      "spawn: unknown field 'k01'")
+  end)
+
+  it("the loaders report the first unknown option in sort order", function()
+    local doc = "\10\0\0\0" -- an empty NBT compound named ""
+    for _, t in ipairs(tables({}, 1)) do
+      assert.same({ nil, "nbt: unknown option k01 (only max_depth)" }, { bp.nbt.decode(doc, t) })
+      assert.same({ nil, "schematic: unknown option k01 (only max_bytes)" }, { bp.schematic.load(doc, t) })
+    end
+  end)
+end)

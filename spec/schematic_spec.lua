@@ -521,6 +521,20 @@ describe("blockphys.schematic", function()
         "schematic: BlockData: truncated varint at the end of the block data")
     end)
 
+    it("reports the first bad palette entry in name order, whatever the document order", function()
+      -- pairs over the decoded compound follows the hash order, which Lua seeds per
+      -- state: eight documents list twenty out-of-range entries in different orders
+      for shift = 0, 7 do
+        local entries = {}
+        for i = 1, 20 do
+          local k = (i * 7 + shift * 3) % 20 + 1
+          entries[i] = int(("minecraft:k%02d"):format(k), 100 + k)
+        end
+        fails(sponge2(1, 1, 1, STATES, "\0", { Palette = comp("Palette", table.unpack(entries)) }),
+          'schematic: Palette index 101 of "minecraft:k01" out of range 0..19')
+      end
+    end)
+
     it("rejects bad palettes", function()
       local data = "\0"
       fails(sponge2(1, 1, 1, {}, data), "schematic: Palette is empty")

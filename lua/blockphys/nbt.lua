@@ -224,20 +224,23 @@ local function decode_root(r)
   return name, value, id
 end
 
---- For the loaders' options tables: a message naming the first key of `opts`
--- other than `allowed`, or nil (also for a nil `opts`). A misspelt option would
+--- For the loaders' options tables: a message naming a key of `opts` other
+-- than `allowed`, or nil (also for a nil `opts`). A misspelt option would
 -- otherwise be ignored silently. Keys are read raw (`next`): no metamethod runs.
+-- Of several, the name that sorts first is reported, so that the message does
+-- not depend on the table's hash order.
 -- @local
 function nbt._unknown_option(opts, allowed)
+  local worst
   local k = opts and next(opts)
   while k ~= nil do
     if k ~= allowed then
-      return format("unknown option %s (only %s)",
-        type(k) == "string" and k or "of type " .. type(k), allowed)
+      local name = type(k) == "string" and k or "of type " .. type(k)
+      if not worst or name < worst then worst = name end
     end
     k = next(opts, k)
   end
-  return nil
+  return worst and format("unknown option %s (only %s)", worst, allowed)
 end
 
 --- Decodes one NBT document.

@@ -216,6 +216,9 @@ local function palette_array(c, where)
   for state, idx in pairs(c) do entries[#entries + 1] = { state, idx } end
   local n = #entries
   if n == 0 then return nil, where .. " is empty" end
+  -- Checked in name order, so that of several problems the same one is reported
+  -- in every run (pairs follows the hash order, which Lua seeds per state).
+  table.sort(entries, function(a, b) return a[1] < b[1] end)
   local out = {}
   for _, e in ipairs(entries) do
     local state, idx = e[1], e[2]
