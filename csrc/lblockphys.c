@@ -506,7 +506,8 @@ static int l_collider_index(lua_State *L)
 			}
 		}
 	}
-	luaL_getmetafield(L, 1, "methods");
+	if (luaL_getmetafield(L, 1, "methods") != LUA_TTABLE)
+		return 0; /* a script replaced the metatable's methods table: no method */
 	lua_pushvalue(L, 2);
 	lua_rawget(L, -2);
 	return 1;
@@ -977,6 +978,20 @@ static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, cons
  *   "boxes_in: region holds more than 1048576 boxes (limits.max_query_boxes)";
  *   "not enough memory".
  */
+/* boxes_in's result table from the n boxes at light userdata 1 (n at 2); run under
+ * lua_pcall so that its caller can free that copy if an allocation raises. */
+static int push_box_table(lua_State *L)
+{
+	const bp_AABB *boxes = lua_touserdata(L, 1);
+	const lua_Integer n = lua_tointeger(L, 2);
+	lua_createtable(L, (int)n, 0);
+	for (lua_Integer i = 0; i < n; i++) {
+		push_collider(L, &boxes[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	return 1;
+}
+
 static int l_world_boxes_in(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -988,12 +1003,24 @@ static int l_world_boxes_in(lua_State *L)
 		                     "(limits.max_query_boxes)", MAX_QUERY_BOXES);
 	if (st != BP_OK)
 		raise_status(L, st);
-	lua_createtable(L, (int)w->scratch.count, 0);
-	for (size_t i = 0; i < w->scratch.count; i++) {
-		push_collider(L, &w->scratch.items[i]);
-		lua_rawseti(L, -2, (lua_Integer)i + 1);
-	}
-	return 1;
+	/* Any Lua allocation below may run a finalizer that queries this world again and
+	 * so refills its one scratch list: copy the boxes first, with the raw allocator,
+	 * which runs no collector and so no finalizer. */
+	const size_t n = w->scratch.count, bytes = n * sizeof(bp_AABB);
+	void *ud;
+	lua_Alloc alloc = lua_getallocf(L, &ud);
+	bp_AABB *copy = n ? alloc(ud, NULL, 0, bytes) : NULL;
+	if (n && !copy)
+		return luaL_error(L, "not enough memory");
+	if (n)
+		memcpy(copy, w->scratch.items, bytes);
+	lua_pushcfunction(L, push_box_table);
+	lua_pushlightuserdata(L, copy);
+	lua_pushinteger(L, (lua_Integer)n);
+	const int status = lua_pcall(L, 2, 1, 0);
+	if (copy)
+		alloc(ud, copy, bytes, 0);
+	return status == LUA_OK ? 1 : lua_error(L);
 }
 
 /***
@@ -1982,7 +2009,8 @@ static int method_or_nil(lua_State *L)
 {
 	if (lua_type(L, 2) != LUA_TSTRING)
 		return 0;
-	luaL_getmetafield(L, 1, "methods");
+	if (luaL_getmetafield(L, 1, "methods") != LUA_TTABLE)
+		return 0; /* a script replaced the metatable's methods table: no method */
 	lua_pushvalue(L, 2);
 	lua_rawget(L, -2);
 	return 1;

@@ -517,3 +517,42 @@ describe("errors do not depend on hash order", function()
     end
   end)
 end)
+
+describe("metatables changed by a script", function()
+  it("a replaced or removed methods table gives nil for unknown keys, not a crash", function()
+    local w = bp.World()
+    local e = w:spawn{ x = 0, y = 0, z = 0 }
+    local c = bp.Collider(0, 0, 0, 1, 1, 1)
+    local me, mc = getmetatable(e), getmetatable(c)
+    local saved_e, saved_c = me.methods, mc.methods
+    me.methods, mc.methods = 5, nil
+    local ok_e, v_e = pcall(function() return e.no_such_field end)
+    local ok_c, v_c = pcall(function() return c.foo end)
+    me.methods, mc.methods = saved_e, saved_c
+    assert.same({ true, nil, true, nil }, { ok_e, v_e, ok_c, v_c })
+    assert.equal(0, e.x) -- fields still read through the C lookup
+    assert.is_function(e.move)
+  end)
+
+  it("metamethods called directly with wrong arguments raise or do nothing", function()
+    local w = bp.World()
+    local e = w:spawn{ x = 0, y = 0, z = 0 }
+    local c = bp.Collider(0, 0, 0, 1, 1, 1)
+    local view = e.rules
+    for _, mt in ipairs{ getmetatable(e), getmetatable(c), getmetatable(view) } do
+      for _, f in pairs(mt) do
+        if type(f) == "function" then
+          for _, args in ipairs{ {}, { w }, { c }, { 1, 2 }, { c, c }, { view, "x" } } do
+            pcall(f, table.unpack(args))
+          end
+        end
+      end
+    end
+    assert.equal(0, e.x)
+    getmetatable(w).__gc(w) -- destroys the world, as w:destroy() does
+    getmetatable(w).__gc(w) -- a second time is a no-op
+    collectgarbage()
+    assert.is_false(e:valid())
+    assert.has_error(function() w:step() end)
+  end)
+end)

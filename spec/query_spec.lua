@@ -174,3 +174,30 @@ describe("world:query", function()
                      "calling 'query' on bad self (world has been destroyed)")
   end)
 end)
+
+describe("world:boxes_in under finalizers", function()
+  it("returns its own boxes when a finalizer queries the same world meanwhile", function()
+    -- Its Colliders are allocated after the gather; a collector step then may run a
+    -- finalizer whose own boxes_in refills the world's scratch list.
+    local w = bp.World()
+    w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+    w:fill(-20, 0, -20, 20, 3, 20, "slab")
+    local fired, wrong = 0, {}
+    collectgarbage("incremental", 0, 1000) -- a collector step on nearly every allocation
+    for iter = 1, 20 do
+      for _ = 1, 200 do
+        setmetatable({}, { __gc = function()
+          fired = fired + 1
+          w:boxes_in(bp.Collider(0, 0, 0, 1, 1, 1))
+        end })
+      end
+      local t = w:boxes_in(bp.Collider(-5, 0, -5, 5, 4, 5))
+      local x1, _, _, x2 = (t[#t] or bp.Collider(0, 0, 0, 0, 0, 0)):unpack()
+      if #t ~= 400 or x1 < -5 or x2 > 5 then wrong[#wrong + 1] = iter end
+    end
+    collectgarbage("incremental", 200, 100) -- Lua 5.4's defaults
+    collectgarbage()
+    assert.is_true(fired > 0)
+    assert.same({}, wrong)
+  end)
+end)
