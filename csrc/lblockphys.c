@@ -20,7 +20,7 @@
  * world:step (hooks, filters) the world is locked and structural changes raise
  * "world is locked: ...". Module fields: `_VERSION`, `limits` {max_move, max_coord,
  * max_width, max_height, max_fill_chunks, max_fill_cut_chunks, max_query_cells,
- * max_query_boxes, max_ray}, `World_methods`
+ * max_query_boxes, max_ray, min_dt, max_dt}, `World_methods`
  * (the World method table, for methods written in Lua).
  * @module blockphys.core
  */
@@ -48,6 +48,9 @@
 /* Chunks one fill may cut (fill but partly): each may need an id array of 8 KB, so one
  * call allocates at most 512 MB. */
 #define MAX_FILL_CUT_CHUNKS 65536.0
+/* world:step's dt bounds, seconds (see l_world_step). */
+#define MIN_DT 1e-6
+#define MAX_DT 3600.0
 /* Boxes one boxes_in may return: a region of max_query_cells cells can hold 64 boxes
  * per cell, and each box becomes a Collider of about 100 bytes. */
 #define MAX_QUERY_BOXES 1048576
@@ -2845,9 +2848,10 @@ static void restored(lua_State *L, int wi, bp_World *w)
  * Sources: reference/b173-movement.md sections 0-2, 5, 6, 8 (beta173);
  * sources/mccpp-entity-physics.txt (mccpp); sources/n64-quick-collisions.txt (separate).
  * @function World:step
- * @tparam[opt=0.05] number dt seconds, finite and > 0 (used by per-second rules only)
- * @raise "bad argument #1 to 'step' (dt must be positive)" or "(number must be
- *   finite)"; "world:step: already stepping (called from a rules hook or filter)";
+ * @tparam[opt=0.05] number dt seconds, in [1e-06, 3600] (limits.min_dt, max_dt; used
+ *   by per-second rules only)
+ * @raise "bad argument #1 to 'step' (dt must be positive)", "(dt must be in [1e-06,
+ *   3600] seconds)" or "(number must be finite)"; "world:step: already stepping (called from a rules hook or filter)";
  *   "world:step: cannot step inside e:move (from an entity filter)" (or e:move_swept); "world:step:
  *   entity N would move X blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
@@ -2864,6 +2868,9 @@ static int l_world_step(lua_State *L)
 	double dt = opt_finite(L, 2, 0.05);
 	if (!(dt > 0))
 		return luaL_argerror(L, 2, "dt must be positive");
+	/* Bounds that keep every per-second product finite (velocity x dt, d / dt). */
+	if (!(dt >= MIN_DT && dt <= MAX_DT))
+		return luaL_argerror(L, 2, "dt must be in [1e-06, 3600] seconds");
 	if (w->locked == 1)
 		return luaL_error(L, "world:step: already stepping (called from a rules hook or "
 		                     "filter)");
@@ -3219,7 +3226,7 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	luaL_newlib(L, module_funcs);
 	lua_pushliteral(L, "blockphys 0.1.0");
 	lua_setfield(L, -2, "_VERSION");
-	lua_createtable(L, 0, 9);
+	lua_createtable(L, 0, 11);
 	lua_pushinteger(L, (lua_Integer)BP_MAX_MOVE);
 	lua_setfield(L, -2, "max_move");
 	lua_pushinteger(L, (lua_Integer)BP_MAX_COORD);
@@ -3238,6 +3245,10 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lua_setfield(L, -2, "max_fill_cut_chunks");
 	lua_pushinteger(L, (lua_Integer)BP_MAX_RAY);
 	lua_setfield(L, -2, "max_ray");
+	lua_pushnumber(L, MIN_DT);
+	lua_setfield(L, -2, "min_dt");
+	lua_pushinteger(L, (lua_Integer)MAX_DT);
+	lua_setfield(L, -2, "max_dt");
 	lua_setfield(L, -2, "limits");
 	luaL_getmetatable(L, WORLD_MT); /* the methods table, for Lua-side World methods */
 	lua_getfield(L, -1, "methods");

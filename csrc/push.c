@@ -37,6 +37,8 @@ static int beta_one(void *ctx, uint32_t index)
 	if (!(m >= r->push_threshold))
 		return 0;
 	m = (double)(float)sqrt(m); /* MathHelper.sqrt_double returns float */
+	if (m == 0)
+		return 0; /* same X/Z (push_threshold 0): the game would divide by zero */
 	dx /= m;
 	dz /= m;
 	double s = 1.0 / m;

@@ -267,6 +267,10 @@ static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
 	float f = friction_factor(w, e);
 	float k = (float)r->accel_factor / (f * f * f);
 	float accel = e->on_ground ? (float)r->ground_accel * k : (float)r->air_accel;
+	/* A friction factor whose cube is 0 in float (a slipperiness or air_friction of 0,
+	 * which the game's constants never are) would divide by zero: no acceleration. */
+	if (!isfinite(accel))
+		accel = 0;
 	/* f2: computed before the move too, so the jump tick uses ground friction. */
 	const float f2 = f;
 	if (apply_heading(w, index, strafe, forward, accel, hooks))

@@ -31,6 +31,21 @@ local function pair(ox, oz, width, second_push)
 end
 
 describe("beta173 push", function()
+  it("with push_threshold 0, two entities at the same X/Z do not push (no NaN)", function()
+    -- the game divides the offset by its (float) square root: 0 / 0 here
+    local w = bp.World()
+    local rules = bp.rules.beta173{ push_threshold = 0 }
+    local a = w:spawn{ x = 0.5, y = 0, z = 0.5, rules = rules }
+    local b = w:spawn{ x = 0.5, y = 0.5, z = 0.5, rules = rules } -- overlapping a
+    w:step()
+    for _, e in ipairs{ a, b } do
+      local vx, _, vz = e:velocity()
+      assert.same({ 0, 0 }, { vx, vz })
+      local x, _, z = e:position()
+      assert.same({ 0.5, 0.5 }, { x, z })
+    end
+  end)
+
   it("is the default push model of the Beta rules", function()
     assert.equal("beta173", bp.rules.beta173().push)
   end)

@@ -331,6 +331,25 @@ describe("beta173 rules", function()
       assert.equal(F.slip, bp.rules.beta173().default_slipperiness)
       assert.equal(0.6000000238418579, F.slip)
     end)
+
+    -- accel = ground_accel x accel_factor / f^3 would divide by zero when f is 0
+    -- (slipperiness or air_friction 0, allowed by their ranges): no acceleration then.
+    it("gives no ground acceleration where f is 0, and never a NaN velocity", function()
+      for _, case in ipairs{ { 0, 0.91 }, { 0.6, 0 } } do
+        local w = H.world()
+        w:define_block{ name = "glue", slipperiness = case[1] }
+        w:fill(-8, 63, -8, 8, 63, 8, "glue")
+        local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{ air_friction = case[2] } }
+        e.forward = 1
+        for _ = 1, 5 do w:step() end
+        assert.is_true(e.on_ground)
+        local vx, vy, vz = e:velocity()
+        assert.same({ 0, 0 }, { vx, vz }) -- f x (0 + 0) on the ground
+        assert.is_true(vy == vy)
+        local x, _, z = e:position()
+        assert.is_true(math.abs(x - 0.5) < 1 and math.abs(z - 0.5) < 1, "moved " .. x .. ", " .. z)
+      end
+    end)
   end)
 
   describe("sneak edge guard", function()

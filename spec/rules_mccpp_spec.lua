@@ -373,6 +373,21 @@ describe("MC-CPP rules", function()
       assert.has_error(function() w:step(0) end, "bad argument #1 to 'step' (dt must be positive)")
       assert.has_error(function() w:step(-0.05) end, "bad argument #1 to 'step' (dt must be positive)")
     end)
+    it("rejects dt outside [limits.min_dt, limits.max_dt] = [1e-06, 3600] seconds", function()
+      -- beyond them velocity x dt (gravity 32 b/s^2 x 1e308 s) or a push / dt overflows
+      local msg = "bad argument #1 to 'step' (dt must be in [1e-06, 3600] seconds)"
+      assert.same({ 1e-06, 3600 }, { bp.limits.min_dt, bp.limits.max_dt })
+      local e = w:spawn{ x = 0.5, y = 5, z = 0.5, rules = bp.rules.mccpp{} }
+      for _, dt in ipairs{ 1e308, 3600.5, 9.9e-7, 5e-324 } do
+        assert.has_error(function() w:step(dt) end, msg)
+      end
+      assert.equal(5, e.y) -- nothing moved
+      w:step(3600)
+      w:step(1e-6)
+      local vx, vy, vz = e:velocity()
+      assert.is_true(vx == vx and vy == vy and vz == vz and math.abs(vy) < math.huge)
+      w:remove(e)
+    end)
     it("rejects non-finite dt", function()
       assert.has_error(function() w:step(0 / 0) end, "bad argument #1 to 'step' (number must be finite)")
       assert.has_error(function() w:step(math.huge) end, "bad argument #1 to 'step' (number must be finite)")

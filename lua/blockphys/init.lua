@@ -39,7 +39,8 @@ local bp = {
   -- `max_height` (32 blocks), `max_fill_chunks` (1048576 chunks of 16^3 per fill),
   -- `max_fill_cut_chunks` (65536 chunks a fill covers in part), `max_query_cells`
   -- (16777216 cells per boxes_in/sweep), `max_query_boxes` (1048576 boxes per
-  -- boxes_in), `max_ray` (4096 blocks).
+  -- boxes_in), `max_ray` (4096 blocks), `min_dt` and `max_dt` (1e-06 and 3600 s,
+  -- world:step's dt).
   -- Beyond a limit the call raises and changes nothing. Read-only: a write raises
   -- "bp.limits is read-only (...)". Source: our own.
   limits = read_only(core.limits, "bp.limits"),
