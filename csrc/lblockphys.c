@@ -1331,7 +1331,7 @@ static void read_rules(lua_State *L, int t, bp_Rules *r, const char *fn)
 	if (!lua_istable(L, t))
 		luaL_error(L, "%s: rules must be a table (from bp.rules.beta173 or bp.rules.mccpp)", fn);
 	int model = BP_MODEL_BETA173;
-	if (lua_getfield(L, t, "model") != LUA_TNIL)
+	if (raw_field(L, t, "model") != LUA_TNIL) /* read raw, as every rule below */
 		model = option_index(L, MODEL_NAMES, fn, "model");
 	lua_pop(L, 1);
 	*r = model == BP_MODEL_MCCPP ? bp_rules_mccpp() : bp_rules_beta173();
@@ -1799,9 +1799,9 @@ static void push_new_hooks(lua_State *L, int t)
 {
 	t = lua_absindex(L, t);
 	lua_createtable(L, 0, 3);
-	lua_getfield(L, t, "heading");
+	raw_field(L, t, "heading"); /* raw, as read_rules reads the flags */
 	lua_setfield(L, -2, "heading");
-	lua_getfield(L, t, "jump");
+	raw_field(L, t, "jump");
 	lua_setfield(L, -2, "jump");
 }
 
@@ -2329,17 +2329,30 @@ static int l_view_newindex(lua_State *L)
 			return luaL_error(L, "internal error: missing hook table");
 		lua_pushvalue(L, 3);
 		lua_setfield(L, -2, k);
+		/* The calls above may allocate and so run finalizers that spawn (the pool
+		 * moves): find the entity again. */
+		e = view_entity(L, &ei, NULL);
 		if (k[0] == 'h')
 			e->rules.hook_heading = lua_isfunction(L, 3);
 		else
 			e->rules.hook_jump = lua_isfunction(L, 3);
 		return 0;
 	}
+	if (lua_type(L, 3) == LUA_TTABLE) {
+		/* A vector's metamethods may change this entity's rules (a hook, say): run
+		 * them now, reading a plain copy, before the rules are copied below. */
+		lua_createtable(L, 3, 0);
+		for (int i = 1; i <= 3; i++) {
+			lua_geti(L, 3, i);
+			lua_rawseti(L, -2, i);
+		}
+		lua_replace(L, 3);
+		e = view_entity(L, &ei, NULL);
+	}
 	bp_Rules r = e->rules; /* validate on a copy: nothing half-written */
 	lua_pushvalue(L, 3);
 	if (!set_rule(L, &r, k, "entity.rules"))
 		return unknown_rule(L, "entity.rules", k, r.model);
-	/* Reading a vector's table may run metamethods: the entity may be gone. */
 	bp_World *w;
 	e = view_entity(L, &ei, &w);
 	bp_entity_set_rules(w, e, &r);

@@ -556,3 +556,37 @@ describe("metatables changed by a script", function()
     assert.has_error(function() w:step() end)
   end)
 end)
+
+describe("metamethods in rules values", function()
+  it("a vector's metamethod that changes the hooks is not undone by the write", function()
+    -- e.rules.friction = t reads t[1..3] before copying the rules it changes
+    local w = bp.World()
+    local m = w:spawn{ x = 0.5, y = 0, z = 0.5, rules = bp.rules.mccpp{ heading = function() return 0, 0 end } }
+    m.rules.friction = setmetatable({}, { __index = function() m.rules.heading = nil; return 20 end })
+    assert.is_nil(m.rules.heading)
+    m.forward = 1
+    assert.has_no_error(function() w:step() end) -- no call of a hook that is gone
+    assert.same({ 20, 20, 20 }, m.rules.friction)
+    local called = false
+    m.rules.friction = setmetatable({}, { __index = function()
+      m.rules.heading = function() called = true; return 0, 0 end
+      return 10
+    end })
+    w:step()
+    assert.is_true(called) -- the hook installed meanwhile runs
+    assert.same({ 10, 10, 10 }, m.rules.friction)
+  end)
+
+  it("rules tables are read raw: a hook or rule behind __index is not used", function()
+    local w = bp.World()
+    local e = w:spawn{ x = 0.5, y = 0, z = 0.5 }
+    e.rules = setmetatable({}, { __index = function(_, k)
+      if k == "heading" then return function() error("never called") end end
+      if k == "jump_impulse" then return 5 end
+    end })
+    assert.is_nil(e.rules.heading)
+    assert.equal(bp.rules.beta173().jump_impulse, e.rules.jump_impulse)
+    e.forward = 1
+    assert.has_no_error(function() w:step() end)
+  end)
+end)
