@@ -658,9 +658,10 @@ static int l_world_tostring(lua_State *L)
 /* Read the boxes list of a block definition at stack index i. */
 static int read_boxes(lua_State *L, int i, bp_AABB *boxes)
 {
-	int n = (int)luaL_len(L, i);
-	if (n > BP_MAX_TYPE_BOXES)
+	const lua_Integer len = luaL_len(L, i); /* __len may answer anything */
+	if (len > BP_MAX_TYPE_BOXES)
 		luaL_error(L, "define_block: too many boxes (at most %d)", BP_MAX_TYPE_BOXES);
+	const int n = len > 0 ? (int)len : 0;
 	for (int b = 0; b < n; b++) {
 		if (lua_geti(L, i, b + 1) != LUA_TTABLE)
 			luaL_error(L, "define_block: boxes[%d] must be a table {x1,y1,z1,x2,y2,z2}", b + 1);

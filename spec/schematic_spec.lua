@@ -803,6 +803,49 @@ describe("blockphys.schematic", function()
       assert.equal(4, schematic.paste(world, tiny(), 0, 0, 0, rejecting("liquid", nil)).placed)
     end)
 
+    it("places what it checked, whatever the shape table's block_def changes meanwhile", function()
+      local function hand_made()
+        return { width = 2, height = 1, length = 1, cell_bytes = 1, blocks = "\1\1",
+                 palette = { "minecraft:air", "minecraft:stone" } }
+      end
+      for _, change in ipairs{
+        function(s) s.height = 2 end,                               -- blocks too short now
+        function(s) s.cell_bytes = 9 end,                           -- no such cell size
+        function(s) s.width, s.blocks = 4, "\1\1\1\1" end,          -- past int32 at x below
+        function(s) s.palette[2] = "minecraft:oak_fence" end,       -- another state
+      } do
+        local world, s = bp.World(), hand_made()
+        local shapes = { block_def = function(state)
+          change(s)
+          return bp.minecraft.block_def(state)
+        end }
+        local report = world:paste(s, 2 ^ 31 - 2, 0, 0, shapes)
+        assert.equal(2, report.placed)
+        local stone = world:block_id("minecraft:stone")
+        assert.same({ stone, stone, 2 }, { world:get_block(2 ^ 31 - 2, 0, 0),
+          world:get_block(2 ^ 31 - 1, 0, 0), world:stats().block_types })
+      end
+    end)
+
+    it("reads each definition once: one that answers differently each time is defined as first read", function()
+      local reads = 0
+      local shapes = { block_def = function(state)
+        return setmetatable({}, { __index = function(_, k)
+          if k == "name" then return state end
+          if k == "boxes" then
+            reads = reads + 1
+            return reads == 1 and { { 0, 0, 0, 1, 0.5, 1 } } or { { 0, 0, 0, 5, 5, 5 } }
+          end
+        end }), true
+      end }
+      local world = bp.World()
+      local s = { width = 1, height = 1, length = 1, cell_bytes = 1, blocks = "\0",
+                  palette = { "minecraft:dirt" } }
+      assert.equal(1, world:paste(s, 0, 0, 0, shapes).placed)
+      assert.equal(1, reads)
+      assert.same({ { 0, 0, 0, 1, 0.5, 1 } }, world:block_info("minecraft:dirt").boxes)
+    end)
+
     it("inside a step hook, raises 'world is locked' at the hook's line and sets nothing", function()
       local world = bp.World()
       world:define_block{ name = "stone" }

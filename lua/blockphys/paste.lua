@@ -70,31 +70,38 @@ end
 
 -- `n` below is the argument number when the world is argument 1; World:paste
 -- passes base = -1 so that its messages count from the schematic.
+-- Returns a checked copy of the fields paste uses, each read once: the shape table's
+-- block_def runs later and may change the schematic table (a hand-built one, or one
+-- with metamethods), and what is placed must be what was checked.
 local function check_schematic(schem, base)
   local n = 2 + base
   if type(schem) ~= "table" then argerror(n, "schematic expected, got " .. type(schem)) end
+  local sc = {}
   for _, k in ipairs({ "width", "height", "length" }) do
     local v = schem[k]
     if mtype(v) ~= "integer" or v < 0 then argerror(n, "schematic has no valid " .. k) end
+    sc[k] = v
   end
-  local nb = schem.cell_bytes
-  if type(schem.palette) ~= "table" or type(schem.blocks) ~= "string"
-      or not CELL_FORMATS[nb] then
+  local nb, palette, blocks = schem.cell_bytes, schem.palette, schem.blocks
+  if type(palette) ~= "table" or type(blocks) ~= "string" or not CELL_FORMATS[nb] then
     argerror(n, "schematic has no valid palette, blocks or cell_bytes")
   end
-  if #schem.blocks ~= schem.width * schem.height * schem.length * nb then
+  if #blocks ~= sc.width * sc.height * sc.length * nb then
     argerror(n, "schematic blocks do not match its size")
   end
   -- Entries 1..#palette, holes included (ipairs would stop at the first hole, and
   -- indices are bounded by #palette below).
-  local npal = #schem.palette
-  for i = 1, npal do
-    if type(schem.palette[i]) ~= "string" then
+  sc.palette = {}
+  for i = 1, #palette do
+    local state = palette[i]
+    if type(state) ~= "string" then
       argerror(n, format("palette entry %d is not a string", i))
     end
+    sc.palette[i] = state
   end
+  local npal = #sc.palette
   -- `load` checks its indices; a table built or changed by hand may hold others.
-  local fmt, blocks = CELL_FORMATS[nb], schem.blocks
+  local fmt = CELL_FORMATS[nb]
   if npal < 256 ^ nb then
     for pos = 1, #blocks, nb do
       local v = unpack(fmt, blocks, pos)
@@ -104,6 +111,8 @@ local function check_schematic(schem, base)
       end
     end
   end
+  sc.cell_bytes, sc.blocks = nb, blocks
+  return sc
 end
 
 local function check_coord(n, v, extent)
@@ -118,10 +127,47 @@ local function check_coord(n, v, extent)
   return i
 end
 
+-- A plain copy of a definition, each field read once, so that the scratch world's
+-- check and the real definition see the same values (a definition's metamethods
+-- could answer differently each time). Keys World:define_block does not know are
+-- copied raw, so that it still reports them.
+local DEF_FIELDS = { "name", "boxes", "slipperiness", "liquid", "climbable", "velocity_factor", "web" }
+
+local function copy_def(def)
+  local out = {}
+  local k = next(def)
+  while k ~= nil do
+    out[k] = rawget(def, k)
+    k = next(def, k)
+  end
+  for _, f in ipairs(DEF_FIELDS) do out[f] = def[f] end
+  if type(out.boxes) == "table" then
+    -- what define_block reads: boxes[1 .. #boxes] (65 is already too many), and
+    -- six numbers of each
+    local boxes = {}
+    for i = 1, math.min(#out.boxes, 65) do
+      local b = out.boxes[i]
+      if type(b) == "table" then
+        local c = {}
+        for j = 1, 6 do c[j] = b[j] end
+        b = c
+      end
+      boxes[i] = b
+    end
+    out.boxes = boxes
+  end
+  return out
+end
+
 local function check_def(state, def, n)
-  if type(def) ~= "table" or type(def.name) ~= "string" then
+  if type(def) ~= "table" then
     argerror(n, format("block_def(%q) returned no definition with a name", state))
   end
+  def = copy_def(def)
+  if type(def.name) ~= "string" then
+    argerror(n, format("block_def(%q) returned no definition with a name", state))
+  end
+  return def
 end
 
 -- One definition per palette entry (nil for air), plus the sorted names
@@ -132,8 +178,7 @@ local function palette_defs(palette, shapes, n)
     local name = minecraft.parse_state(state)
     if not (name and minecraft.is_air(name)) then
       local def, known = shapes.block_def(state)
-      check_def(state, def, n)
-      defs[i] = def
+      defs[i] = check_def(state, def, n)
       local bare = name and (name:find(":", 1, true) and name or "minecraft:" .. name) or state
       if known == false and not seen[bare] then
         seen[bare] = true
@@ -213,7 +258,7 @@ end
 
 -- The body of paste; argument numbers in messages are shifted by `base`.
 local function paste(world, schem, x, y, z, shapes, base)
-  check_schematic(schem, base)
+  schem = check_schematic(schem, base)
   local w, h, l = schem.width, schem.height, schem.length
   x = check_coord(3 + base, x, w)
   y = check_coord(4 + base, y, h)
