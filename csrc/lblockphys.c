@@ -2273,9 +2273,11 @@ static bp_Entity *view_entity(lua_State *L, int *ei, bp_World **wout)
  */
 static int l_view_index(lua_State *L)
 {
+	/* The key first: converting a number key allocates, and a finalizer run then may
+	 * spawn and so move the entity pool under e. */
+	const char *k = luaL_checkstring(L, 2);
 	int ei;
 	bp_Entity *e = view_entity(L, &ei, NULL);
-	const char *k = luaL_checkstring(L, 2);
 	if (strcmp(k, "model") == 0) {
 		lua_pushstring(L, MODEL_NAMES[e->rules.model]);
 	} else if (strcmp(k, "resolver") == 0) {
@@ -2313,9 +2315,11 @@ static int l_view_index(lua_State *L)
  */
 static int l_view_newindex(lua_State *L)
 {
+	/* The key first: converting a number key allocates, and a finalizer run then may
+	 * spawn and so move the entity pool under e. */
+	const char *k = luaL_checkstring(L, 2);
 	int ei;
 	bp_Entity *e = view_entity(L, &ei, NULL);
-	const char *k = luaL_checkstring(L, 2);
 	if (is_hook_name(k)) {
 		if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
 			return luaL_error(L, "entity.rules: hook '%s' must be a function or nil", k);
@@ -2384,12 +2388,12 @@ static int l_view_copy(lua_State *L)
 		return luaL_error(L, "bp.rules.copy: bad argument #1 (e.rules or a rules table "
 		                     "expected, got %s)", luaL_typename(L, 1));
 	int ei;
-	bp_Entity *e = view_entity(L, &ei, NULL);
+	const bp_Rules r = view_entity(L, &ei, NULL)->rules; /* copied before any allocation
+	                                                      * (finalizers) */
 	LEntity *le = lua_touserdata(L, ei);
 	lua_getiuservalue(L, ei, 1);
 	push_hooks(L, lua_gettop(L), le->id.index1 - 1);
 	int h = lua_istable(L, -1) ? lua_gettop(L) : 0;
-	const bp_Rules r = e->rules; /* copied before allocating (finalizers) */
 	push_rules_table(L, &r, h);
 	return 1;
 }
