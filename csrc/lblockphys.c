@@ -194,6 +194,23 @@ static const char *safe_tostring(lua_State *L, int idx)
 	return lua_tostring(L, -1);
 }
 
+/* The text of a table key in a message, pushed: a string or number as Lua writes it,
+ * true or false, else "(a T key)". Never an address ("table: 0x..."), which differs
+ * from run to run. */
+static const char *key_text(lua_State *L, int idx)
+{
+	switch (lua_type(L, idx)) {
+	case LUA_TSTRING:
+	case LUA_TNUMBER:
+		lua_pushvalue(L, idx);
+		return lua_tostring(L, -1);
+	case LUA_TBOOLEAN:
+		return lua_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
+	default:
+		return lua_pushfstring(L, "(a %s key)", luaL_typename(L, idx));
+	}
+}
+
 static void raise_status(lua_State *L, bp_Status st)
 {
 	switch (st) {
@@ -698,7 +715,7 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
 	lua_pushnil(L);
 	while (lua_next(L, t)) {
 		if (!is_key(L, keys)) {
-			const char *k = safe_tostring(L, -2);
+			const char *k = key_text(L, -2);
 			if (lua_isnil(L, best) || strcmp(k, lua_tostring(L, best)) < 0)
 				lua_replace(L, best);
 			else
@@ -1444,7 +1461,7 @@ static int l_make_rules(lua_State *L)
  */
 static int l_rules_newindex(lua_State *L)
 {
-	return luaL_error(L, "unknown rule '%s'", safe_tostring(L, 2));
+	return luaL_error(L, "unknown rule '%s'", key_text(L, 2));
 }
 
 /* -------------------------------------------------------------- Entity */

@@ -509,6 +509,19 @@ describe("errors do not depend on hash order", function()
       "spawn: unknown field 'k01'")
   end)
 
+  it("name a key that is neither a string nor a number by its type, never its address", function()
+    local w = bp.World()
+    assert.has_error(function() w:spawn{ x = 0, y = 0, z = 0, [{}] = 1 } end,
+      "spawn: unknown field '(a table key)'")
+    assert.has_error(function() w:define_block{ name = "b", [print] = 1, [true] = 2 } end,
+      "define_block: unknown field '(a function key)'") -- "(" sorts before "true"
+    assert.has_error(function() w:define_block{ name = "b", [false] = 2, [7] = 1 } end,
+      "define_block: unknown field '7'")
+    local ok, err = pcall(function() bp.rules.beta173()[{}] = 1 end)
+    assert.is_false(ok)
+    assert.truthy(err:find("unknown rule '(a table key)'", 1, true))
+  end)
+
   it("the loaders report the first unknown option in sort order", function()
     local doc = "\10\0\0\0" -- an empty NBT compound named ""
     for _, t in ipairs(tables({}, 1)) do

@@ -91,15 +91,19 @@ local function check_schematic(schem, base)
   end
   -- Entries 1..#palette, holes included (ipairs would stop at the first hole, and
   -- indices are bounded by #palette below).
+  -- #palette may come from __len: bound it by what 3-byte cells can index
+  local npal = #palette
+  if mtype(npal) ~= "integer" or npal < 0 or npal > 2 ^ 24 then
+    argerror(n, "schematic palette length must be an integer in 0..16777216")
+  end
   sc.palette = {}
-  for i = 1, #palette do
+  for i = 1, npal do
     local state = palette[i]
     if type(state) ~= "string" then
       argerror(n, format("palette entry %d is not a string", i))
     end
     sc.palette[i] = state
   end
-  local npal = #sc.palette
   -- `load` checks its indices; a table built or changed by hand may hold others.
   local fmt = CELL_FORMATS[nb]
   if npal < 256 ^ nb then
