@@ -830,9 +830,9 @@ describe("blockphys.schematic", function()
     it("bounds a palette length that __len answers (3-byte cells index at most 2^24 entries)", function()
       local world = bp.World()
       for _, len in ipairs{ 2 ^ 31, 2 ^ 24 + 1, 0.5, -1 } do
-        local palette = setmetatable({}, { __index = function() return "minecraft:stone" end,
+        local endless = setmetatable({}, { __index = function() return "minecraft:stone" end,
                                            __len = function() return len end })
-        local s = { width = 1, height = 1, length = 1, cell_bytes = 1, blocks = "\0", palette = palette }
+        local s = { width = 1, height = 1, length = 1, cell_bytes = 1, blocks = "\0", palette = endless }
         raises_here("bad argument #1 to 'paste' (schematic palette length must be an integer in 0..16777216)",
           function() world:paste(s, 0, 0, 0) end)
       end
