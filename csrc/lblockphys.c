@@ -3017,9 +3017,10 @@ static lua_Integer collider_handle(const bp_World *w, uint32_t index1)
 }
 
 /* What a ray or sweep met, into the table on the stack top: a block's x, y, z and id,
- * or collider = true and the collider's handle. */
-static void set_target_fields(lua_State *L, const bp_World *w, int kind,
-                              const int32_t cell[3], uint16_t id, uint32_t collider)
+ * or collider = true and the collider's handle (taken before any allocation: a
+ * finalizer run by one may remove the collider and reuse its slot). */
+static void set_target_fields(lua_State *L, int kind, const int32_t cell[3], uint16_t id,
+                              lua_Integer handle)
 {
 	if (kind == BP_HIT_BLOCK) {
 		set_int_field(L, "x", cell[0]);
@@ -3029,7 +3030,7 @@ static void set_target_fields(lua_State *L, const bp_World *w, int kind,
 	} else {
 		lua_pushboolean(L, 1);
 		lua_setfield(L, -2, "collider");
-		set_int_field(L, "handle", collider_handle(w, collider));
+		set_int_field(L, "handle", handle);
 	}
 }
 
@@ -3063,8 +3064,9 @@ static int l_world_raycast(lua_State *L)
 		lua_pushnil(L);
 		return 1;
 	}
+	const lua_Integer handle = h.kind == BP_HIT_BLOCK ? 0 : collider_handle(w, h.collider);
 	lua_createtable(L, 0, 11);
-	set_target_fields(L, w, h.kind, h.cell, h.id, h.collider);
+	set_target_fields(L, h.kind, h.cell, h.id, handle);
 	set_hit_fields(L, h.normal, h.point, h.distance);
 	return 1;
 }
@@ -3106,8 +3108,11 @@ static int l_world_raycast_entities(lua_State *L)
 		lua_pushnil(L);
 		return 1;
 	}
-	lua_createtable(L, 0, 8);
+	/* The entity's userdata first (reading it allocates nothing): a finalizer run by
+	 * the allocations below may remove it and give its slot to another entity. */
 	push_entity(L, 1, h.index1 - 1);
+	lua_createtable(L, 0, 8);
+	lua_insert(L, -2);
 	lua_setfield(L, -2, "entity");
 	set_hit_fields(L, h.normal, h.point, h.distance);
 	return 1;
@@ -3148,6 +3153,8 @@ static int l_world_sweep(lua_State *L)
 	bp_Status st = bp_world_sweep(w, &m, v, &h);
 	if (st != BP_OK)
 		raise_status(L, st);
+	const lua_Integer handle =
+	    h.kind == BP_HIT_COLLIDER ? collider_handle(w, h.collider) : 0;
 	lua_pushnumber(L, h.t);
 	for (int a = 0; a < 3; a++)
 		lua_pushnumber(L, h.move[a]);
@@ -3156,7 +3163,7 @@ static int l_world_sweep(lua_State *L)
 		return 5;
 	}
 	lua_createtable(L, 0, 7);
-	set_target_fields(L, w, h.kind, h.cell, h.id, h.collider);
+	set_target_fields(L, h.kind, h.cell, h.id, handle);
 	set_int_field(L, "nx", h.normal[0]);
 	set_int_field(L, "ny", h.normal[1]);
 	set_int_field(L, "nz", h.normal[2]);

@@ -201,3 +201,61 @@ describe("world:boxes_in under finalizers", function()
     assert.same({}, wrong)
   end)
 end)
+
+describe("ray and sweep results under finalizers", function()
+  -- The hit is found first, then its result table is allocated; a collector step then
+  -- may run a finalizer that removes what was hit and gives its slot to a new one. The
+  -- result must still name what was hit.
+  local armed, action = false, nil
+  local mt = { __gc = function() if armed then armed = false; action() end end }
+
+  -- Runs query() with finalizers pending until one fires during it; returns its results.
+  local function during_finalizer(setup, query)
+    collectgarbage("incremental", 0, 1000) -- a collector step on nearly every allocation
+    for _ = 1, 20000 do
+      action = setup()
+      for _ = 1, 20 do setmetatable({}, mt) end
+      armed = true
+      local r1, r2, r3, r4, r5 = query() -- into locals: nothing allocated after the call
+      local fired = not armed
+      armed = false
+      if fired then
+        collectgarbage("incremental", 200, 100) -- Lua 5.4's defaults
+        return r1, r2, r3, r4, r5
+      end
+    end
+    collectgarbage("incremental", 200, 100)
+    error("no finalizer ran during the query")
+  end
+
+  it("raycast_entities reports the entity it hit, even once removed", function()
+    local w, a
+    local hit = during_finalizer(function()
+      w = bp.World()
+      a = w:spawn{ x = 5.5, y = 0, z = 0.5 }
+      return function() w:remove(a); w:spawn{ x = 100, y = 50, z = 100 } end
+    end, function() return w:raycast_entities(0, 0.5, 0.5, 1, 0, 0, 50) end)
+    assert.is_true(rawequal(a, hit.entity))
+    assert.is_false(a:valid())
+  end)
+
+  it("raycast and sweep report the collider they hit, not its slot's next one", function()
+    local w, handle
+    local setup = function()
+      w = bp.World()
+      handle = w:add_collider(bp.Collider(5, 0, 0, 6, 1, 1))
+      return function()
+        w:remove_collider(handle)
+        w:add_collider(bp.Collider(100, 100, 100, 101, 101, 101))
+      end
+    end
+    local hit = during_finalizer(setup, function() return w:raycast(0, 0.5, 0.5, 1, 0, 0, 50) end)
+    assert.equal(handle, hit.handle)
+    assert.equal(5, hit.distance)
+    local t, _, _, _, met = during_finalizer(setup, function()
+      return w:sweep(bp.Collider(0, 0, 0, 1, 1, 1), 10, 0, 0)
+    end)
+    assert.equal(0.4, t)
+    assert.equal(handle, met.handle)
+  end)
+end)
