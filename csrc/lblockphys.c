@@ -1389,10 +1389,10 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
 		push_field(L, r, f);
 		lua_setfield(L, -2, f->name);
 	}
-	if (h) {
-		lua_getfield(L, h, "heading");
+	if (h) { /* raw, as read_rules read the hook flags */
+		raw_field(L, h, "heading");
 		lua_setfield(L, -2, "heading");
-		lua_getfield(L, h, "jump");
+		raw_field(L, h, "jump");
 		lua_setfield(L, -2, "jump");
 	}
 	luaL_setmetatable(L, RULES_MT);
@@ -2553,13 +2553,17 @@ static int l_world_spawn(lua_State *L)
 	 * then the Entity userdata. */
 	lua_settop(L, 3);
 	lua_createtable(L, 0, 3); /* 4: hooks */
-	if (has_rules) {
-		lua_getfield(L, 3, "heading");
+	if (has_rules) { /* raw, as read_rules read the hook flags */
+		raw_field(L, 3, "heading");
 		lua_setfield(L, 4, "heading");
-		lua_getfield(L, 3, "jump");
+		raw_field(L, 3, "jump");
 		lua_setfield(L, 4, "jump");
 	}
-	int has_filter = lua_getfield(L, 2, "filter") == LUA_TFUNCTION;
+	/* Read again (a metamethod may answer differently): check what is stored. */
+	const int ft = lua_getfield(L, 2, "filter");
+	if (ft != LUA_TNIL && ft != LUA_TFUNCTION)
+		return luaL_error(L, "spawn: field 'filter' must be a function or nil");
+	const int has_filter = ft == LUA_TFUNCTION;
 	lua_setfield(L, 4, "filter");
 	LEntity *le = lua_newuserdatauv(L, sizeof *le, 1); /* 5 */
 	le->id.index1 = 0;

@@ -590,6 +590,29 @@ describe("metamethods in rules values", function()
     assert.same({ 10, 10, 10 }, m.rules.friction)
   end)
 
+  it("spawn and bp.rules.copy read hooks raw too, and spawn checks the filter it stores", function()
+    local w = bp.World()
+    local sneaky = setmetatable({}, { __index = function(_, k)
+      if k == "jump" then return 42 end
+      if k == "heading" then return function() error("never called") end end
+    end })
+    local e = w:spawn{ x = 0.5, y = 0, z = 0.5, rules = sneaky }
+    assert.same({ nil, nil }, { e.rules.jump, e.rules.heading })
+    local copy = bp.rules.copy(sneaky)
+    assert.same({ nil, nil }, { rawget(copy, "jump"), rawget(copy, "heading") })
+    e.jumping, e.forward = true, 1
+    assert.has_no_error(function() w:step() end)
+    local reads = 0
+    local def = setmetatable({ x = 0, y = 0, z = 0 }, { __index = function(_, k)
+      if k ~= "filter" then return nil end
+      reads = reads + 1
+      if reads == 1 then return function() return true end end
+      return "not a function"
+    end })
+    assert.has_error(function() w:spawn(def) end, "spawn: field 'filter' must be a function or nil")
+    assert.equal(1, #w:entities())
+  end)
+
   it("rules tables are read raw: a hook or rule behind __index is not used", function()
     local w = bp.World()
     local e = w:spawn{ x = 0.5, y = 0, z = 0.5 }
