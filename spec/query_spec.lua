@@ -209,12 +209,17 @@ describe("ray and sweep results under finalizers", function()
   local armed, action = false, nil
   local mt = { __gc = function() if armed then armed = false; action() end end }
 
-  -- Runs query() with finalizers pending until one fires during it; returns its results.
+  -- Runs query() with finalizers pending until one fires during it; returns its results,
+  -- or nil when none did (where the collector's timing differs, as under valgrind,
+  -- the caller then marks the test pending).
   local function during_finalizer(setup, query)
     collectgarbage("incremental", 0, 1000) -- a collector step on nearly every allocation
-    for _ = 1, 20000 do
+    for i = 1, 20000 do
       action = setup()
-      for _ = 1, 20 do setmetatable({}, mt) end
+      -- a varying amount of garbage, so that the query meets the collector in
+      -- every phase over the iterations
+      for _ = 1, 1 + i % 37 do setmetatable({}, mt) end
+      for _ = 1, i % 11 do local _ = { i } end
       armed = true
       local r1, r2, r3, r4, r5 = query() -- into locals: nothing allocated after the call
       local fired = not armed
@@ -225,7 +230,7 @@ describe("ray and sweep results under finalizers", function()
       end
     end
     collectgarbage("incremental", 200, 100)
-    error("no finalizer ran during the query")
+    return nil
   end
 
   it("raycast_entities reports the entity it hit, even once removed", function()
@@ -235,6 +240,7 @@ describe("ray and sweep results under finalizers", function()
       a = w:spawn{ x = 5.5, y = 0, z = 0.5 }
       return function() w:remove(a); w:spawn{ x = 100, y = 50, z = 100 } end
     end, function() return w:raycast_entities(0, 0.5, 0.5, 1, 0, 0, 50) end)
+    if hit == nil then return pending("no finalizer ran during the query here") end
     assert.is_true(rawequal(a, hit.entity))
     assert.is_false(a:valid())
   end)
@@ -250,11 +256,12 @@ describe("ray and sweep results under finalizers", function()
       end
     end
     local hit = during_finalizer(setup, function() return w:raycast(0, 0.5, 0.5, 1, 0, 0, 50) end)
-    assert.equal(handle, hit.handle)
-    assert.equal(5, hit.distance)
     local t, _, _, _, met = during_finalizer(setup, function()
       return w:sweep(bp.Collider(0, 0, 0, 1, 1, 1), 10, 0, 0)
     end)
+    if hit == nil or t == nil then return pending("no finalizer ran during the query here") end
+    assert.equal(handle, hit.handle)
+    assert.equal(5, hit.distance)
     assert.equal(0.4, t)
     assert.equal(handle, met.handle)
   end)
