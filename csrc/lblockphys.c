@@ -211,6 +211,23 @@ static const char *key_text(lua_State *L, int idx)
 	}
 }
 
+/* The text of an error value in a message, pushed: a string or number as Lua writes
+ * it, a value with __tostring through it (safe_tostring), else "(a T value)": never an
+ * address ("table: 0x..."), which differs from run to run. */
+static const char *error_text(lua_State *L, int idx)
+{
+	idx = lua_absindex(L, idx);
+	int t = lua_type(L, idx);
+	if (t == LUA_TSTRING || t == LUA_TNUMBER || luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+		if (t != LUA_TSTRING && t != LUA_TNUMBER)
+			lua_pop(L, 1); /* the metafield */
+		return safe_tostring(L, idx);
+	}
+	if (t == LUA_TBOOLEAN || t == LUA_TNIL)
+		return lua_pushstring(L, t == LUA_TNIL ? "nil" : lua_toboolean(L, idx) ? "true" : "false");
+	return lua_pushfstring(L, "(a %s value)", luaL_typename(L, idx));
+}
+
 static void raise_status(lua_State *L, bp_Status st)
 {
 	switch (st) {
@@ -2722,7 +2739,7 @@ static int l_fail_message(lua_State *L)
 		                   "numbers (dvx, dvz)", f->fn, f->entity);
 	else
 		lua_pushfstring(L, "%s: %s of entity %d failed: %s", f->fn, f->what, f->entity,
-		                safe_tostring(L, 2));
+		                error_text(L, 2));
 	return 1;
 }
 

@@ -522,6 +522,24 @@ describe("errors do not depend on hash order", function()
     assert.truthy(err:find("unknown rule '(a table key)'", 1, true))
   end)
 
+  it("name a hook's error value by its text or type, never its address", function()
+    local w = bp.World()
+    local e = w:spawn{ x = 0, y = 0, z = 0 }
+    local function failure(v)
+      e.rules.jump = function() error(v, 0) end
+      e.jumping = true
+      local ok, err = pcall(w.step, w)
+      assert.is_false(ok)
+      return (err:gsub("^world:step: rules hook 'jump' of entity 1 failed: ", ""))
+    end
+    assert.equal("(a table value)", failure({}))
+    assert.equal("(a function value)", failure(print))
+    assert.equal("(a table value)", failure(setmetatable({}, { __name = "N" })))
+    assert.equal("custom", failure(setmetatable({}, { __tostring = function() return "custom" end })))
+    assert.equal("42", failure(42))
+    assert.equal("oops", failure("oops"))
+  end)
+
   it("the loaders report the first unknown option in sort order", function()
     local doc = "\10\0\0\0" -- an empty NBT compound named ""
     for _, t in ipairs(tables({}, 1)) do

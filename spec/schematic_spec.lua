@@ -417,6 +417,13 @@ describe("blockphys.schematic", function()
       fails(comp("Schematic", short("Width", 1), short("Height", 1), short("Length", 1),
         str("Materials", "Classic"), bytes("Blocks", "\1"), bytes("Data", "\0")),
         'schematic: unsupported MCEdit Materials "Classic" (only Alpha)')
+      -- another tag is named by its kind, not by an address that differs between runs
+      fails(comp("Schematic", short("Width", 1), short("Height", 1), short("Length", 1),
+        comp("Materials"), bytes("Blocks", "\1"), bytes("Data", "\0")),
+        "schematic: unsupported MCEdit Materials (a compound) (only Alpha)")
+      fails(comp("Schematic", short("Width", 1), short("Height", 1), short("Length", 1),
+        int("Materials", 7), bytes("Blocks", "\1"), bytes("Data", "\0")),
+        "schematic: unsupported MCEdit Materials 7 (only Alpha)")
     end)
   end)
 
