@@ -245,6 +245,30 @@ describe("blockphys.nbt", function()
         "truncated string at byte %d+: need 65535 bytes, 4 left")
     end)
 
+    it("limits the values one document decodes into (nbt.MAX_VALUES, 2^23)", function()
+      -- one input byte per empty compound: bytes alone do not bound memory
+      assert.equal(8388608, nbt.MAX_VALUES)
+      local n = nbt.MAX_VALUES + 1
+      local bomb = root(compound(named(9, "l", list(10, n, string.rep("\0", n)))))
+      assert.same({ nil, "nbt: more than 8388608 values (nbt.MAX_VALUES) at byte 7" }, -- the element type
+        { nbt.decode(bomb) })
+      local saved = nbt.MAX_VALUES
+      nbt.MAX_VALUES = 4 -- counted: list elements, compound entries, array elements
+      local ok = { pcall(function()
+        return {
+          select(3, nbt.decode(root(compound(named(9, "l", list(10, 2, "\0\0")), named(1, "b", "\1"))))),
+          nbt.decode(root(compound(named(9, "l", list(10, 2, "\0\0")), named(1, "b", "\1"),
+            named(1, "c", "\1")))),
+          nbt.decode(root(compound(named(11, "ia", pack(">i4i4i4i4i4", 4, 1, 2, 3, 4))))),
+        }
+      end) }
+      nbt.MAX_VALUES = saved
+      assert.is_true(ok[1], tostring(ok[2]))
+      assert.equal("compound", ok[2][1]) -- l, its 2 elements and b: 4 values
+      assert.is_nil(ok[2][2])             -- and c: 5
+      assert.is_nil(ok[2][3])             -- ia and its 4 elements: 5
+    end)
+
     it("limits nesting depth", function()
       local d = "\0"
       for _ = 1, 600 do d = named(10, "n", d) .. "\0" end

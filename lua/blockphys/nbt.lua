@@ -37,6 +37,12 @@ local getmetatable = getmetatable
 -- real document and shallow enough that recursion cannot exhaust the C stack.
 nbt.MAX_DEPTH = 512
 
+--- Most values one document may decode into: list elements, compound entries and
+-- int or long array elements, each a Lua value. Input bytes alone do not bound
+-- memory (an empty compound in a list takes one byte, and a Lua table about 70),
+-- so this does: at most about 600 MB. Byte arrays are strings and do not count.
+nbt.MAX_VALUES = 1 << 23
+
 --- Tag type names, indexed by tag id.
 -- @table TAG_NAMES
 local TAG_NAMES = {
@@ -118,12 +124,21 @@ local function read_string(r)
   return s
 end
 
+-- Counts n more decoded values against nbt.MAX_VALUES.
+local function add_values(r, n, at)
+  r.values = r.values + n
+  if r.values > nbt.MAX_VALUES then
+    fail("more than %d values (nbt.MAX_VALUES) at byte %d", nbt.MAX_VALUES, at)
+  end
+end
+
 -- string.unpack returns every value on the Lua stack, so large arrays are
 -- read in slices of this many elements to stay far below the stack limit.
 local SLICE = 256
 
 local function read_number_array(r, code, size, what, mt)
   local n = read_length(r, size, what)
+  add_values(r, n, r.pos - 5) -- at the length
   local out = setmetatable({}, mt)
   local data, pos = r.data, r.pos
   local full_fmt = ">" .. string.rep(code, SLICE)
@@ -154,6 +169,7 @@ local function read_list(r, depth)
   if elem == TAG["end"] and n > 0 then
     fail("list of type end with %d elements at byte %d", n, r.pos - 6)
   end
+  add_values(r, n, r.pos - 6) -- at the element type, as the message above
   local out = setmetatable({}, LIST_MT[elem])
   for i = 1, n do
     out[i] = read_payload(r, elem, depth)
@@ -169,6 +185,7 @@ local function read_compound(r, depth)
     if id < 0 or id > #TAG_NAMES then
       fail("unknown tag type %d at byte %d", id, r.pos - 2)
     end
+    add_values(r, 1, r.pos - 2) -- at the tag type
     local name = read_string(r)
     -- Duplicate names are malformed but harmless: the last one wins, as in
     -- vanilla's map-backed compound.
@@ -276,7 +293,7 @@ function nbt.decode(bytes, opts)
   elseif math.type(max_depth) ~= "integer" or max_depth < 0 then
     return nil, "nbt: opts.max_depth must be a non-negative integer"
   end
-  local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth }
+  local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0 }
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
   if getmetatable(name) == Failure then
