@@ -1748,15 +1748,21 @@ static int l_entity_knockback(lua_State *L)
  * @function Entity:lerp
  * @tparam number alpha finite, usually in [0, 1]
  * @treturn number x, y, z (blocks)
- * @raise "bad argument #1 to 'lerp' (number must be finite)"; dead entity errors.
+ * @raise "bad argument #1 to 'lerp' (number must be finite)", "(alpha extrapolates past
+ *   the finite numbers)" when a coordinate would overflow; dead entity errors.
  */
 static int l_entity_lerp(lua_State *L)
 {
 	bp_Entity *e = check_entity(L, 1);
-	double t = check_finite(L, 2), p[3];
+	double t = check_finite(L, 2), p[3], r[3];
 	bp_entity_position(e, p);
+	for (int a = 0; a < 3; a++) {
+		r[a] = e->prev[a] + (p[a] - e->prev[a]) * t;
+		if (!isfinite(r[a])) /* a huge alpha extrapolates past the doubles */
+			return luaL_argerror(L, 2, "alpha extrapolates past the finite numbers");
+	}
 	for (int a = 0; a < 3; a++)
-		lua_pushnumber(L, e->prev[a] + (p[a] - e->prev[a]) * t);
+		lua_pushnumber(L, r[a]);
 	return 3;
 }
 

@@ -202,6 +202,9 @@ describe("Entity", function()
       assert.equal(0.25 * z, lz)
       assert.has_error(function() e:lerp(0 / 0) end,
         "bad argument #1 to 'lerp' (number must be finite)")
+      -- a finite alpha, but z: 0 + (about -2) x 1e308 is past the doubles
+      assert.has_error(function() e:lerp(1e308) end,
+        "bad argument #1 to 'lerp' (alpha extrapolates past the finite numbers)")
     end)
   end)
 
