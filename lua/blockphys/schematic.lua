@@ -465,6 +465,10 @@ local function parse_mcedit(s)
   end
   local palette, index_of, cells = {}, {}, {}
   local plane = w * l
+  -- Cells are packed as they are read, PACK_CHUNK at a time, two bytes each (a
+  -- table of one number per cell took 16 bytes per cell: gigabytes for the
+  -- largest files); narrowed to one byte at the end if the palette allows.
+  local pieces, k = {}, 0
   for i = 0, ncells - 1 do
     local id, meta = legacy_id(blocks, add, i), byte(data, i + 1) & 15
     local key = id * 16 + meta
@@ -486,13 +490,18 @@ local function parse_mcedit(s)
       -- by id and metadata alone.
       if not DOOR_IDS[id] then index_of[key] = pi end
     end
-    cells[i + 1] = pi - 1
+    k = k + 1
+    cells[k] = pi - 1
+    if k == PACK_CHUNK then
+      pieces[#pieces + 1] = pack_cells(cells, k, 2)
+      k = 0
+    end
   end
+  if k > 0 then pieces[#pieces + 1] = pack_cells(cells, k, 2) end
   local nb = cell_bytes_for(#palette)
-  local pieces = {}
-  for i = 1, ncells, PACK_CHUNK do
-    local k = math.min(PACK_CHUNK, ncells - i + 1)
-    pieces[#pieces + 1] = pack_cells(table.move(cells, i, i + k - 1, 1, {}), k, nb)
+  if nb == 1 then
+    -- every index is below 256: each big-endian pair is a zero and the index byte
+    for j, piece in ipairs(pieces) do pieces[j] = piece:gsub("\0(.)", "%1") end
   end
   local offset = { 0, 0, 0 }
   for j, key in ipairs({ "WEOffsetX", "WEOffsetY", "WEOffsetZ" }) do
