@@ -194,37 +194,33 @@ static const char *safe_tostring(lua_State *L, int idx)
 	return lua_tostring(L, -1);
 }
 
-/* The text of a table key in a message, pushed: a string or number as Lua writes it,
- * true or false, else "(a T key)". Never an address ("table: 0x..."), which differs
- * from run to run. */
-static const char *key_text(lua_State *L, int idx)
+/* Whether tostring of the value at idx shows no address (nil, booleans, numbers and
+ * strings; tables, functions, userdata and threads print "table: 0x...", which differs
+ * from run to run, so messages name those by their type). */
+static int prints_plainly(lua_State *L, int idx)
 {
-	switch (lua_type(L, idx)) {
-	case LUA_TSTRING:
-	case LUA_TNUMBER:
-		lua_pushvalue(L, idx);
-		return lua_tostring(L, -1);
-	case LUA_TBOOLEAN:
-		return lua_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
-	default:
-		return lua_pushfstring(L, "(a %s key)", luaL_typename(L, idx));
-	}
+	const int t = lua_type(L, idx);
+	return t == LUA_TNIL || t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING;
 }
 
-/* The text of an error value in a message, pushed: a string or number as Lua writes
- * it, a value with __tostring through it (safe_tostring), else "(a T value)": never an
- * address ("table: 0x..."), which differs from run to run. */
+/* The text of a table key in a message, pushed: as tostring writes it, or "(a T key)". */
+static const char *key_text(lua_State *L, int idx)
+{
+	if (prints_plainly(L, idx))
+		return safe_tostring(L, idx);
+	return lua_pushfstring(L, "(a %s key)", luaL_typename(L, idx));
+}
+
+/* The text of an error value in a message, pushed: as tostring writes it, through its
+ * __tostring when it has one, or "(a T value)". */
 static const char *error_text(lua_State *L, int idx)
 {
-	idx = lua_absindex(L, idx);
-	int t = lua_type(L, idx);
-	if (t == LUA_TSTRING || t == LUA_TNUMBER || luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
-		if (t != LUA_TSTRING && t != LUA_TNUMBER)
-			lua_pop(L, 1); /* the metafield */
+	if (prints_plainly(L, idx))
+		return safe_tostring(L, idx);
+	if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+		lua_pop(L, 1);
 		return safe_tostring(L, idx);
 	}
-	if (t == LUA_TBOOLEAN || t == LUA_TNIL)
-		return lua_pushstring(L, t == LUA_TNIL ? "nil" : lua_toboolean(L, idx) ? "true" : "false");
 	return lua_pushfstring(L, "(a %s value)", luaL_typename(L, idx));
 }
 
@@ -1002,20 +998,6 @@ static void check_query_region(lua_State *L, bp_World *w, const bp_AABB *r, cons
 		           num_text(MAX_QUERY_CELLS).s);
 }
 
-/***
- * Every box that overlaps a region strictly (touching does not count): block shapes in
- * world space (chunk by chunk, y, z, x within each; the same order on every call) then
- * static colliders. Entities are not included (see World:query). Source:
- * reference/b173-movement.md section 4 (the block part of getCollidingBoundingBoxes);
- * the order and static colliders: our own.
- * @function World:boxes_in
- * @tparam Collider region
- * @treturn {Collider,...} new Colliders
- * @raise "bad argument #1 to 'boxes_in' (blockphys.Collider expected, got T)";
- *   "boxes_in: region too large (more than 16777216 cells)" (limits.max_query_cells);
- *   "boxes_in: region holds more than 1048576 boxes (limits.max_query_boxes)";
- *   "not enough memory".
- */
 /* boxes_in's result table from the n boxes at light userdata 1 (n at 2); run under
  * lua_pcall so that its caller can free that copy if an allocation raises. */
 static int push_box_table(lua_State *L)
@@ -1030,6 +1012,20 @@ static int push_box_table(lua_State *L)
 	return 1;
 }
 
+/***
+ * Every box that overlaps a region strictly (touching does not count): block shapes in
+ * world space (chunk by chunk, y, z, x within each; the same order on every call) then
+ * static colliders. Entities are not included (see World:query). Source:
+ * reference/b173-movement.md section 4 (the block part of getCollidingBoundingBoxes);
+ * the order and static colliders: our own.
+ * @function World:boxes_in
+ * @tparam Collider region
+ * @treturn {Collider,...} new Colliders
+ * @raise "bad argument #1 to 'boxes_in' (blockphys.Collider expected, got T)";
+ *   "boxes_in: region too large (more than 16777216 cells)" (limits.max_query_cells);
+ *   "boxes_in: region holds more than 1048576 boxes (limits.max_query_boxes)";
+ *   "not enough memory".
+ */
 static int l_world_boxes_in(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -1308,6 +1304,19 @@ static int is_hook_name(const char *k)
 	return strcmp(k, "heading") == 0 || strcmp(k, "jump") == 0;
 }
 
+/* The rules that are not bp_rule_fields: named options, read first (set_rule). */
+static const char *const RULE_OPTIONS[] = {"model", "resolver", "push"};
+#define NRULE_OPTIONS (sizeof RULE_OPTIONS / sizeof *RULE_OPTIONS)
+
+static int is_option_name(const char *k)
+{
+	for (size_t i = 0; i < NRULE_OPTIONS; i++) {
+		if (strcmp(k, RULE_OPTIONS[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Push t[name] read raw (no metamethod runs); returns its type. */
 static int raw_field(lua_State *L, int t, const char *name)
 {
@@ -1336,9 +1345,7 @@ static void check_rule_names(lua_State *L, int t, int model, const char *fn)
 			luaL_error(L, "%s: rule names must be strings", fn);
 		const char *k = lua_tostring(L, -1);
 		const bp_RuleField *f = find_field(k);
-		int known = is_hook_name(k) || strcmp(k, "model") == 0 ||
-		            strcmp(k, "resolver") == 0 || strcmp(k, "push") == 0 ||
-		            (f && (f->models & (1 << model)));
+		int known = is_hook_name(k) || is_option_name(k) || (f && (f->models & (1 << model)));
 		if (!known && (!bad || strcmp(k, bad) < 0))
 			bad = k;
 	}
@@ -1373,10 +1380,9 @@ static void read_rules(lua_State *L, int t, bp_Rules *r, const char *fn)
 	/* Errors must not depend on the table's hash order (Lua seeds it per state), so
 	 * names are checked first, then values are read in a fixed order. */
 	check_rule_names(L, t, model, fn);
-	static const char *const named[] = {"model", "resolver", "push"};
-	for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
-		if (raw_field(L, t, named[i]) != LUA_TNIL)
-			set_rule(L, r, named[i], fn);
+	for (size_t i = 0; i < NRULE_OPTIONS; i++) {
+		if (raw_field(L, t, RULE_OPTIONS[i]) != LUA_TNIL)
+			set_rule(L, r, RULE_OPTIONS[i], fn);
 		lua_pop(L, 1);
 	}
 	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
@@ -3043,9 +3049,16 @@ static lua_Integer collider_handle(const bp_World *w, uint32_t index1)
 	return (lua_Integer)(((uint64_t)w->colliders[index1 - 1].generation << 32) | index1);
 }
 
+/* The handle of the collider a ray or sweep met (kind BP_HIT_COLLIDER), else 0. Taken
+ * before the result is allocated: a finalizer run then may remove the collider and
+ * give its slot to another. */
+static lua_Integer hit_handle(const bp_World *w, int kind, uint32_t collider)
+{
+	return kind == BP_HIT_COLLIDER ? collider_handle(w, collider) : 0;
+}
+
 /* What a ray or sweep met, into the table on the stack top: a block's x, y, z and id,
- * or collider = true and the collider's handle (taken before any allocation: a
- * finalizer run by one may remove the collider and reuse its slot). */
+ * or collider = true and the collider's handle (from hit_handle). */
 static void set_target_fields(lua_State *L, int kind, const int32_t cell[3], uint16_t id,
                               lua_Integer handle)
 {
@@ -3091,7 +3104,7 @@ static int l_world_raycast(lua_State *L)
 		lua_pushnil(L);
 		return 1;
 	}
-	const lua_Integer handle = h.kind == BP_HIT_BLOCK ? 0 : collider_handle(w, h.collider);
+	const lua_Integer handle = hit_handle(w, h.kind, h.collider);
 	lua_createtable(L, 0, 11);
 	set_target_fields(L, h.kind, h.cell, h.id, handle);
 	set_hit_fields(L, h.normal, h.point, h.distance);
@@ -3180,8 +3193,7 @@ static int l_world_sweep(lua_State *L)
 	bp_Status st = bp_world_sweep(w, &m, v, &h);
 	if (st != BP_OK)
 		raise_status(L, st);
-	const lua_Integer handle =
-	    h.kind == BP_HIT_COLLIDER ? collider_handle(w, h.collider) : 0;
+	const lua_Integer handle = hit_handle(w, h.kind, h.collider);
 	lua_pushnumber(L, h.t);
 	for (int a = 0; a < 3; a++)
 		lua_pushnumber(L, h.move[a]);
