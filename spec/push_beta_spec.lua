@@ -30,6 +30,18 @@ local function pair(ox, oz, width, second_push)
   return w, self, o
 end
 
+-- Two beta173 entities at x = 0.5 and bx, one step: a's pass (first in creation
+-- order; nothing has moved yet) gives da, then b moves by -da (its velocity from a's
+-- pass) and its own pass against a (which did not move: a's velocity was 0) gives db.
+local function stepped_pair(bx)
+  local w = bp.World()
+  local a = w:spawn{ x = 0.5, y = 64, z = 0.5 }
+  local b = w:spawn{ x = bx, y = 64, z = 0.5 }
+  local da = impulse(a.x - b.x, 0)
+  w:step()
+  return a, b, da, impulse(b.x - a.x, 0)
+end
+
 describe("beta173 push", function()
   it("with push_threshold 0, two entities at the same X/Z do not push (no NaN)", function()
     -- the game divides the offset by its (float) square root: 0 / 0 here
@@ -94,15 +106,8 @@ describe("beta173 push", function()
   end)
 
   it("gives a pair of beta173 entities two impulses per tick", function()
-    local w = bp.World()
-    local a = w:spawn{ x = 0.5, y = 64, z = 0.5 }
-    local b = w:spawn{ x = 0.9, y = 64, z = 0.5 }
-    -- a's pass (first in creation order): nothing has moved yet.
-    local da = impulse(a.x - b.x, 0)
-    w:step()
-    -- b then moved by -da (its velocity from a's pass), air friction 0.91F, and
-    -- made its own pass against a (which did not move: a's velocity was 0).
-    local db = impulse(b.x - a.x, 0)
+    local a, b, da, db = stepped_pair(0.9)
+    -- b's velocity: -da, air friction 0.91F, plus db
     assert.equal(da - db, a.vx)
     assert.equal(-da * F091 + db, b.vx)
     assert.is_true(da < 0 and db > 0)
@@ -218,12 +223,7 @@ describe("beta173 push", function()
   -- b moves by that (0.0156235 apart now) and its own pass gives b +0.0062497 and
   -- a -0.0062497: a ends at -0.011373170565642.
   it("gives both impulses of a pair 0.0105 apart (Chebyshev just above 0.01F)", function()
-    local w = bp.World()
-    local a = w:spawn{ x = 0.5, y = 64, z = 0.5 }
-    local b = w:spawn{ x = 0.5105, y = 64, z = 0.5 }
-    local da = impulse(a.x - b.x, 0)
-    w:step()
-    local db = impulse(b.x - a.x, 0)
+    local a, b, da, db = stepped_pair(0.5105)
     assert.equal(da - db, a.vx)
     assert.is_near(-0.011373170565642299, a.vx, 1e-15)
     assert.is_near(-da * F091 + db, b.vx, 1e-15)
