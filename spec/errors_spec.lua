@@ -547,6 +547,34 @@ describe("errors do not depend on hash order", function()
       assert.same({ nil, "schematic: unknown option k01 (only max_bytes)" }, { bp.schematic.load(doc, t) })
     end
   end)
+
+  -- A C function called through pcall has no name of its own, so Lua names it by
+  -- the first place it finds it in package.loaded (two levels deep): with two such
+  -- places, which one depends on the hash order of package.loaded.
+  it("each C function has one name in package.loaded, so unnamed calls are reported alike", function()
+    local seen = {}
+    for modname, mod in pairs(package.loaded) do
+      if type(mod) == "table" and modname ~= "_G" then
+        for k, f in pairs(mod) do
+          if type(f) == "function" and debug.getinfo(f, "S").what == "C" then
+            seen[f] = seen[f] or {}
+            table.insert(seen[f], modname .. "." .. tostring(k))
+          end
+        end
+      end
+    end
+    local ours = 0
+    for _, names in pairs(seen) do
+      table.sort(names)
+      if table.concat(names, " "):find("%f[%w]blockphys") then
+        ours = ours + 1
+        assert.equal(1, #names, table.concat(names, " and "))
+      end
+    end
+    assert.is_true(ours >= 3) -- World, Collider, make_rules at least
+    assert.same({ false, "bad argument #1 to 'blockphys.Collider' (number must be finite)" },
+      { pcall(bp.Collider, 0 / 0, 0, 0, 1, 1, 1) })
+  end)
 end)
 
 describe("metatables changed by a script", function()

@@ -64,6 +64,13 @@ bp.World = core.World
 --   sources/mccpp-collider.txt (MC-CPP's Collider, the box of Beta's AxisAlignedBB).
 bp.Collider = core.Collider
 
+-- Each C function has one name in package.loaded: Lua names a C function called
+-- without a name of its own (through pcall, say) by the first place it finds it
+-- there, and with the constructors under both blockphys and blockphys.core that
+-- place depended on the table's hash order, so the same call was reported as
+-- 'blockphys.Collider' in one run and 'blockphys.core.Collider' in the next.
+core.World, core.Collider = nil, nil
+
 --- Rule presets. Each returns a complete rules table: every constant of the model
 -- as a named field, overridden by the fields of `overrides`. Unknown names raise.
 -- @section rules

@@ -202,7 +202,7 @@ local MAX_TYPES = 65536
 -- unknown field, too many types) raises here, before the real world changes.
 -- `define_block`'s own checks are the only ones: nothing is checked twice.
 local function check_new_types(world, palette, defs, n)
-  local scratch = require("blockphys.core").World()
+  local scratch = require("blockphys").World()
   local new = 0
   for i = 1, #palette do
     local def = defs[i]
