@@ -446,6 +446,36 @@ describe("beta173 rules", function()
       assert.is_near(f32(G / (1 - D)), e.fall_distance, 1e-12)
     end)
 
+    -- Water resets the fall distance only at the start of a tick (reference section
+    -- 0), and the landing tick's own move is not added (section 6): a fast fall can
+    -- land in shallow water without starting a tick in it, and keep its distance.
+    it("resets a fast fall's distance only if the landing tick starts in the water", function()
+      -- depth of water on a floor at y = 0, spawn height, whether the fall is kept
+      for _, case in ipairs{ { 1, 31, true }, { 1, 30, false }, { 2, 33, true },
+                             { 2, 31, false }, { 3, 33, false } } do
+        local depth, y0, kept = case[1], case[2], case[3]
+        local w = H.world()
+        w:fill(-4, 0, -4, 4, 0, 4, "stone")
+        w:fill(-4, 1, -4, 4, depth, 4, "water")
+        local e = w:spawn{ x = 0.5, y = y0, z = 0.5 }
+        local at_landing, y_before
+        repeat
+          at_landing, y_before = e.fall_distance, e.y
+          w:step()
+          if e.in_water then at_landing = 0 end -- the tick started in water
+        until e.on_ground
+        assert.equal(1, e.y)
+        assert.equal(0, e.fall_distance)
+        assert.equal(not kept, e.in_water, ("depth %d from y = %d"):format(depth, y0))
+        if kept then -- the whole fall above the landing tick, summed in float
+          assert.is_near(y0 - y_before, at_landing, 1e-4)
+          assert.is_true(y_before + 0.4 > 1 + depth) -- its water test box starts above
+        else
+          assert.equal(0, at_landing)
+        end
+      end
+    end)
+
     it("swims up at (0.04F - 0.02) / (1 - 0.8F) = +0.1 b/t with jump held", function()
       local w, e = pool(10)
       e.jumping = true
