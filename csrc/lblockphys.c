@@ -486,21 +486,20 @@ static int l_collider_sweep(lua_State *L)
 
 /***
  * `c == d`: same six coordinates (both Colliders). Lua calls __eq only when both
- * operands are full userdata (`c == 5`, `c == {}` are false without a call), the left
- * one's first: so `c == world` raises, and `e == c` is false (the Entity's __eq
- * answers). Source: our own.
+ * operands are full userdata (`c == 5`, `c == {}` are false without a call), so a
+ * Collider compared with another userdata (an Entity, a World, a file) is false,
+ * whichever side it is on, like the Entity's __eq. Source: our own.
  * @function Collider:__eq
  * @tparam Collider d
  * @treturn boolean
- * @raise "bad argument #2 to 'eq' (blockphys.Collider expected, got T)" when the other
- *   operand is a userdata of another type ("bad argument #1 ..." for `world == c`).
  */
 static int l_collider_eq(lua_State *L)
 {
-	bp_AABB *a = check_collider(L, 1), *b = check_collider(L, 2);
-	int eq = 1;
-	for (int k = 0; k < 3; k++)
-		eq &= a->lo[k] == b->lo[k] && a->hi[k] == b->hi[k];
+	const bp_AABB *a = luaL_testudata(L, 1, COLLIDER_MT);
+	const bp_AABB *b = luaL_testudata(L, 2, COLLIDER_MT);
+	int eq = a && b;
+	for (int k = 0; eq && k < 3; k++)
+		eq = a->lo[k] == b->lo[k] && a->hi[k] == b->hi[k];
 	lua_pushboolean(L, eq);
 	return 1;
 }

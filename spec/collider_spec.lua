@@ -247,6 +247,17 @@ describe("bp.Collider", function()
       assert.is_true(C(0, 0, 0, 1, 1, 1) + { 1, 0, 0 } == C(1, 0, 0, 2, 1, 1))
     end)
 
+    it("is false against any other userdata, on either side", function()
+      local w = bp.World()
+      local e = w:spawn{ x = 0, y = 0, z = 0 }
+      local c = e:box()
+      for _, other in ipairs{ w, e, io.stdout, e.rules } do
+        assert.is_false(c == other)
+        assert.is_false(other == c)
+      end
+      assert.is_true(c == e:box()) -- and still true for an equal Collider
+    end)
+
     it("prints the corners", function()
       assert.equal("blockphys.Collider(0.0, -0.5, 0.25, 1.0, 2.0, 3.5)",
         tostring(C(0, -0.5, 0.25, 1, 2, 3.5)))
