@@ -337,6 +337,15 @@ double bp_world_max_displacement(const bp_World *w, double dt, uint32_t *slot);
  *  over a large dt) is clamped here. Source: our own (README "Stepping"). */
 void bp_tick_displacement(const double v[3], double d[3]);
 
+/** Clamps each velocity component of e so that it moves e at most BP_MAX_MOVE blocks
+ *  in one step of w->step_dt seconds (one tick for Beta rules): the largest value the
+ *  step's pre-check accepts (w->vel_limit, set when the step starts). Applied after
+ *  each tick and each push, so that what the rules, a heading hook or a push add on
+ *  top of legal values never stops the next step of the same dt. Units: blocks/tick
+ *  (Beta) or blocks/s (MC-CPP). Only inside world:step. Source: our own (README
+ *  "Stepping"). */
+void bp_clamp_velocity(const bp_World *w, bp_Entity *e);
+
 /** A heading hook of slot `index` changed the tick displacement by (c0, c2) blocks: 0 if
  *  within BP_MAX_MOVE per axis, else 1 with w->over_limit and w->over_by set (the step
  *  fails). Source: our own. */

@@ -129,6 +129,8 @@ struct bp_World {
 	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
 	int hook_failed;               /* a filter raised inside a resolver or push */
 	double step_dt;                /* dt of the step running (seconds), for Lua's checks */
+	double vel_limit[2];           /* per bp_Model: largest |velocity| the step's pre-check
+	                                  accepts at step_dt (bp_clamp_velocity) */
 	uint32_t over_limit;           /* slot + 1 of an entity whose heading hook changed its
 	                                * tick displacement by more than BP_MAX_MOVE (0: none) */
 	double over_by;                /* that change's largest |component| (blocks) */

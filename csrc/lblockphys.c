@@ -2156,6 +2156,21 @@ static int l_entity_index(lua_State *L)
 	}
 }
 
+/* Inside world:step (after its pre-check), a velocity component that Lua code writes
+ * must keep the entity's tick displacement within BP_MAX_MOVE (v x dt for per-second
+ * rules): a larger one raises in the hook or filter, which fails the step and undoes it,
+ * instead of being clamped without a word. `model` is the rules' model the velocity
+ * will be read under (a rules write may change it). */
+static void check_step_velocity(lua_State *L, const bp_World *w, int model, double v,
+                                const char *what, const char *key)
+{
+	const double m = fabs(v) * (model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
+	if (!(m <= BP_MAX_MOVE))
+		luaL_error(L, "%s '%s' would move the entity %s blocks in one tick "
+		              "(at most 1024 per axis inside world:step)", what, key,
+		           num_text_digits(m, 17).s);
+}
+
 /* Apply the rules table at index t to the entity at index 1 (validated first). */
 static void assign_rules(lua_State *L, int t, const char *fn)
 {
@@ -2165,26 +2180,18 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	/* The rules' metamethods may have removed the entity or destroyed the world. */
 	bp_World *w;
 	bp_Entity *e = check_entity_w(L, 1, &w);
+	if (w->locked == 1) { /* a change of model reads the velocity in other units */
+		static const char *const key[] = {"vx", "vy", "vz"};
+		for (int a = 0; a < 3; a++)
+			check_step_velocity(L, w, r.model, e->vel[a], "entity.rules: the velocity",
+			                    key[a]);
+	}
 	LEntity *le = lua_touserdata(L, 1);
 	lua_getiuservalue(L, 1, 1);
 	lua_insert(L, -2);
 	install_hooks(L, lua_gettop(L) - 1, le->id.index1 - 1);
 	lua_pop(L, 1);
 	bp_entity_set_rules(w, e, &r);
-}
-
-/* Inside world:step (after its pre-check), a velocity component that Lua code writes
- * must keep the entity's tick displacement within BP_MAX_MOVE (v x dt for per-second
- * rules): a larger one raises in the hook or filter, which fails the step and undoes it,
- * instead of being clamped without a word. */
-static void check_step_velocity(lua_State *L, const bp_World *w, const bp_Entity *e,
-                                double v, const char *key)
-{
-	const double m = fabs(v) * (e->rules.model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
-	if (!(m <= BP_MAX_MOVE))
-		luaL_error(L, "entity field '%s' would move the entity %s blocks in one tick "
-		              "(at most 1024 per axis inside world:step)", key,
-		           num_text_digits(m, 17).s);
 }
 
 /***
@@ -2199,7 +2206,9 @@ static void check_step_velocity(lua_State *L, const bp_World *w, const bp_Entity
  *   function or nil", "entity has no field 'k'", "entity field 'k'
  *   must be a finite number", "entity field 'vx' would move the entity X blocks in one
  *   tick (at most 1024 per axis inside world:step)" (vx, vy, vz written from a hook or
- *   filter), "entity.rules: ..." (rules errors as make_rules); for a
+ *   filter), "entity.rules: ..." (rules errors as make_rules; from a hook or filter
+ *   also "entity.rules: the velocity 'vx' would move the entity X blocks in one tick
+ *   (...)" when the new rules' model reads the velocity beyond the limit); for a
  *   removed entity "entity field 'k': entity has been removed" (or "...: entity belongs
  *   to a destroyed world").
  */
@@ -2227,7 +2236,7 @@ static int l_entity_newindex(lua_State *L)
 			if (f->writable == 2 && !(v >= -1 && v <= 1))
 				return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
 			if (f->velocity && w->locked == 1) /* inside a step, past its pre-check */
-				check_step_velocity(L, w, e, v, KEY);
+				check_step_velocity(L, w, e->rules.model, v, "entity field", KEY);
 			*(double *)at = v;
 			return 0;
 		}

@@ -52,6 +52,8 @@ static int beta_one(void *ctx, uint32_t index)
 	o->vel[2] -= dz;
 	self->vel[0] += dx;
 	self->vel[2] += dz;
+	bp_clamp_velocity(c->w, o);
+	bp_clamp_velocity(c->w, self);
 	return 0;
 }
 
@@ -159,6 +161,7 @@ static void sep_apply(bp_World *w, uint32_t index, double dt)
 		e->vel[0] *= cap / after;
 		e->vel[2] *= cap / after;
 	}
+	bp_clamp_velocity(w, e);
 }
 
 /** Positional separation of every "separate" entity after the moves (N64 article):

@@ -33,6 +33,26 @@ void bp_tick_displacement(const double v[3], double d[3])
 		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, v[a]));
 }
 
+/* The largest |v| with |v| x scale <= BP_MAX_MOVE, the step's pre-check: 1024 / dt
+ * may round so that multiplied by dt again it exceeds 1024. */
+static double velocity_limit(double scale)
+{
+	double lim = BP_MAX_MOVE / scale;
+	while (lim * scale > BP_MAX_MOVE)
+		lim = nextafter(lim, 0);
+	return lim;
+}
+
+void bp_clamp_velocity(const bp_World *w, bp_Entity *e)
+{
+	const double lim = w->vel_limit[e->rules.model];
+	double *v = e->vel;
+	if (fabs(v[0]) <= lim && fabs(v[1]) <= lim && fabs(v[2]) <= lim)
+		return; /* the common case */
+	for (int a = 0; a < 3; a++)
+		v[a] = fmax(-lim, fmin(lim, v[a]));
+}
+
 int bp_heading_over_limit(bp_World *w, uint32_t index, double c0, double c2)
 {
 	if (fabs(c0) <= BP_MAX_MOVE && fabs(c2) <= BP_MAX_MOVE)
@@ -58,6 +78,8 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->hook_failed = 0;
 	w->over_limit = 0;
 	w->step_dt = dt;
+	w->vel_limit[BP_MODEL_BETA173] = BP_MAX_MOVE; /* per tick */
+	w->vel_limit[BP_MODEL_MCCPP] = velocity_limit(dt);
 	w->broad.nresults = 0; /* no query is in flight between steps */
 	/* Whether the separation push has work is noted while each entity is at hand: at
 	 * N = 10,000 another pass over every entity costs cache misses. A hook that
@@ -70,6 +92,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
+		bp_clamp_velocity(w, &p->items[index]); /* so that the next step can start */
 		bp_broadphase_moved(w, index);
 		if (rc || w->hook_failed)
 			return step_end(w, 1);

@@ -970,6 +970,50 @@ describe("beta173 rules", function()
       w:step()
       assert.near(0.5 + 1024, e.x, 1e-9)
     end)
+
+    -- What a step adds on top of legal values must not stop the next step.
+    it("clamps what a heading hook or a push adds, so that the next step can start", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+        heading = function() return 1000, 0 end } }
+      e.forward = 1
+      w:step() -- in the air: vx = 1000 * 0.91F after the move
+      assert.near(1000 * e.rules.air_friction, e.vx, 1e-9)
+      w:step() -- 910 + 1000 moves 1024 and is clamped to it
+      assert.equal(1024, e.vx)
+      assert.equal(0.5 + 1000 + 1024, e.x)
+      w:step()
+      assert.equal(1024, e.vx)
+      -- a later entity's jump hook sets an earlier one's velocity to the legal
+      -- -1024; that entity's Beta push then adds -0.05 on top, clamped
+      local w2 = H.world()
+      H.flat(w2, 63)
+      local p = w2:spawn{ x = 0.5, y = 64, z = 0.5 }
+      local q = w2:spawn{ x = 0.7, y = 64, z = 0.5, rules = bp.rules.beta173{
+        jump = function() p.vx = -1024 end } }
+      q.jumping = true
+      w2:step()
+      assert.equal(-1024, p.vx)
+      assert.is_true(pcall(w2.step, w2))
+    end)
+
+    it("refuses rules set inside a step whose model would read the velocity beyond 1024", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.mccpp{
+        jump = function(self)
+          self.vx = 20000 -- 1000 blocks in a step of 0.05 s
+          self.rules = bp.rules.beta173{} -- 20000 blocks per tick
+        end } }
+      e.jumping = true
+      local before = H.state(e)
+      local ok, err = pcall(w.step, w, 0.05)
+      assert.is_false(ok)
+      assert.truthy(err:find("^world:step: rules hook 'jump' of entity 1 failed: .*entity%.rules: " ..
+        "the velocity 'vx' would move the entity 20000 blocks in one tick %(at most 1024 per " ..
+        "axis inside world:step%)$"), err)
+      assert.same(before, H.state(e))
+      assert.equal("mccpp", e.rules.model)
+    end)
   end)
 
   describe("bp.rules.copy", function()
