@@ -598,8 +598,23 @@ static void *l_alloc_bridge(void *ud, void *ptr, size_t osize, size_t nsize)
  * @treturn World
  * @raise "not enough memory".
  */
+/* The registry key of the Lua state's count of worlds made, whose low bits tag each
+ * world's collider handles (deterministic: the same script gives the same handles). */
+static const char world_count_key = 0;
+
+static uint32_t next_handle_tag(lua_State *L)
+{
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &world_count_key);
+	uint32_t tag = (uint32_t)(lua_tointeger(L, -1) & BP_HANDLE_TAG_MAX); /* nil: 0 */
+	lua_pop(L, 1);
+	lua_pushinteger(L, (lua_Integer)((tag + 1) & BP_HANDLE_TAG_MAX));
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &world_count_key);
+	return tag;
+}
+
 static int l_world_new(lua_State *L)
 {
+	const uint32_t tag = next_handle_tag(L);
 	LWorld *lw = lua_newuserdatauv(L, sizeof *lw, 2);
 	lw->w = NULL; /* closed until the core world exists (liolib newprefile) */
 	lw->pending = NULL;
@@ -618,6 +633,7 @@ static int l_world_new(lua_State *L)
 	lw->w = bp_world_create(l_alloc_bridge, lw);
 	if (!lw->w)
 		return luaL_error(L, "not enough memory");
+	lw->w->handle_tag = tag;
 	return 1;
 }
 
@@ -1061,23 +1077,25 @@ static int l_world_boxes_in(lua_State *L)
  * raycasts like a block shape. The box is copied. Source: our own (DESIGN.md).
  * @function World:add_collider
  * @tparam Collider box
- * @treturn integer handle (generation in the high 32 bits): stays unique after removal
+ * @treturn integer handle in [1, 2^63): the slot in the low 24 bits, the slot's
+ *   generation in the next 24 and a tag of the world in the top 15 (the Lua state's
+ *   count of worlds made, mod 2^15), so that a removed collider's handle and another
+ *   world's name nothing (a world made 32,768 worlds later could reuse the tag).
  * @raise "bad argument #1 to 'add_collider' (blockphys.Collider expected, got T)";
  *   "world is locked: ..." inside world:step; "not enough memory" or "size limit
- *   exceeded" (the collider table would pass its size limit). Nothing is added when it
- *   raises.
+ *   exceeded" (more than 16,777,215 colliders, or the collider table would pass its
+ *   size limit). Nothing is added when it raises.
  */
 static int l_world_add_collider(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
 	bp_AABB *c = check_collider(L, 2);
 	check_unlocked(L, w);
-	uint32_t index1 = 0, gen = 0; /* raise_status does not return; the compiler cannot know */
-	bp_Status st = bp_world_add_collider(w, c, &index1, &gen);
+	uint64_t handle = 0; /* raise_status does not return; the compiler cannot know */
+	bp_Status st = bp_world_add_collider(w, c, &handle);
 	if (st != BP_OK)
 		raise_status(L, st);
-	/* A collider handle is one integer: generation in the high bits. */
-	lua_pushinteger(L, (lua_Integer)(((uint64_t)gen << 32) | index1));
+	lua_pushinteger(L, (lua_Integer)handle); /* < 2^63 */
 	return 1;
 }
 
@@ -1085,19 +1103,18 @@ static int l_world_add_collider(lua_State *L)
  * Remove a static collider. Source: our own.
  * @function World:remove_collider
  * @tparam integer handle from World:add_collider
- * @raise "bad argument #1 to 'remove_collider' (no such collider (removed or never
- *   added))", "(number has no integer representation)"; "world is locked: ..." inside
- *   world:step.
+ * @raise "bad argument #1 to 'remove_collider' (no such collider (removed, never
+ *   added, or another world's))", "(number has no integer representation)"; "world is
+ *   locked: ..." inside world:step.
  */
 static int l_world_remove_collider(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
 	lua_Integer h = luaL_checkinteger(L, 2);
 	check_unlocked(L, w);
-	uint32_t index1 = (uint32_t)((uint64_t)h & 0xFFFFFFFFu);
-	uint32_t gen = (uint32_t)((uint64_t)h >> 32);
-	if (!bp_world_collider_is_valid(w, index1, gen))
-		return luaL_argerror(L, 2, "no such collider (removed or never added)");
+	const uint32_t index1 = h < 0 ? 0 : bp_world_collider_slot(w, (uint64_t)h);
+	if (!index1)
+		return luaL_argerror(L, 2, "no such collider (removed, never added, or another world's)");
 	bp_world_remove_collider(w, index1);
 	return 0;
 }
@@ -3054,7 +3071,7 @@ static void set_hit_fields(lua_State *L, const int n[3], const double p[3], doub
 /* A static collider's Lua handle (see l_world_add_collider) from its 1-based slot. */
 static lua_Integer collider_handle(const bp_World *w, uint32_t index1)
 {
-	return (lua_Integer)(((uint64_t)w->colliders[index1 - 1].generation << 32) | index1);
+	return (lua_Integer)bp_world_collider_handle(w, index1);
 }
 
 /* The handle of the collider a ray or sweep met (kind BP_HIT_COLLIDER), else 0. Taken

@@ -237,17 +237,18 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	return BP_OK;
 }
 
-bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint32_t *index1,
-                                uint32_t *generation)
+#define SLOT_MASK ((uint64_t)BP_MAX_COLLIDERS)
+#define GEN_SHIFT 24
+#define TAG_SHIFT 48
+
+bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle)
 {
-	uint32_t slot = w->ncolliders;
-	for (uint32_t i = 0; i < w->ncolliders; i++) {
-		if (!w->colliders[i].alive) {
-			slot = i;
-			break;
-		}
-	}
+	uint32_t slot = w->colliders_free;
+	while (slot < w->ncolliders && w->colliders[slot].alive)
+		slot++; /* each slot passed is alive: the search start moves past it for good */
 	if (slot == w->ncolliders) {
+		if (w->ncolliders >= BP_MAX_COLLIDERS)
+			return BP_ELIMIT;
 		bp_Status st = bp_grow(w, (void **)&w->colliders, &w->colliders_cap,
 		                       w->ncolliders + 1, sizeof(bp_StaticCollider));
 		if (st != BP_OK)
@@ -258,25 +259,32 @@ bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint32_t *index
 	bp_StaticCollider *c = &w->colliders[slot];
 	c->box = *box;
 	c->alive = 1;
-	c->generation++;
+	c->generation = c->generation % BP_MAX_COLLIDERS + 1; /* 1 .. 2^24 - 1 */
 	w->live_colliders++;
-	*index1 = slot + 1;
-	*generation = c->generation;
+	w->colliders_free = slot + 1;
+	*handle = bp_world_collider_handle(w, slot + 1);
 	return BP_OK;
 }
 
-int bp_world_collider_is_valid(const bp_World *w, uint32_t index1, uint32_t generation)
+uint64_t bp_world_collider_handle(const bp_World *w, uint32_t index1)
 {
-	if (index1 == 0 || index1 > w->ncolliders)
-		return 0; /* out of range */
-	const bp_StaticCollider *c = &w->colliders[index1 - 1];
-	if (!c->alive)
-		return 0; /* removed */
-	return c->generation == generation; /* else: slot reused */
+	return (uint64_t)w->handle_tag << TAG_SHIFT |
+	       (uint64_t)w->colliders[index1 - 1].generation << GEN_SHIFT | index1;
+}
+
+uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle)
+{
+	const uint32_t index1 = (uint32_t)(handle & SLOT_MASK);
+	if (index1 == 0 || index1 > w->ncolliders || !w->colliders[index1 - 1].alive)
+		return 0; /* never added, or removed */
+	/* Else the slot may have been reused, or the handle be another world's. */
+	return bp_world_collider_handle(w, index1) == handle ? index1 : 0;
 }
 
 void bp_world_remove_collider(bp_World *w, uint32_t index1)
 {
 	w->colliders[index1 - 1].alive = 0;
 	w->live_colliders--;
+	if (index1 - 1 < w->colliders_free)
+		w->colliders_free = index1 - 1;
 }

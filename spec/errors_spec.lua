@@ -49,7 +49,7 @@ local cases = {
   { "boxes_in with a table", function(w) w:boxes_in{ 0, 0, 0, 1, 1, 1 } end,
     "bad argument #1 to 'boxes_in' (blockphys.Collider expected, got table)" },
   { "remove_collider of a never-added handle", function(w) w:remove_collider(12345) end,
-    "bad argument #1 to 'remove_collider' (no such collider (removed or never added))" },
+    "bad argument #1 to 'remove_collider' (no such collider (removed, never added, or another world's))" },
 
   -- block definitions
   { "define_block with a duplicate name", function(w) w:define_block{ name = "stone" } end,
@@ -398,12 +398,12 @@ describe("limits at their exact bound", function()
       "sweep: region too large (more than 16777216 cells)")
   end)
 
-  it("remove_collider reads the whole 32-bit slot of a handle", function()
-    -- pins the `& 0xFFFFFFFF` slot mask: slot 65537 is not slot 1
+  it("remove_collider reads the whole 24-bit slot of a handle", function()
+    -- pins the 24-bit slot mask: slot 65537 is not slot 1
     local w = bp.World()
     local h = w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
     assert.has_error(function() w:remove_collider(h + 65536) end,
-      "bad argument #1 to 'remove_collider' (no such collider (removed or never added))")
+      "bad argument #1 to 'remove_collider' (no such collider (removed, never added, or another world's))")
     assert.equal(1, w:stats().colliders)
     w:remove_collider(h)
     assert.equal(0, w:stats().colliders)

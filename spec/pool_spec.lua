@@ -136,26 +136,49 @@ end)
 describe("collider slots", function()
   -- world.c bp_world_add_collider: the first free slot is reused (`!alive`), with its
   -- generation bumped; a new slot starts at generation 1 (`generation = 0` on a grown
-  -- array, whose memory is not zeroed). A handle is generation << 32 | slot.
+  -- array, whose memory is not zeroed). A handle is tag << 48 | generation << 24 | slot,
+  -- the tag being the world's own (the Lua state's count of worlds made, mod 2^15).
+  local function handle(tag, gen, slot) return tag << 48 | gen << 24 | slot end
+
   it("reuses the first free slot with the next generation; new slots start at 1", function()
     local w = world()
     local hs = {}
     for i = 1, 40 do
       hs[i] = w:add_collider(bp.Collider(i, 0, 0, i + 1, 1, 1))
-      assert.equal(1 << 32 | i, hs[i])
     end
+    local tag = hs[1] >> 48
+    for i = 1, 40 do assert.equal(handle(tag, 1, i), hs[i]) end
     w:remove_collider(hs[7]); w:remove_collider(hs[3])
-    assert.equal(2 << 32 | 3, w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1)))
-    assert.equal(2 << 32 | 7, w:add_collider(bp.Collider(0, 7, 0, 1, 8, 1)))
-    assert.equal(1 << 32 | 41, w:add_collider(bp.Collider(0, 9, 0, 1, 10, 1)))
+    assert.equal(handle(tag, 2, 3), w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1)))
+    assert.equal(handle(tag, 2, 7), w:add_collider(bp.Collider(0, 7, 0, 1, 8, 1)))
+    assert.equal(handle(tag, 1, 41), w:add_collider(bp.Collider(0, 9, 0, 1, 10, 1)))
     -- add and remove in turn: one slot, generations counting up, no memory growth
     local bytes = w:stats().bytes
     for g = 1, 200 do
       local h = w:add_collider(bp.Collider(0, 20, 0, 1, 21, 1))
-      assert.equal(g << 32 | 42, h)
+      assert.equal(handle(tag, g, 42), h)
       w:remove_collider(h)
     end
     assert.equal(bytes, w:stats().bytes)
     assert.equal(41, w:stats().colliders)
+  end)
+
+  it("gives each world its own tag, so that another world's handle names nothing", function()
+    local w1, w2 = world(), world()
+    local h1 = w1:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
+    local h2 = w2:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
+    assert.equal((h1 >> 48) + 1, h2 >> 48) -- same slot and generation, next tag
+    assert.equal(h1 & (1 << 48) - 1, h2 & (1 << 48) - 1)
+    assert.has_error(function() w2:remove_collider(h1) end,
+      "bad argument #1 to 'remove_collider' (no such collider (removed, never added, or another world's))")
+    assert.equal(1, w1:stats().colliders)
+    assert.equal(1, w2:stats().colliders)
+    w2:remove_collider(h2)
+    w1:remove_collider(h1)
+    -- the tag counts worlds made, mod 2^15: the 32,768th world after w1 shares it
+    local tag = h1 >> 48
+    for _ = 1, 32767 - 1 do bp.World() end
+    local w = world()
+    assert.equal((tag + 32768) % 32768, w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1)) >> 48)
   end)
 end)

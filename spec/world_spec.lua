@@ -319,7 +319,7 @@ describe("bp.World", function()
       assert.equal(0, w:stats().colliders)
       assert.same({}, w:boxes_in(bp.Collider(11, 3, 10, 11.5, 3.5, 10.75)))
       assert.has_error(function() w:remove_collider(h) end,
-        "bad argument #1 to 'remove_collider' (no such collider (removed or never added))")
+        "bad argument #1 to 'remove_collider' (no such collider (removed, never added, or another world's))")
     end)
 
     it("does not confuse a reused collider slot with a removed handle", function()
@@ -329,7 +329,7 @@ describe("bp.World", function()
       local h2 = w:add_collider(bp.Collider(5, 5, 5, 6, 6, 6))
       assert.are_not.equal(h1, h2)
       assert.has_error(function() w:remove_collider(h1) end,
-        "bad argument #1 to 'remove_collider' (no such collider (removed or never added))")
+        "bad argument #1 to 'remove_collider' (no such collider (removed, never added, or another world's))")
       assert.equal(1, w:stats().colliders)
       w:remove_collider(h2)
       assert.equal(0, w:stats().colliders)
