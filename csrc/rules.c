@@ -84,6 +84,9 @@ bp_Rules bp_rules_mccpp(void)
 	r.camera_rise = 8.0;
 	r.max_push_speed = 10.0; /* b/s */
 	r.sneak_guard = 0;
+	/* The sink is a quirk of Beta's code: MC-CPP's own step assist cannot sink, so an
+	 * MC-CPP entity on the axis resolver gets the fixed down-probe. */
+	r.step_sink_fix = 1;
 	return r;
 }
 
@@ -128,7 +131,7 @@ const bp_RuleField bp_rule_fields[] = {
 	F(knockback, N, BP_FOR_BETA, -BIG, BIG),
 	F(knockback_max_vy, N, BP_FOR_BETA, -BIG, BIG),
 	F(sneak_guard, B, BP_FOR_BOTH, 0, 1),
-	F(step_sink_fix, B, BP_FOR_BETA, 0, 1),
+	F(step_sink_fix, B, BP_FOR_BOTH, 0, 1),
 	F(push_radius, N, BP_FOR_BOTH, 0, 16),
 	F(push_strength, N, BP_FOR_BOTH, 0, BIG),
 	F(push_threshold, N, BP_FOR_BOTH, 0, 16),

@@ -568,6 +568,28 @@ describe("e:move", function()
       assert.same({}, w:boxes_in(e:box()))
     end)
 
+    it("lands on the floor for MC-CPP rules on the axis resolver, unless asked to sink", function()
+      assert.is_true(bp.rules.mccpp().step_sink_fix)
+      for _, fix in ipairs{ true, false } do
+        local w = floored()
+        w:define_block{ name = "plate", boxes = { { 0, 0, 0, 1, 0.125, 1 } } }
+        w:fill(1, 1, -5, 1, 1, 5, "plate")
+        w:fill(-5, 3, -5, 9, 3, 5, "stone")
+        local e = w:spawn{ x = 0.5, y = 1, z = 0.5,
+          rules = bp.rules.mccpp{ resolver = "axis", step_sink_fix = fix } }
+        e:move(0, GROUND, 0)
+        local dx, dy = e:move(2, GROUND, 0)
+        assert.equal(2, dx)
+        if fix then
+          assert.same({ 0, 1 }, { dy, e.y })
+          assert.same({}, w:boxes_in(e:box()))
+        else -- rises 0.2 under the ceiling, probes 0.6 (MC-CPP's step_height) down
+          assert.equal(rise - 0.6, dy)
+          assert.is_true(#w:boxes_in(e:box()) > 0)
+        end
+      end
+    end)
+
     -- Pins the gather of a move that may step: its region reaches step_height below
     -- the feet (move_axis.c, region.lo[1] = min(lo + dy, lo - h)), which the fixed
     -- down-probe needs. The same corridor, but beyond the plate the floor is 0.25
