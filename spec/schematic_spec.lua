@@ -865,6 +865,19 @@ describe("blockphys.schematic", function()
       assert.same({ { 0, 0, 0, 1, 0.5, 1 } }, world:block_info("minecraft:dirt").boxes)
     end)
 
+    it("names its own world argument when block_def destroys the world", function()
+      local s = { width = 2, height = 1, length = 1, cell_bytes = 1, blocks = "\0\1",
+                  palette = { "minecraft:stone", "minecraft:foo" } }
+      local function destroying(w)
+        return { block_def = function(state) w:destroy(); return { name = state } end }
+      end
+      local w1, w2 = bp.World(), bp.World()
+      raises_here("bad argument #1 to 'paste' (world has been destroyed)",
+        function() schematic.paste(w1, s, 0, 0, 0, destroying(w1)) end)
+      raises_here("calling 'paste' on bad self (world has been destroyed)",
+        function() w2:paste(s, 0, 0, 0, destroying(w2)) end)
+    end)
+
     it("inside a step hook, raises 'world is locked' at the hook's line and sets nothing", function()
       local world = bp.World()
       world:define_block{ name = "stone" }

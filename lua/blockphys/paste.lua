@@ -2,8 +2,9 @@
 -- `World:paste` (`blockphys.schematic` re-exports both functions).
 --
 -- Every argument and every block definition is checked before the world is
--- touched, so a raised error leaves the world unchanged (running out of memory
--- part-way excepted). Source: our own.
+-- touched, so a raised error leaves the world unchanged (running out of memory, a
+-- debug hook's error or a finalizer destroying the world part-way excepted).
+-- Source: our own.
 --
 -- @module blockphys.paste
 
@@ -44,15 +45,38 @@ local function argerror(n, msg)
   raise_outside(format("bad argument #%d to 'paste' (%s)", n, msg))
 end
 
--- An error the world raised while paste defined types or placed blocks ("world is
--- locked: ..."): it names the line of this file that called the world, so raise it
--- again at the caller's line, as argument errors are. Others pass unchanged.
-local function world_error(err)
+-- An error the world raised while paste used it. The world's own errors ("world is
+-- locked: ...") name the line of this file that called the world: raise them again
+-- at the caller's line, as argument errors are. A world that a user's block_def or a
+-- finalizer destroyed makes the method paste called on it report a bad self
+-- ("calling 'set_block' on bad self (world has been destroyed)"): that becomes
+-- paste's own error about its world, argument 1 (`base` 0) or self (`World:paste`,
+-- base -1). Others pass unchanged.
+local function world_error(err, base)
+  if type(err) ~= "string" then error(err, 0) end
   local here = THIS.short_src .. ":"
-  if type(err) == "string" and err:sub(1, #here) == here then
-    raise_outside((err:gsub("^[^:]*:%d+: ", "", 1)))
+  local msg = err:sub(1, #here) == here and err:gsub("^[^:]*:%d+: ", "", 1) or err
+  local why = msg:match("^calling '[^']*' on bad self %((.*)%)$")
+  if why and base < 0 then
+    raise_outside(format("calling 'paste' on bad self (%s)", why))
+  elseif why then
+    argerror(1, why)
+  elseif msg ~= err then
+    raise_outside(msg)
   end
   error(err, 0)
+end
+
+-- world:method(...) (one result), with the world's errors as world_error has them.
+-- Called through pcall, a method names no function and counts the world as argument
+-- 1: "bad argument #1 to '?' (world has been destroyed)" is a bad self.
+local function world_call(world, method, base, ...)
+  local ok, r = pcall(world[method], world, ...)
+  if not ok then
+    local why = type(r) == "string" and r:match("^bad argument #1 to '[^']*' %((.*)%)$")
+    world_error(why and format("calling '%s' on bad self (%s)", method, why) or r, base)
+  end
+  return r
 end
 
 local function method_of(obj, name)
@@ -201,12 +225,13 @@ local MAX_TYPES = 65536
 -- whatever `World:define_block` would reject (a bad box, slipperiness, liquid, an
 -- unknown field, too many types) raises here, before the real world changes.
 -- `define_block`'s own checks are the only ones: nothing is checked twice.
-local function check_new_types(world, palette, defs, n)
+local function check_new_types(world, palette, defs, n, base)
   local scratch = require("blockphys").World()
   local new = 0
   for i = 1, #palette do
     local def = defs[i]
-    if def and not world:block_id(def.name) and not scratch:block_id(def.name) then
+    if def and not world_call(world, "block_id", base, def.name)
+        and not scratch:block_id(def.name) then
       local ok, err = pcall(scratch.define_block, scratch, def)
       if not ok then
         if err == "not enough memory" then error(err, 0) end -- not the definition's fault
@@ -218,7 +243,7 @@ local function check_new_types(world, palette, defs, n)
   end
   scratch:destroy()
   if method_of(world, "stats") then
-    local stats = world:stats()
+    local stats = world_call(world, "stats", base)
     local have = type(stats) == "table" and rawget(stats, "block_types")
     if mtype(have) == "integer" and have + new > MAX_TYPES then
       argerror(n, format("%d new block types would exceed the world's %d", new, MAX_TYPES))
@@ -272,11 +297,11 @@ local function paste(world, schem, x, y, z, shapes, base)
     argerror(6 + base, "shape table with a block_def function expected")
   end
   local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
-  check_new_types(world, schem.palette, defs, 6 + base)
+  check_new_types(world, schem.palette, defs, 6 + base, base)
   local ok, placed = pcall(function()
     return place(world, schem, define_all(world, defs, #schem.palette), x, y, z)
   end)
-  if not ok then world_error(placed) end
+  if not ok then world_error(placed, base) end
   return { placed = placed, guessed = guessed }
 end
 
@@ -293,8 +318,9 @@ end
 -- touched, so a raised error leaves the world unchanged: each new type is first
 -- defined in a scratch World, so whatever `World:define_block` would reject
 -- (a bad box or field, a name that is not a string) raises here, as does a
--- palette whose new types would pass the world's 65,536 types. Only running out
--- of memory part-way can leave some types defined and some blocks placed.
+-- palette whose new types would pass the world's 65,536 types. Only an error
+-- that does not come from the checks (out of memory, a debug hook's, a finalizer
+-- destroying the world) can leave some types defined and some blocks placed.
 -- Source: our own.
 -- @param world a `blockphys` World (or anything with `define_block`,
 --   `block_id` and `set_block` methods; its definitions are still checked by a
