@@ -703,10 +703,15 @@ static int l_world_tostring(lua_State *L)
 /* Read the boxes list of a block definition at stack index i. */
 static int read_boxes(lua_State *L, int i, bp_AABB *boxes)
 {
-	const lua_Integer len = luaL_len(L, i); /* __len may answer anything */
+	lua_len(L, i); /* __len may answer anything: luaL_len's own error names no function */
+	int ok;
+	const lua_Integer len = lua_tointegerx(L, -1, &ok);
+	lua_pop(L, 1);
+	if (!ok || len < 0)
+		luaL_error(L, "define_block: the length of boxes must be a non-negative integer");
 	if (len > BP_MAX_TYPE_BOXES)
 		luaL_error(L, "define_block: too many boxes (at most %d)", BP_MAX_TYPE_BOXES);
-	const int n = len > 0 ? (int)len : 0;
+	const int n = (int)len;
 	for (int b = 0; b < n; b++) {
 		if (lua_geti(L, i, b + 1) != LUA_TTABLE)
 			luaL_error(L, "define_block: boxes[%d] must be a table {x1,y1,z1,x2,y2,z2}", b + 1);
@@ -771,7 +776,7 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   that ends touching it slows the next move, as a cobweb)}`
  * @treturn integer the new id (1..65535)
  * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
- *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
+ *   be a string", "name must be a non-empty string", "too many boxes (at most 64)", "the length of boxes must be a non-negative integer" (from __len),
  *   "boxes[i] must be a table {x1,y1,z1,x2,y2,z2}", "boxes[i][k] must be a finite
  *   number", "box has min > max (or NaN)", "box leaves its cell on X or Z ...", "box Y
  *   must be in [0, 2] ...", "field 'slipperiness' must be a number", "slipperiness must

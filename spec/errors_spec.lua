@@ -99,6 +99,12 @@ local cases = {
       for i = 1, 65 do boxes[i] = { 0, 0, 0, 1, 1, 1 } end
       w:define_block{ name = "new", boxes = boxes } end,
     "define_block: too many boxes (at most 64)" },
+  { "define_block with boxes whose __len is not an integer", function(w)
+      w:define_block{ name = "new", boxes = setmetatable({}, { __len = function() return 1.5 end }) } end,
+    "define_block: the length of boxes must be a non-negative integer" },
+  { "define_block with boxes whose __len is negative", function(w)
+      w:define_block{ name = "new", boxes = setmetatable({}, { __len = function() return math.mininteger end }) } end,
+    "define_block: the length of boxes must be a non-negative integer" },
   { "define_block with boxes not a table", function(w) w:define_block{ name = "new", boxes = 1 } end,
     "define_block: field 'boxes' must be a table of boxes" },
   { "define_block with a bad slipperiness", function(w)
