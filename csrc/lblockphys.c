@@ -776,7 +776,8 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   that ends touching it slows the next move, as a cobweb)}`
  * @treturn integer the new id (1..65535)
  * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
- *   be a string", "name must be a non-empty string", "too many boxes (at most 64)", "the length of boxes must be a non-negative integer" (from __len),
+ *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
+ *   "the length of boxes must be a non-negative integer" (from __len),
  *   "boxes[i] must be a table {x1,y1,z1,x2,y2,z2}", "boxes[i][k] must be a finite
  *   number", "box has min > max (or NaN)", "box leaves its cell on X or Z ...", "box Y
  *   must be in [0, 2] ...", "field 'slipperiness' must be a number", "slipperiness must
