@@ -2780,9 +2780,12 @@ static int l_fail_message(lua_State *L)
 	if (!f->what)
 		lua_pushfstring(L, "%s: rules hook 'heading' of entity %d must return two finite "
 		                   "numbers (dvx, dvz)", f->fn, f->entity);
-	else
-		lua_pushfstring(L, "%s: %s of entity %d failed: %s", f->fn, f->what, f->entity,
-		                error_text(L, 2));
+	else { /* the error text as it is: %s would stop at a NUL byte in it */
+		error_text(L, 2);
+		lua_pushfstring(L, "%s: %s of entity %d failed: ", f->fn, f->what, f->entity);
+		lua_rotate(L, -2, 1);
+		lua_concat(L, 2);
+	}
 	return 1;
 }
 

@@ -544,6 +544,7 @@ describe("errors do not depend on hash order", function()
     assert.equal("custom", failure(setmetatable({}, { __tostring = function() return "custom" end })))
     assert.equal("42", failure(42))
     assert.equal("oops", failure("oops"))
+    assert.equal("a\0b", failure("a\0b")) -- whole, past a NUL byte
   end)
 
   it("the loaders report the first unknown option in sort order", function()
