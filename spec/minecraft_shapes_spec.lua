@@ -311,8 +311,10 @@ describe("blockphys.minecraft", function()
     end)
 
     it("do not take piston heads for mob heads", function()
-      local _, known = minecraft.block_def("minecraft:piston_head[facing=up]")
-      assert.is_false(known)
+      local def, known = minecraft.block_def("minecraft:piston_head[facing=up]")
+      assert.is_true(known)
+      assert.equal("minecraft:piston_head[facing=up]", def.name)
+      assert.same({ px(0, 12, 0, 16, 16, 16), px(6, 0, 6, 10, 16, 10) }, def.boxes)
     end)
   end)
 
@@ -338,7 +340,7 @@ describe("blockphys.minecraft", function()
         ["minecraft:cactus[age=3]"] = { px(1, 0, 1, 15, 15, 15) },
         ["minecraft:chest[facing=north,type=single]"] = { px(1, 0, 1, 15, 14, 15) },
         ["minecraft:ender_chest[facing=west]"] = { px(1, 0, 1, 15, 14, 15) },
-        ["minecraft:red_bed[part=head,facing=east]"] = { px(0, 0, 0, 16, 9, 16) },
+
         ["minecraft:lily_pad"] = { px(1, 0, 1, 15, 1.5, 15) },
         ["minecraft:cake[bites=3]"] = { px(7, 0, 1, 15, 8, 15) },
         ["minecraft:lantern[hanging=false]"] = { px(5, 0, 5, 11, 7, 11), px(6, 7, 6, 10, 9, 10) },
@@ -359,6 +361,141 @@ describe("blockphys.minecraft", function()
         px(3, 10, 0, 13, 16, 16) }, boxes("minecraft:anvil[facing=north]"))
       assert.same({ px(2, 0, 2, 14, 4, 14), px(3, 4, 4, 13, 5, 12), px(4, 5, 6, 12, 10, 10),
         px(0, 10, 3, 16, 16, 13) }, boxes("minecraft:damaged_anvil[facing=west]"))
+    end)
+  end)
+
+  -- Vanilla's shapes for these (in sixteenths): CandleBlock, BedBlock,
+  -- AbstractCauldronBlock, PistonBaseBlock / PistonHeadBlock, GrindstoneBlock,
+  -- BellBlock, CocoaBlock, AmethystClusterBlock, SeaPickleBlock, TurtleEggBlock,
+  -- PointedDripstoneBlock, BigDripleafBlock, PipeBlock (chorus plant),
+  -- PitcherCropBlock, AzaleaBlock, SnifferEggBlock.
+  describe("decorations with state-dependent shapes", function()
+    it("candles: the group's box by count", function()
+      assert.same({ px(7, 0, 7, 9, 6, 9) }, boxes("minecraft:candle[candles=1,lit=false]"))
+      assert.same({ px(5, 0, 6, 11, 6, 9) }, boxes("minecraft:red_candle[candles=2]"))
+      assert.same({ px(5, 0, 6, 10, 6, 11) }, boxes("minecraft:candle[candles=3]"))
+      assert.same({ px(5, 0, 5, 11, 6, 10) }, boxes("minecraft:blue_candle[candles=4]"))
+    end)
+
+    it("beds: a slab 3/16 up on legs at the bed's outer end", function()
+      local base = px(0, 3, 0, 16, 9, 16)
+      -- the head's legs are toward its facing, the foot's away from it
+      assert.same({ base, px(0, 0, 0, 3, 3, 3), px(13, 0, 0, 16, 3, 3) },
+        boxes("minecraft:red_bed[facing=north,part=head,occupied=false]"))
+      assert.same({ base, px(13, 0, 13, 16, 3, 16), px(0, 0, 13, 3, 3, 16) },
+        boxes("minecraft:white_bed[facing=north,part=foot]"))
+      assert.same({ base, px(13, 0, 0, 16, 3, 3), px(13, 0, 13, 16, 3, 16) },
+        boxes("minecraft:red_bed[part=head,facing=east]"))
+    end)
+
+    it("cauldrons: a floor 3/16 up on four L-shaped legs, open on top", function()
+      local b = boxes("minecraft:water_cauldron[level=2]")
+      assert.equal(13, #b)
+      assert.same(px(0, 3, 0, 16, 4, 16), b[1])
+      -- under the floor only the corners are solid: the middle of each side is free
+      local bp = require "blockphys"
+      local w = bp.World()
+      w:define_block(minecraft.block_def("minecraft:cauldron"))
+      w:set_block(0, 0, 0, "minecraft:cauldron")
+      assert.same({}, w:boxes_in(bp.Collider(0.3, 0, 0, 0.7, 3 / 16, 1)))
+      assert.same({}, w:boxes_in(bp.Collider(2 / 16, 4 / 16, 2 / 16, 14 / 16, 1, 14 / 16)))
+      assert.equal(8, #w:boxes_in(bp.Collider(0, 0, 0, 1, 3 / 16, 1))) -- two per leg
+    end)
+
+    it("pistons: extended bases are 12/16 deep; heads a plate and an arm in their cell", function()
+      assert.same({ px(0, 0, 0, 16, 16, 16) }, boxes("minecraft:piston[facing=up,extended=false]"))
+      assert.same({ px(0, 0, 0, 16, 12, 16) }, boxes("minecraft:piston[facing=up,extended=true]"))
+      assert.same({ px(0, 4, 0, 16, 16, 16) }, boxes("minecraft:sticky_piston[facing=down,extended=true]"))
+      assert.same({ px(0, 0, 4, 16, 16, 16) }, boxes("minecraft:piston[facing=north,extended=true]"))
+      assert.same({ px(0, 0, 0, 12, 16, 16) }, boxes("minecraft:piston[facing=east,extended=true]"))
+      assert.same({ px(0, 0, 0, 16, 16, 4), px(6, 6, 0, 10, 10, 16) },
+        boxes("minecraft:piston_head[facing=north,short=false,type=normal]"))
+      assert.same({ px(12, 0, 0, 16, 16, 16), px(0, 6, 6, 16, 10, 10) },
+        boxes("minecraft:piston_head[facing=east]"))
+    end)
+
+    it("grindstones: posts, pivots and wheel by face and facing", function()
+      assert.same({ px(2, 0, 6, 4, 7, 10), px(12, 0, 6, 14, 7, 10), px(2, 7, 5, 4, 13, 11),
+        px(12, 7, 5, 14, 13, 11), px(4, 4, 2, 12, 16, 14) },
+        boxes("minecraft:grindstone[face=floor,facing=south]"))
+      assert.same({ px(6, 0, 2, 10, 7, 4), px(6, 0, 12, 10, 7, 14), px(5, 7, 2, 11, 13, 4),
+        px(5, 7, 12, 11, 13, 14), px(2, 4, 4, 14, 16, 12) },
+        boxes("minecraft:grindstone[face=floor,facing=east]"))
+      assert.same({ px(6, 9, 2, 10, 16, 4), px(6, 9, 12, 10, 16, 14), px(5, 3, 2, 11, 9, 4),
+        px(5, 3, 12, 11, 9, 14), px(2, 0, 4, 14, 12, 12) },
+        boxes("minecraft:grindstone[face=ceiling,facing=west]"))
+      assert.same({ px(2, 6, 7, 4, 10, 16), px(12, 6, 7, 14, 10, 16), px(2, 5, 3, 4, 11, 9),
+        px(12, 5, 3, 14, 11, 9), px(4, 2, 0, 12, 14, 12) },
+        boxes("minecraft:grindstone[face=wall,facing=north]"))
+      assert.same({ px(0, 6, 2, 9, 10, 4), px(0, 6, 12, 9, 10, 14), px(7, 5, 2, 13, 11, 4),
+        px(7, 5, 12, 13, 11, 14), px(4, 2, 4, 16, 14, 12) },
+        boxes("minecraft:grindstone[face=wall,facing=east]"))
+    end)
+
+    it("bells: a floor frame, or the bell and its bar", function()
+      local bell = { px(4, 4, 4, 12, 6, 12), px(5, 6, 5, 11, 13, 11) }
+      local function with(bar) return { bell[1], bell[2], bar } end
+      assert.same({ px(0, 0, 4, 16, 16, 12) }, boxes("minecraft:bell[attachment=floor,facing=south]"))
+      assert.same({ px(4, 0, 0, 12, 16, 16) }, boxes("minecraft:bell[attachment=floor,facing=east]"))
+      assert.same(with(px(7, 13, 7, 9, 16, 9)), boxes("minecraft:bell[attachment=ceiling,facing=east]"))
+      assert.same(with(px(7, 13, 0, 9, 15, 16)), boxes("minecraft:bell[attachment=double_wall,facing=north]"))
+      assert.same(with(px(0, 13, 7, 16, 15, 9)), boxes("minecraft:bell[attachment=double_wall,facing=west]"))
+      assert.same(with(px(7, 13, 0, 9, 15, 13)), boxes("minecraft:bell[attachment=single_wall,facing=north]"))
+      assert.same(with(px(7, 13, 3, 9, 15, 16)), boxes("minecraft:bell[attachment=single_wall,facing=south]"))
+      assert.same(with(px(3, 13, 7, 16, 15, 9)), boxes("minecraft:bell[attachment=single_wall,facing=east]"))
+      assert.same(with(px(0, 13, 7, 13, 15, 9)), boxes("minecraft:bell[attachment=single_wall,facing=west]"))
+    end)
+
+    it("cocoa grows from the log it faces", function()
+      assert.same({ px(6, 7, 1, 10, 12, 5) }, boxes("minecraft:cocoa[age=0,facing=north]"))
+      assert.same({ px(5, 5, 1, 11, 12, 7) }, boxes("minecraft:cocoa[age=1,facing=north]"))
+      assert.same({ px(7, 3, 4, 15, 12, 12) }, boxes("minecraft:cocoa[age=2,facing=east]"))
+      assert.same({ px(4, 3, 7, 12, 12, 15) }, boxes("minecraft:cocoa[age=2,facing=south]"))
+      assert.same({ px(1, 5, 5, 7, 12, 11) }, boxes("minecraft:cocoa[age=1,facing=west]"))
+    end)
+
+    it("amethyst buds and clusters grow out of the face they sit on", function()
+      assert.same({ px(3, 0, 3, 13, 7, 13) }, boxes("minecraft:amethyst_cluster[facing=up]"))
+      assert.same({ px(3, 9, 3, 13, 16, 13) }, boxes("minecraft:amethyst_cluster[facing=down]"))
+      assert.same({ px(3, 3, 11, 13, 13, 16) }, boxes("minecraft:large_amethyst_bud[facing=north]"))
+      assert.same({ px(3, 3, 0, 13, 13, 4) }, boxes("minecraft:medium_amethyst_bud[facing=south]"))
+      assert.same({ px(0, 4, 4, 3, 12, 12) }, boxes("minecraft:small_amethyst_bud[facing=east]"))
+      assert.same({ px(9, 3, 3, 16, 13, 13) }, boxes("minecraft:amethyst_cluster[facing=west]"))
+    end)
+
+    it("counted and grown small blocks", function()
+      assert.same({ px(6, 0, 6, 10, 6, 10) }, boxes("minecraft:sea_pickle[pickles=1,waterlogged=true]"))
+      assert.same({ px(3, 0, 3, 13, 6, 13) }, boxes("minecraft:sea_pickle[pickles=2]"))
+      assert.same({ px(2, 0, 2, 14, 7, 14) }, boxes("minecraft:sea_pickle[pickles=4]"))
+      assert.same({ px(3, 0, 3, 12, 7, 12) }, boxes("minecraft:turtle_egg[eggs=1,hatch=0]"))
+      assert.same({ px(1, 0, 1, 15, 7, 15) }, boxes("minecraft:turtle_egg[eggs=3]"))
+      local drip = "minecraft:pointed_dripstone[thickness=%s,vertical_direction=%s]"
+      assert.same({ px(5, 0, 5, 11, 11, 11) }, boxes(drip:format("tip", "up")))
+      assert.same({ px(5, 5, 5, 11, 16, 11) }, boxes(drip:format("tip", "down")))
+      assert.same({ px(2, 0, 2, 14, 16, 14) }, boxes(drip:format("base", "down")))
+      assert.same({ px(0, 11, 0, 16, 15, 16) }, boxes("minecraft:big_dripleaf[facing=north,tilt=none]"))
+      assert.same({ px(0, 11, 0, 16, 13, 16) }, boxes("minecraft:big_dripleaf[tilt=partial]"))
+      assert.same({}, boxes("minecraft:big_dripleaf[tilt=full]"))
+      assert.same({ px(5, 0, 5, 11, 3, 11) }, boxes("minecraft:pitcher_crop[age=0,half=lower]"))
+      assert.same({ px(3, 0, 3, 13, 5, 13) }, boxes("minecraft:pitcher_crop[age=3,half=lower]"))
+      assert.same({}, boxes("minecraft:pitcher_crop[age=3,half=upper]"))
+      assert.same({ px(0, 8, 0, 16, 16, 16), px(6, 0, 6, 10, 8, 10) }, boxes("minecraft:flowering_azalea"))
+      assert.same({ px(1, 0, 2, 15, 16, 14) }, boxes("minecraft:sniffer_egg[hatch=1]"))
+    end)
+
+    it("chorus plants: a core with an arm to each connected face", function()
+      assert.same({ px(3, 3, 3, 13, 13, 13) }, boxes("minecraft:chorus_plant"))
+      assert.same({ px(3, 3, 3, 13, 13, 13), px(13, 3, 3, 16, 13, 13), px(3, 0, 3, 13, 3, 13) },
+        boxes("minecraft:chorus_plant[east=true,down=true,up=false]"))
+    end)
+
+    it("knows the plain full cubes among them", function()
+      for _, name in ipairs{ "bricks", "chiseled_tuff", "polished_tuff", "shulker_box",
+                             "bamboo_mosaic", "chorus_flower" } do
+        local def, known = minecraft.block_def("minecraft:" .. name)
+        assert.is_true(known, name)
+        assert.same({ FULL }, def.boxes)
+      end
     end)
   end)
 

@@ -8,7 +8,10 @@
 -- are approximated by their usual case.
 --
 -- Source: vanilla block shapes as documented on the Minecraft Wiki
--- (minecraft.wiki) block pages; our own transcription. Shapes are written in
+-- (minecraft.wiki) block pages and, for shapes that depend on the state
+-- (candles, beds, cauldrons, pistons, grindstones, bells, cocoa, amethyst,
+-- dripstone, dripleaves, chorus plants), the game's block classes; our own
+-- transcription. Shapes are written in
 -- sixteenths of a block (the wiki's "pixels"), so every coordinate is exact
 -- in binary floating point and specs may compare with `==`.
 --
@@ -426,12 +429,221 @@ local function basin(floor)
   }
 end
 
+-- Cauldrons: a basin whose 1/16 floor (3/16 up) stands on four L-shaped
+-- corner legs 3/16 high.
+local function cauldron()
+  local boxes = basin(4)
+  boxes[1] = px(0, 3, 0, 16, 4, 16)
+  local legs = {
+    px(0, 0, 0, 4, 3, 2), px(0, 0, 2, 2, 3, 4), px(12, 0, 0, 16, 3, 2), px(14, 0, 2, 16, 3, 4),
+    px(0, 0, 14, 4, 3, 16), px(0, 0, 12, 2, 3, 14), px(12, 0, 14, 16, 3, 16), px(14, 0, 12, 16, 3, 14),
+  }
+  for _, b in ipairs(legs) do boxes[#boxes + 1] = b end
+  return boxes
+end
+
 families.end_portal_frame = {
   props = { { "eye", "false", BOOL } },
   build = function(p)
     local boxes = { px(0, 0, 0, 16, 13, 16) }
     if p.eye == "true" then boxes[2] = px(4, 13, 4, 12, 16, 12) end
     return boxes
+  end,
+}
+
+-- Candles: the group's box by count (1 to 4 candles).
+local CANDLES = {
+  ["1"] = px(7, 0, 7, 9, 6, 9), ["2"] = px(5, 0, 6, 11, 6, 9),
+  ["3"] = px(5, 0, 6, 10, 6, 11), ["4"] = px(5, 0, 5, 11, 6, 10),
+}
+families.candle = {
+  props = { { "candles", "1", set("1", "2", "3", "4") } },
+  build = function(p) return { CANDLES[p.candles] } end,
+}
+
+-- Beds: a 6/16 slab 3/16 up on two 3/16 legs at the bed's outer end (the
+-- head's end toward the facing, the foot's away from it).
+families.bed = {
+  props = { { "facing", "north", FACING4 }, { "part", "foot", set("foot", "head") } },
+  build = function(p)
+    -- North frame: legs at the north corners.
+    local boxes = { px(0, 3, 0, 16, 9, 16), px(0, 0, 0, 3, 3, 3), px(13, 0, 0, 16, 3, 3) }
+    local outer = p.part == "head" and p.facing or RIGHT[RIGHT[p.facing]]
+    return rotate(boxes, outer)
+  end,
+}
+
+-- Pieces that stand on the floor, hang from the ceiling or sit on a wall
+-- ("face"), written for the wall case facing north.
+local FACE = set("floor", "wall", "ceiling")
+
+-- Grindstones: a wheel between two legs, each a post and a pivot.
+local GRINDSTONE = {
+  floor = { px(2, 0, 6, 4, 7, 10), px(12, 0, 6, 14, 7, 10), px(2, 7, 5, 4, 13, 11),
+            px(12, 7, 5, 14, 13, 11), px(4, 4, 2, 12, 16, 14) },
+  ceiling = { px(2, 9, 6, 4, 16, 10), px(12, 9, 6, 14, 16, 10), px(2, 3, 5, 4, 9, 11),
+              px(12, 3, 5, 14, 9, 11), px(4, 0, 2, 12, 12, 14) },
+  wall = { px(2, 6, 7, 4, 10, 16), px(12, 6, 7, 14, 10, 16), px(2, 5, 3, 4, 11, 9),
+           px(12, 5, 3, 14, 11, 9), px(4, 2, 0, 12, 14, 12) },
+}
+families.grindstone = {
+  props = { { "face", "wall", FACE }, { "facing", "north", FACING4 } },
+  build = function(p)
+    if p.face ~= "wall" then -- on floor and ceiling only the axis matters
+      return rotate(GRINDSTONE[p.face], AXIS_OF[p.facing] == "x" and "east" or "north")
+    end
+    return rotate(GRINDSTONE.wall, p.facing)
+  end,
+}
+
+-- Bells: the bell (two boxes) and the bar or frame it hangs from.
+local BELL = { px(4, 4, 4, 12, 6, 12), px(5, 6, 5, 11, 13, 11) }
+families.bell = {
+  props = {
+    { "attachment", "floor", set("floor", "ceiling", "single_wall", "double_wall") },
+    { "facing", "north", FACING4 },
+  },
+  build = function(p)
+    local ns = AXIS_OF[p.facing] == "z"
+    if p.attachment == "floor" then -- a frame across the facing axis, no bell box
+      return { ns and px(0, 0, 4, 16, 16, 12) or px(4, 0, 0, 12, 16, 16) }
+    end
+    local bar
+    if p.attachment == "ceiling" then
+      bar = px(7, 13, 7, 9, 16, 9)
+    elseif p.attachment == "double_wall" then
+      bar = ns and px(7, 13, 0, 9, 15, 16) or px(0, 13, 7, 16, 15, 9)
+    else -- single_wall, north frame: the bar reaches the north edge
+      bar = rotate({ px(7, 13, 0, 9, 15, 13) }, p.facing)[1]
+    end
+    return { BELL[1], BELL[2], bar }
+  end,
+}
+
+-- Cocoa pods hang on the log in the facing direction and grow with age.
+local COCOA = {
+  ["0"] = px(6, 7, 1, 10, 12, 5), ["1"] = px(5, 5, 1, 11, 12, 7), ["2"] = px(4, 3, 1, 12, 12, 9),
+}
+families.cocoa = {
+  props = { { "age", "0", set("0", "1", "2") }, { "facing", "north", FACING4 } },
+  build = function(p) return rotate({ COCOA[p.age] }, p.facing) end,
+}
+
+-- A box grown from the face opposite `facing` (the face it is attached to):
+-- height h out of that face, inset o on the other two axes (sixteenths).
+local function grown(facing, h, o)
+  if facing == "up" then return px(o, 0, o, 16 - o, h, 16 - o) end
+  if facing == "down" then return px(o, 16 - h, o, 16 - o, 16, 16 - o) end
+  return rotate({ px(o, o, 16 - h, 16 - o, 16 - o, 16) }, facing)[1]
+end
+
+-- Amethyst buds and clusters: {height, inset} by block.
+local AMETHYST = {
+  amethyst_cluster = { 7, 3 }, large_amethyst_bud = { 5, 3 },
+  medium_amethyst_bud = { 4, 3 }, small_amethyst_bud = { 3, 4 },
+}
+for name, size in pairs(AMETHYST) do
+  families[name] = {
+    props = { { "facing", "up", FACING6 } },
+    build = function(p) return { grown(p.facing, size[1], size[2]) } end,
+  }
+end
+
+-- Pistons: extended, the base is 12/16 deep on the facing side. The head is a
+-- 4/16 plate with an arm back toward the base; the arm's last 4/16 lie in
+-- the base's cell (which the extended base leaves free) and are left out, as
+-- boxes stay in their own cell.
+families.piston = {
+  props = { { "extended", "false", BOOL }, { "facing", "north", FACING6 } },
+  build = function(p)
+    if p.extended ~= "true" then return { FULL } end
+    return { grown(p.facing, 12, 0) }
+  end,
+}
+local OPPOSITE = { north = "south", south = "north", east = "west", west = "east", up = "down", down = "up" }
+families.piston_head = {
+  props = { { "facing", "north", FACING6 } },
+  build = function(p)
+    local back = OPPOSITE[p.facing] -- the arm runs from the plate to the base
+    return { grown(back, 4, 0), grown(back, 16, 6) }
+  end,
+}
+
+-- Counted small blocks: sea pickles and turtle eggs.
+local PICKLES = {
+  ["1"] = px(6, 0, 6, 10, 6, 10), ["2"] = px(3, 0, 3, 13, 6, 13),
+  ["3"] = px(2, 0, 2, 14, 6, 14), ["4"] = px(2, 0, 2, 14, 7, 14),
+}
+families.sea_pickle = {
+  props = { { "pickles", "1", set("1", "2", "3", "4") } },
+  build = function(p) return { PICKLES[p.pickles] } end,
+}
+families.turtle_egg = {
+  props = { { "eggs", "1", set("1", "2", "3", "4") } },
+  build = function(p)
+    return { p.eggs == "1" and px(3, 0, 3, 12, 7, 12) or px(1, 0, 1, 15, 7, 15) }
+  end,
+}
+
+-- Pointed dripstone by thickness; a tip is short and hangs from its end.
+-- Vanilla also shifts it by up to 1/8 block on X and Z by position, which a
+-- block type cannot: the shape is centred.
+local DRIPSTONE = {
+  tip_merge = px(5, 0, 5, 11, 16, 11), frustum = px(4, 0, 4, 12, 16, 12),
+  middle = px(3, 0, 3, 13, 16, 13), base = px(2, 0, 2, 14, 16, 14),
+}
+families.pointed_dripstone = {
+  props = {
+    { "thickness", "tip", set("tip_merge", "tip", "frustum", "middle", "base") },
+    { "vertical_direction", "up", set("up", "down") },
+  },
+  build = function(p)
+    if p.thickness ~= "tip" then return { DRIPSTONE[p.thickness] } end
+    if p.vertical_direction == "down" then return { px(5, 5, 5, 11, 16, 11) } end
+    return { px(5, 0, 5, 11, 11, 11) }
+  end,
+}
+
+-- Big dripleaf: only the leaf collides, lower as it tilts, not at all when
+-- fully tilted.
+families.big_dripleaf = {
+  props = { { "tilt", "none", set("none", "unstable", "partial", "full") } },
+  build = function(p)
+    if p.tilt == "full" then return {} end
+    if p.tilt == "partial" then return { px(0, 11, 0, 16, 13, 16) } end
+    return { px(0, 11, 0, 16, 15, 16) }
+  end,
+}
+
+-- Chorus plants: a 10/16 core with an arm to each connected face.
+local CHORUS_ARMS = {
+  north = px(3, 3, 0, 13, 13, 3), south = px(3, 3, 13, 13, 13, 16),
+  west = px(0, 3, 3, 3, 13, 13), east = px(13, 3, 3, 16, 13, 13),
+  down = px(3, 0, 3, 13, 3, 13), up = px(3, 13, 3, 13, 16, 13),
+}
+local FACES6 = { "north", "east", "south", "west", "up", "down" }
+local chorus_props = {}
+for i, f in ipairs(FACES6) do chorus_props[i] = { f, "false", BOOL } end
+families.chorus_plant = {
+  props = chorus_props,
+  build = function(p)
+    local boxes = { px(3, 3, 3, 13, 13, 13) }
+    for _, f in ipairs(FACES6) do
+      if p[f] == "true" then boxes[#boxes + 1] = CHORUS_ARMS[f] end
+    end
+    return boxes
+  end,
+}
+
+-- Pitcher crops: a bulb, then a low crop on the lower half; the upper half
+-- has no collision. Vanilla's boxes start 1/16 below the cell (inside the
+-- farmland's missing top sixteenth); they are cut at the cell's floor.
+families.pitcher_crop = {
+  props = { { "age", "0", set("0", "1", "2", "3", "4") }, { "half", "lower", set("lower", "upper") } },
+  build = function(p)
+    if p.age == "0" then return { px(5, 0, 5, 11, 3, 11) } end
+    if p.half == "lower" then return { px(3, 0, 3, 13, 5, 13) } end
+    return {}
   end,
 }
 
@@ -454,7 +666,7 @@ local PASSABLE = {
   "crimson_roots", "warped_roots", "nether_sprouts", "hanging_roots",
   "mangrove_propagule", "bamboo_sapling", "sugar_cane",
   "wheat", "carrots", "potatoes", "beetroots", "melon_stem", "pumpkin_stem",
-  "attached_melon_stem", "attached_pumpkin_stem", "torchflower_crop", "pitcher_crop",
+  "attached_melon_stem", "attached_pumpkin_stem", "torchflower_crop",
   "nether_wart", "sweet_berry_bush",
   "torch", "wall_torch", "soul_torch", "soul_wall_torch", "redstone_torch",
   "redstone_wall_torch", "copper_torch", "copper_wall_torch",
@@ -513,8 +725,11 @@ local FIXED = {
   repeater = { px(0, 0, 0, 16, 2, 16) },
   comparator = { px(0, 0, 0, 16, 2, 16) },
   candle_cake = { px(1, 0, 1, 15, 8, 15), px(7, 8, 7, 9, 14, 9) },
-  cauldron = basin(4), water_cauldron = basin(4), lava_cauldron = basin(4),
-  powder_snow_cauldron = basin(4),
+  cauldron = cauldron(), water_cauldron = cauldron(), lava_cauldron = cauldron(),
+  powder_snow_cauldron = cauldron(),
+  azalea = { px(0, 8, 0, 16, 16, 16), px(6, 0, 6, 10, 8, 10) },
+  flowering_azalea = { px(0, 8, 0, 16, 16, 16), px(6, 0, 6, 10, 8, 10) },
+  sniffer_egg = { px(1, 0, 2, 15, 16, 14) },
   composter = basin(2),
 }
 
@@ -545,6 +760,13 @@ local FAMILY_BY_NAME = {
   damaged_anvil = "anvil", hopper = "hopper", end_portal_frame = "end_portal_frame",
   piglin_head = "piglin_head", piglin_wall_head = "piglin_wall_head",
   moss_carpet = "carpet", pale_moss_carpet = "carpet",
+  piston = "piston", sticky_piston = "piston", piston_head = "piston_head",
+  grindstone = "grindstone", bell = "bell", cocoa = "cocoa",
+  amethyst_cluster = "amethyst_cluster", large_amethyst_bud = "large_amethyst_bud",
+  medium_amethyst_bud = "medium_amethyst_bud", small_amethyst_bud = "small_amethyst_bud",
+  sea_pickle = "sea_pickle", turtle_egg = "turtle_egg",
+  pointed_dripstone = "pointed_dripstone", big_dripleaf = "big_dripleaf",
+  chorus_plant = "chorus_plant", pitcher_crop = "pitcher_crop",
 }
 
 -- Name suffixes and the family or fixed shape they select, tried in order
@@ -562,11 +784,10 @@ local SUFFIXES = {
   { "_pressure_plate", NONE }, { "_sapling", NONE }, { "_tulip", NONE },
   { "_coral", NONE }, { "_coral_fan", NONE }, { "_coral_wall_fan", NONE },
   { "_carpet", "carpet" }, { "_wall", "wall" },
-  { "_bed", { px(0, 0, 0, 16, 9, 16) } },
+  { "_bed", "bed" },
   { "_chain", "chain" }, { "_lantern", "lantern" }, { "_lightning_rod", "rod" },
-  -- Candles: one box around the group; a lone candle is narrower in vanilla.
   { "_candle_cake", FIXED.candle_cake },
-  { "_candle", { px(5, 0, 5, 11, 6, 11) } },
+  { "_candle", "candle" },
 }
 
 -- Names that a suffix would catch but that are something else.
@@ -594,7 +815,7 @@ local FULL_NAMES = {
   "crying_obsidian", "glowstone", "netherrack", "soul_soil", "sea_lantern",
   "ice", "packed_ice", "blue_ice", "frosted_ice", "prismarine", "tnt", "pumpkin",
   "carved_pumpkin", "jack_o_lantern", "melon", "furnace", "blast_furnace",
-  "smoker", "dispenser", "dropper", "observer", "piston", "sticky_piston",
+  "smoker", "dispenser", "dropper", "observer",
   "jukebox", "spawner", "beacon", "barrier", "sponge", "wet_sponge", "target",
   "beehive", "bee_nest", "loom", "barrel", "crafter", "budding_amethyst",
   "sculk", "sculk_catalyst", "reinforced_deepslate", "shroomlight",
@@ -602,7 +823,8 @@ local FULL_NAMES = {
   "blackstone", "basalt", "terracotta", "jigsaw", "mangrove_roots",
   "muddy_mangrove_roots", "packed_mud", "trial_spawner", "vault",
   "creaking_heart", "netherite_block", "magma_block", "quartz_pillar",
-  "purpur_pillar", "chiseled_bookshelf", "infested_stone",
+  "purpur_pillar", "chiseled_bookshelf", "infested_stone", "bricks", "chiseled_tuff",
+  "polished_tuff", "shulker_box", "bamboo_mosaic", "chorus_flower",
 }
 
 local FULL_SUFFIXES = {
