@@ -72,15 +72,19 @@ typedef struct bp_Chunk {
 } bp_Chunk;
 
 /** Collider handles are one integer of 63 bits: the 1-based slot in the low 24, the
- *  slot's generation in the next 24 (1 .. 2^24 - 1, wrapping), and the world's
- *  handle_tag in the top 15, so that a handle from another world names nothing here. */
+ *  slot's generation in the next 24 and the world's handle_tag in the top 15, so that
+ *  a handle from another world names nothing here. A slot whose generation reaches
+ *  BP_MAX_COLLIDER_GEN is retired instead of wrapping, so that no removed handle ever
+ *  names a collider again. */
 #define BP_MAX_COLLIDERS ((1u << 24) - 1)
+#define BP_MAX_COLLIDER_GEN ((1u << 24) - 1)
 #define BP_HANDLE_TAG_MAX ((1u << 15) - 1)
 
 /** A free-standing static collider (world space). */
 typedef struct bp_StaticCollider {
 	bp_AABB box;
 	uint32_t generation;
+	uint32_t next_free; /* while free: the 1-based slot freed before it, 0 for none */
 	uint8_t alive;
 } bp_StaticCollider;
 
@@ -124,7 +128,7 @@ struct bp_World {
 	bp_StaticCollider *colliders;
 	uint32_t ncolliders, colliders_cap;
 	uint32_t live_colliders;
-	uint32_t colliders_free; /* every slot below this one is alive (search start) */
+	uint32_t colliders_free; /* the last freed slot (1-based), reused first; 0: none */
 	uint32_t handle_tag;     /* high bits of this world's collider handles (set by the
 	                          * binding; 0 .. BP_HANDLE_TAG_MAX) */
 
@@ -212,17 +216,20 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id);
 
 /** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the
- *  caller's check) in the first free slot; its handle (see BP_MAX_COLLIDERS) goes to
- *  *handle. BP_ENOMEM, or BP_ELIMIT past BP_MAX_COLLIDERS or the array's size limit
- *  (nothing changes). Source: our own (DESIGN.md). */
+ *  caller's check) in the slot freed last (else a new slot), in O(1); its handle (see
+ *  BP_MAX_COLLIDERS) goes to *handle. BP_ENOMEM, or BP_ELIMIT past BP_MAX_COLLIDERS
+ *  slots or the array's size limit (nothing changes). Source: our own (DESIGN.md). */
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle);
 /** The handle of the collider in 1-based slot index1 (alive). Source: our own. */
 uint64_t bp_world_collider_handle(const bp_World *w, uint32_t index1);
 /** The 1-based slot of the live collider that `handle` names in this world, else 0
  *  (removed, slot reused, never added, another world's). Source: our own. */
 uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle);
-/** Remove a live collider (1-based slot from bp_world_collider_slot; the slot keeps
- *  its generation for reuse). Source: our own. */
+/** Remove a live collider (1-based slot from bp_world_collider_slot). The slot keeps
+ *  its generation and is reused first, unless its generation has reached
+ *  BP_MAX_COLLIDER_GEN (then it is retired for good). Moves, queries and rays still
+ *  walk free slots, so the cost of colliders follows the most ever alive at once.
+ *  Source: our own. */
 void bp_world_remove_collider(bp_World *w, uint32_t index1);
 
 /** Visit every box (block shapes and static colliders, world space) that overlaps

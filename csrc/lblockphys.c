@@ -589,15 +589,6 @@ static void *l_alloc_bridge(void *ud, void *ptr, size_t osize, size_t nsize)
 	return f(aud, ptr, osize, nsize);
 }
 
-/***
- * A new empty world: every block is air (id 0), no colliders, no entities. Its memory
- * comes from the Lua allocator. Lifetime: until world:destroy(), `__close` or
- * garbage collection; entities keep their world alive. Source: our own (DESIGN.md
- * section 2, "Memory model").
- * @function World
- * @treturn World
- * @raise "not enough memory".
- */
 /* The registry key of the Lua state's count of worlds made, whose low bits tag each
  * world's collider handles (deterministic: the same script gives the same handles). */
 static const char world_count_key = 0;
@@ -612,6 +603,15 @@ static uint32_t next_handle_tag(lua_State *L)
 	return tag;
 }
 
+/***
+ * A new empty world: every block is air (id 0), no colliders, no entities. Its memory
+ * comes from the Lua allocator. Lifetime: until world:destroy(), `__close` or
+ * garbage collection; entities keep their world alive. Source: our own (DESIGN.md
+ * section 2, "Memory model").
+ * @function World
+ * @treturn World
+ * @raise "not enough memory".
+ */
 static int l_world_new(lua_State *L)
 {
 	const uint32_t tag = next_handle_tag(L);
@@ -1118,7 +1118,7 @@ static int l_world_remove_collider(lua_State *L)
 	bp_World *w = world_of(L, 1);
 	lua_Integer h = luaL_checkinteger(L, 2);
 	check_unlocked(L, w);
-	const uint32_t index1 = h < 0 ? 0 : bp_world_collider_slot(w, (uint64_t)h);
+	const uint32_t index1 = bp_world_collider_slot(w, (uint64_t)h); /* h < 0: no tag */
 	if (!index1)
 		return luaL_argerror(L, 2, "no such collider (removed, never added, or another world's)");
 	bp_world_remove_collider(w, index1);
@@ -1171,6 +1171,38 @@ static int l_world_fail_alloc(lua_State *L)
 	luaL_argcheck(L, n >= 0, 2, "must be >= 0");
 	lua_pushinteger(L, lw->fail_alloc); /* 0 once the failure has happened */
 	lw->fail_alloc = n;
+	return 1;
+}
+
+/***
+ * Internal, for the specs: remove and add again the collider `handle` names, n times
+ * (the same box), as a script churning one collider would; a slot whose generations
+ * run out is retired and the collider moves to another slot. Source: our own.
+ * @function World:_reuse_collider
+ * @tparam integer handle a live collider's handle
+ * @tparam integer n cycles, >= 0
+ * @treturn integer the collider's handle after the last cycle
+ * @raise as remove_collider for the handle, "bad argument #2 to '_reuse_collider'
+ *   (must be >= 0)", "world is locked: ...", "not enough memory".
+ * @local
+ */
+static int l_world_reuse_collider(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	const uint32_t slot = bp_world_collider_slot(w, (uint64_t)luaL_checkinteger(L, 2));
+	const lua_Integer n = luaL_checkinteger(L, 3);
+	luaL_argcheck(L, slot != 0, 2, "no such collider (removed, never added, or another world's)");
+	luaL_argcheck(L, n >= 0, 3, "must be >= 0");
+	check_unlocked(L, w);
+	const bp_AABB box = w->colliders[slot - 1].box;
+	uint64_t handle = bp_world_collider_handle(w, slot);
+	for (lua_Integer i = 0; i < n; i++) {
+		bp_world_remove_collider(w, bp_world_collider_slot(w, handle));
+		bp_Status st = bp_world_add_collider(w, &box, &handle);
+		if (st != BP_OK)
+			raise_status(L, st); /* the collider is gone: only for tests */
+	}
+	lua_pushinteger(L, (lua_Integer)handle);
 	return 1;
 }
 
@@ -2203,7 +2235,7 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	/* The rules' metamethods may have removed the entity or destroyed the world. */
 	bp_World *w;
 	bp_Entity *e = check_entity_w(L, 1, &w);
-	if (w->locked == 1) { /* a change of model reads the velocity in other units */
+	if (w->locked == 1 && r.model != e->rules.model) { /* the velocity in other units */
 		static const char *const key[] = {"vx", "vy", "vz"};
 		for (int a = 0; a < 3; a++)
 			check_step_velocity(L, w, r.model, e->vel[a], "entity.rules: the velocity",
@@ -3249,7 +3281,7 @@ static const luaL_Reg world_methods[] = {
 	{"get_block", l_world_get_block}, {"fill", l_world_fill},
 	{"boxes_in", l_world_boxes_in}, {"add_collider", l_world_add_collider},
 	{"remove_collider", l_world_remove_collider}, {"stats", l_world_stats},
-	{"_fail_alloc", l_world_fail_alloc},
+	{"_fail_alloc", l_world_fail_alloc}, {"_reuse_collider", l_world_reuse_collider},
 	{"spawn", l_world_spawn}, {"remove", l_world_remove},
 	{"entities", l_world_entities}, {"step", l_world_step}, {"query", l_world_query},
 	{"destroy", l_world_destroy}, {"raycast", l_world_raycast},
@@ -3308,7 +3340,6 @@ static const luaL_Reg rulesview_meta[] = {
 static const luaL_Reg rules_meta[] = {{"__newindex", l_rules_newindex}, {NULL, NULL}};
 
 static const luaL_Reg module_funcs[] = {
-	{"World", l_world_new}, {"Collider", l_collider_new},
 	{"make_rules", l_make_rules}, {"rules_defaults", l_rules_defaults},
 	{"rules_copy", l_view_copy}, {NULL, NULL}};
 
@@ -3339,6 +3370,14 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	create_meta(L, RULESVIEW_MT, rulesview_meta, NULL);
 	create_meta(L, RULES_MT, rules_meta, NULL);
 	luaL_newlib(L, module_funcs);
+	/* The constructors sit one level down: Lua names a C function called without a
+	 * name of its own (through pcall) by the first place it finds it two levels deep
+	 * in package.loaded, and with World and Collider also in blockphys.core that place
+	 * would depend on hash order. The blockphys module exports them. */
+	static const luaL_Reg constructors[] = {
+		{"World", l_world_new}, {"Collider", l_collider_new}, {NULL, NULL}};
+	luaL_newlib(L, constructors);
+	lua_setfield(L, -2, "constructors");
 	lua_pushliteral(L, "blockphys 0.1.0");
 	lua_setfield(L, -2, "_VERSION");
 	lua_createtable(L, 0, 11);

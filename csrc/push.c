@@ -52,8 +52,7 @@ static int beta_one(void *ctx, uint32_t index)
 	o->vel[2] -= dz;
 	self->vel[0] += dx;
 	self->vel[2] += dz;
-	bp_clamp_velocity(c->w, o);
-	bp_clamp_velocity(c->w, self);
+	bp_clamp_velocity(c->w, o); /* self is clamped after its tick, which this ends */
 	return 0;
 }
 

@@ -241,27 +241,36 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 #define GEN_SHIFT 24
 #define TAG_SHIFT 48
 
+/* A new slot at the end of the array (generation 0, bumped by the caller). */
+static bp_Status grow_colliders(bp_World *w, uint32_t *slot)
+{
+	if (w->ncolliders >= BP_MAX_COLLIDERS)
+		return BP_ELIMIT; /* the handle's 24 bits of slot are used up */
+	bp_Status st = bp_grow(w, (void **)&w->colliders, &w->colliders_cap, w->ncolliders + 1,
+	                       sizeof(bp_StaticCollider));
+	if (st != BP_OK)
+		return st;
+	*slot = w->ncolliders++;
+	w->colliders[*slot].generation = 0; /* grown memory is not zeroed */
+	return BP_OK;
+}
+
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle)
 {
-	uint32_t slot = w->colliders_free;
-	while (slot < w->ncolliders && w->colliders[slot].alive)
-		slot++; /* each slot passed is alive: the search start moves past it for good */
-	if (slot == w->ncolliders) {
-		if (w->ncolliders >= BP_MAX_COLLIDERS)
-			return BP_ELIMIT;
-		bp_Status st = bp_grow(w, (void **)&w->colliders, &w->colliders_cap,
-		                       w->ncolliders + 1, sizeof(bp_StaticCollider));
+	uint32_t slot;
+	if (w->colliders_free) { /* the last freed slot: O(1), no search */
+		slot = w->colliders_free - 1;
+		w->colliders_free = w->colliders[slot].next_free;
+	} else {
+		bp_Status st = grow_colliders(w, &slot);
 		if (st != BP_OK)
 			return st;
-		w->colliders[slot].generation = 0;
-		w->ncolliders++;
 	}
 	bp_StaticCollider *c = &w->colliders[slot];
 	c->box = *box;
 	c->alive = 1;
-	c->generation = c->generation % BP_MAX_COLLIDERS + 1; /* 1 .. 2^24 - 1 */
+	c->generation++; /* at most BP_MAX_COLLIDER_GEN: see bp_world_remove_collider */
 	w->live_colliders++;
-	w->colliders_free = slot + 1;
 	*handle = bp_world_collider_handle(w, slot + 1);
 	return BP_OK;
 }
@@ -275,16 +284,25 @@ uint64_t bp_world_collider_handle(const bp_World *w, uint32_t index1)
 uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle)
 {
 	const uint32_t index1 = (uint32_t)(handle & SLOT_MASK);
-	if (index1 == 0 || index1 > w->ncolliders || !w->colliders[index1 - 1].alive)
-		return 0; /* never added, or removed */
-	/* Else the slot may have been reused, or the handle be another world's. */
-	return bp_world_collider_handle(w, index1) == handle ? index1 : 0;
+	if (index1 == 0 || index1 > w->ncolliders)
+		return 0; /* never added */
+	const bp_StaticCollider *c = &w->colliders[index1 - 1];
+	if (!c->alive)
+		return 0; /* removed */
+	if (((handle >> GEN_SHIFT) & SLOT_MASK) != c->generation)
+		return 0; /* the slot was reused since */
+	if ((handle >> TAG_SHIFT) != w->handle_tag)
+		return 0; /* another world's handle */
+	return index1;
 }
 
 void bp_world_remove_collider(bp_World *w, uint32_t index1)
 {
-	w->colliders[index1 - 1].alive = 0;
+	bp_StaticCollider *c = &w->colliders[index1 - 1];
+	c->alive = 0;
 	w->live_colliders--;
-	if (index1 - 1 < w->colliders_free)
-		w->colliders_free = index1 - 1;
+	if (c->generation >= BP_MAX_COLLIDER_GEN)
+		return; /* retired: reused, its next handle would repeat an old one */
+	c->next_free = w->colliders_free;
+	w->colliders_free = index1;
 }

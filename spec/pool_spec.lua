@@ -134,13 +134,13 @@ describe("block type registry", function()
 end)
 
 describe("collider slots", function()
-  -- world.c bp_world_add_collider: the first free slot is reused (`!alive`), with its
+  -- world.c bp_world_add_collider: the slot freed last is reused first, with its
   -- generation bumped; a new slot starts at generation 1 (`generation = 0` on a grown
   -- array, whose memory is not zeroed). A handle is tag << 48 | generation << 24 | slot,
   -- the tag being the world's own (the Lua state's count of worlds made, mod 2^15).
   local function handle(tag, gen, slot) return tag << 48 | gen << 24 | slot end
 
-  it("reuses the first free slot with the next generation; new slots start at 1", function()
+  it("reuses the slot freed last with the next generation; new slots start at 1", function()
     local w = world()
     local hs = {}
     for i = 1, 40 do
@@ -148,9 +148,9 @@ describe("collider slots", function()
     end
     local tag = hs[1] >> 48
     for i = 1, 40 do assert.equal(handle(tag, 1, i), hs[i]) end
-    w:remove_collider(hs[7]); w:remove_collider(hs[3])
-    assert.equal(handle(tag, 2, 3), w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1)))
-    assert.equal(handle(tag, 2, 7), w:add_collider(bp.Collider(0, 7, 0, 1, 8, 1)))
+    w:remove_collider(hs[3]); w:remove_collider(hs[7])
+    assert.equal(handle(tag, 2, 7), w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1)))
+    assert.equal(handle(tag, 2, 3), w:add_collider(bp.Collider(0, 7, 0, 1, 8, 1)))
     assert.equal(handle(tag, 1, 41), w:add_collider(bp.Collider(0, 9, 0, 1, 10, 1)))
     -- add and remove in turn: one slot, generations counting up, no memory growth
     local bytes = w:stats().bytes
@@ -161,6 +161,23 @@ describe("collider slots", function()
     end
     assert.equal(bytes, w:stats().bytes)
     assert.equal(41, w:stats().colliders)
+  end)
+
+  it("retires a slot whose 2^24 - 1 generations are used up, so no old handle returns", function()
+    local w = world()
+    local first = w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
+    local tag = first >> 48
+    local last = w:_reuse_collider(first, (1 << 24) - 2) -- generations 2 .. 2^24 - 1
+    assert.equal(handle(tag, (1 << 24) - 1, 1), last)
+    local moved = w:_reuse_collider(last, 1) -- slot 1 is retired: a new slot
+    assert.equal(handle(tag, 1, 2), moved)
+    for _, old in ipairs{ first, last } do
+      assert.has_error(function() w:remove_collider(old) end,
+        "bad argument #1 to 'remove_collider' (no such collider (removed, never added, or another world's))")
+    end
+    w:remove_collider(moved)
+    assert.equal(handle(tag, 2, 2), w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))) -- not slot 1
+    assert.equal(1, w:stats().colliders)
   end)
 
   it("gives each world its own tag, so that another world's handle names nothing", function()

@@ -142,6 +142,22 @@ describe("separate push", function()
 
   -- Beta rules count per tick: the default cap is 0.5 b/t. Width 2, centres 0.5 apart:
   -- each moves (2 - 0.5) / 2 = 0.75 blocks, and the velocity is capped at 0.5.
+  -- The push's cap is max(max_push_speed, the entity's own speed): its own speed at
+  -- the 1024 limit plus a push would pass the limit, and the next step would refuse.
+  it("keeps a push on top of the 1024 b/t limit within it", function()
+    local w = bp.World()
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, vx = 1024, rules = bp.rules.beta173{
+      push = "separate", max_push_speed = 1e6, heading = function() return 1000, 0 end } }
+    a.forward = 1
+    local b = w:spawn{ x = 2048.4, y = 64, z = 0.5, rules = bp.rules.beta173{ push = "separate" } }
+    w:step()
+    w:step() -- a ends 0.35 past b's centre and is pushed on, along +X
+    assert.near(2048.75, a.x, 1e-7) -- plus the push's few float ulps
+    assert.equal(1024, a.vx)
+    assert.is_true(b.x < 2048.4)
+    assert.is_true(pcall(w.step, w))
+  end)
+
   it("caps stable Beta entities at 0.5 blocks/tick by default", function()
     assert.equal(0.5, SEP.max_push_speed)
     local w = floor_world(4)

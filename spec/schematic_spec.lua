@@ -878,6 +878,30 @@ describe("blockphys.schematic", function()
         function() w2:paste(s, 0, 0, 0, destroying(w2)) end)
     end)
 
+    it("passes a length of boxes from __len on to define_block's own check", function()
+      local s = { width = 1, height = 1, length = 1, cell_bytes = 1, blocks = "\1",
+                  palette = { "minecraft:air", "minecraft:stone" } }
+      for _, len in ipairs{ 1.5, -1, "x", {} } do
+        local boxes = setmetatable({ { 0, 0, 0, 1, 1, 1 } }, { __len = function() return len end })
+        local w = bp.World()
+        local shapes = { block_def = function(state) return { name = state, boxes = boxes } end }
+        raises_here("bad argument #6 to 'paste' (block_def(\"minecraft:stone\"): the length of "
+          .. "boxes must be a non-negative integer)", function() schematic.paste(w, s, 0, 0, 0, shapes) end)
+        assert.equal(1, w:stats().block_types)
+      end
+    end)
+
+    it("passes a stand-in world's own errors on as they are", function()
+      local s = { width = 1, height = 1, length = 1, cell_bytes = 1, blocks = "\0",
+                  palette = { "minecraft:stone" } }
+      local stand_in = {
+        define_block = function() return 1 end, set_block = function() end,
+        block_id = function() error("bad argument #1 to 'lookup' (db closed)", 0) end,
+      }
+      assert.same({ false, "bad argument #1 to 'lookup' (db closed)" },
+        { pcall(schematic.paste, stand_in, s, 0, 0, 0) })
+    end)
+
     it("inside a step hook, raises 'world is locked' at the hook's line and sets nothing", function()
       local world = bp.World()
       world:define_block{ name = "stone" }

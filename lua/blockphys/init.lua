@@ -52,7 +52,7 @@ local bp = {
 -- @function World
 -- @treturn World
 -- @raise "not enough memory". Source: our own.
-bp.World = core.World
+bp.World = core.constructors.World
 
 --- An axis-aligned box from its min and max corners (blocks).
 -- @function Collider
@@ -62,14 +62,7 @@ bp.World = core.World
 -- @raise "bad argument #n to 'Collider' (number expected, got T)", "(number must be
 --   finite)", or "(max corner must not be below the min corner)". Source:
 --   sources/mccpp-collider.txt (MC-CPP's Collider, the box of Beta's AxisAlignedBB).
-bp.Collider = core.Collider
-
--- Each C function has one name in package.loaded: Lua names a C function called
--- without a name of its own (through pcall, say) by the first place it finds it
--- there, and with the constructors under both blockphys and blockphys.core that
--- place depended on the table's hash order, so the same call was reported as
--- 'blockphys.Collider' in one run and 'blockphys.core.Collider' in the next.
-core.World, core.Collider = nil, nil
+bp.Collider = core.constructors.Collider
 
 --- Rule presets. Each returns a complete rules table: every constant of the model
 -- as a named field, overridden by the fields of `overrides`. Unknown names raise.

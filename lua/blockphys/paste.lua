@@ -68,13 +68,15 @@ local function world_error(err, base)
 end
 
 -- world:method(...) (one result), with the world's errors as world_error has them.
--- Called through pcall, a method names no function and counts the world as argument
--- 1: "bad argument #1 to '?' (world has been destroyed)" is a bad self.
+-- Called through pcall, a blockphys World's method names no function and counts the
+-- world as argument 1: "bad argument #1 to '?' (world has been destroyed)" is a bad
+-- self. Other errors (a stand-in world's own) pass as they are.
 local function world_call(world, method, base, ...)
   local ok, r = pcall(world[method], world, ...)
   if not ok then
-    local why = type(r) == "string" and r:match("^bad argument #1 to '[^']*' %((.*)%)$")
-    world_error(why and format("calling '%s' on bad self (%s)", method, why) or r, base)
+    local dead = type(r) == "string"
+      and r:match("^bad argument #1 to '%?' %((world has been destroyed)%)$")
+    world_error(dead and format("calling '%s' on bad self (%s)", method, dead) or r, base)
   end
   return r
 end
@@ -172,8 +174,17 @@ local function copy_def(def)
   if type(out.boxes) == "table" then
     -- what define_block reads: boxes[1 .. #boxes] (65 is already too many), and
     -- six numbers of each
+    -- #boxes may come from __len, read once here: a length define_block would
+    -- refuse is handed on as it is (a proxy answering it), so that define_block's
+    -- own check, the only one, raises for it in the scratch world.
+    local n = #out.boxes
+    local count = math.tointeger(n)
+    if not count or count < 0 then
+      out.boxes = setmetatable({}, { __len = function() return n end })
+      return out
+    end
     local boxes = {}
-    for i = 1, math.min(#out.boxes, 65) do
+    for i = 1, math.min(count, 65) do
       local b = out.boxes[i]
       if type(b) == "table" then
         local c = {}
