@@ -481,7 +481,7 @@ describe("blockphys.schematic", function()
 
     it("rejects a root that is not a schematic", function()
       fails(gzip(comp("Level", comp("Data", int("x", 1)))),
-        'schematic: not a schematic: root "Level" has no Version or Blocks')
+        'schematic: not a schematic: root "Level" has no Version, Blocks, Regions or size and blocks')
       fails(gzip(tag(9, "", pack(">i1i4", 1, 0))), 'schematic: not a schematic: root tag "" is not a compound')
       fails(gzip(comp("Schematic", int("Version", 4))), "schematic: unsupported Sponge schematic version 4")
       fails(gzip(comp("Schematic", str("Version", "2"))), "schematic: invalid Version")
@@ -1109,7 +1109,7 @@ describe("blockphys.schematic", function()
         { PaletteMax = int("Schematic", 1) })))
       assert.equal("sponge2", s.format)
       fails(comp("Schematic", int("Blocks", 1)),
-        'schematic: not a schematic: root "Schematic" has no Version or Blocks')
+        'schematic: not a schematic: root "Schematic" has no Version, Blocks, Regions or size and blocks')
       -- max_bytes = 0 is a valid (if useless) limit.
       fails(sponge2(1, 1, 1, { "minecraft:air" }, "\0"), "schematic: data exceeds 0 bytes",
         { max_bytes = 0 })

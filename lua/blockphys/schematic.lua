@@ -1,5 +1,7 @@
---- Schematic import: Sponge v1/v2/v3 (`.schem`) and MCEdit/Schematica
--- (`.schematic`) files, and pasting them into a `blockphys` world.
+--- Schematic import: Sponge v1/v2/v3 (`.schem`), MCEdit/Schematica
+-- (`.schematic`), vanilla structure (`.nbt`, `blockphys.structure`) and Litematica
+-- (`.litematic`, `blockphys.litematic`) files, and pasting them into a `blockphys`
+-- world.
 --
 -- Loading never raises: malformed, truncated, hostile or unsupported input
 -- returns `nil, message`, and nothing proportional to a size read from the
@@ -11,13 +13,14 @@
 -- | field | meaning |
 -- |---|---|
 -- | `width`, `height`, `length` | size in blocks along X, Y, Z (0..65535) |
--- | `offset` | `{x, y, z}`: the file's Offset (Sponge) or WEOffset (MCEdit); `paste` ignores it |
+-- | `offset` | `{x, y, z}`: the file's Offset (Sponge), WEOffset (MCEdit), the regions' |
+-- | | min corner (Litematica), else 0, 0, 0; `paste` ignores it |
 -- | `palette` | array (1-based) of block state strings, e.g. `"minecraft:stone"` |
 -- | `blocks` | string, `cell_bytes` bytes per cell (see below) |
 -- | `cell_bytes` | 1, 2 or 3 |
--- | `format` | `"sponge1"`, `"sponge2"`, `"sponge3"` or `"mcedit"` |
+-- | `format` | `"sponge1"`, `"sponge2"`, `"sponge3"`, `"mcedit"`, `"structure"` or `"litematic"` |
 -- | `count_nonair` | number of cells that are not air, cave_air or void_air |
--- | `data_version` | the file's DataVersion (Sponge), or nil |
+-- | `data_version` | the file's DataVersion (Sponge, structure) or MinecraftDataVersion (Litematica), or nil |
 --
 -- and has the methods `schem:get(x, y, z)` and `schem:index(x, y, z)`.
 --
@@ -28,14 +31,16 @@
 -- compact (one byte per block for palettes of up to 256 states) and, for
 -- the common Sponge case, is the file's BlockData itself, not a copy.
 --
--- Source: the Sponge Schematic Specification (versions 1 to 3) and the
--- MCEdit/Schematica `.schematic` layout as published by those projects; our own
--- reader. Everything in this module is our own.
+-- Source: the Sponge Schematic Specification (versions 1 to 3), the
+-- MCEdit/Schematica `.schematic` layout as published by those projects, the
+-- Minecraft Wiki's "Structure file" page and Litematica's source (see those
+-- modules); our own readers. Everything in this module is our own.
 --
 -- @module blockphys.schematic
 
 local nbt = require "blockphys.nbt"
 local minecraft = require "blockphys.minecraft"
+local cells = require "blockphys.cells"
 
 local schematic = {}
 
@@ -68,7 +73,7 @@ local Schematic = {}
 Schematic.__index = Schematic
 Schematic.__name = "blockphys.Schematic"
 
-local CELL_FORMATS = { ">I1", ">I2", ">I3" }
+local CELL_FORMATS = cells.FORMATS
 
 --- 1-based palette index of a cell, or nil outside the schematic.
 -- @tparam integer x local X, 0 .. width-1
@@ -250,11 +255,7 @@ end
 -- Sponge BlockData: one unsigned LEB128 varint per cell
 ---------------------------------------------------------------------------
 
-local function cell_bytes_for(npal)
-  if npal <= 256 then return 1 end
-  if npal <= 65536 then return 2 end
-  return 3
-end
+local cell_bytes_for = cells.bytes_for
 
 -- Counts the bytes of `s` whose values are in the list `values`, in one pattern
 -- pass (C speed, no Lua loop; one pass for all of them, however many there are).
@@ -280,23 +281,7 @@ local function single_byte_cells(data, ncells, npal)
   return data
 end
 
--- Packs `k` decoded indices from `buf` into a string of `nb` bytes each.
-local PACK_CHUNK = 4096
-local function pack_cells(buf, k, nb)
-  if nb == 1 then
-    local pieces = {}
-    for i = 1, k, 200 do
-      pieces[#pieces + 1] = char(table.unpack(buf, i, math.min(i + 199, k)))
-    end
-    return concat(pieces)
-  end
-  local pieces = {}
-  for i = 1, k, 200 do
-    local j = math.min(i + 199, k)
-    pieces[#pieces + 1] = string.pack(">" .. string.rep("I" .. nb, j - i + 1), table.unpack(buf, i, j))
-  end
-  return concat(pieces)
-end
+local PACK_CHUNK, pack_cells = cells.PACK_CHUNK, cells.pack
 
 -- Decodes one varint at `pos`; returns value and next position, or nil and
 -- a message.
@@ -390,6 +375,12 @@ local function finish(t)
   return setmetatable(t, Schematic)
 end
 
+-- finish for a parser's result: the fields, or nil and a message.
+local function finish_parsed(t, err)
+  if not t then return nil, err end
+  return finish(t)
+end
+
 -- Sponge v1/v2: Palette and BlockData at the top level. v3: under Blocks.
 local function parse_sponge(s, version)
   local w, h, l = dimensions(s)
@@ -463,7 +454,7 @@ local function parse_mcedit(s)
   if #data < ncells then
     return nil, format("Data too short: %d cells, got %d bytes", ncells, #data)
   end
-  local palette, index_of, cells = {}, {}, {}
+  local palette, index_of, buf = {}, {}, {}
   local plane = w * l
   -- Cells are packed as they are read, PACK_CHUNK at a time, two bytes each (a
   -- table of one number per cell took 16 bytes per cell: gigabytes for the
@@ -491,13 +482,13 @@ local function parse_mcedit(s)
       if not DOOR_IDS[id] then index_of[key] = pi end
     end
     k = k + 1
-    cells[k] = pi - 1
+    buf[k] = pi - 1
     if k == PACK_CHUNK then
-      pieces[#pieces + 1] = pack_cells(cells, k, 2)
+      pieces[#pieces + 1] = pack_cells(buf, k, 2)
       k = 0
     end
   end
-  if k > 0 then pieces[#pieces + 1] = pack_cells(cells, k, 2) end
+  if k > 0 then pieces[#pieces + 1] = pack_cells(buf, k, 2) end
   local nb = cell_bytes_for(#palette)
   if nb == 1 then
     -- every index is below 256: each big-endian pair is a zero and the index byte
@@ -517,10 +508,16 @@ end
 -- Format detection and the public loader
 ---------------------------------------------------------------------------
 
-local function parse_root(root_name, root)
+local structure = require "blockphys.structure"
+local litematic = require "blockphys.litematic"
+
+local function parse_root(root_name, root, max_bytes)
   if not is_compound(root) then
     return nil, format("not a schematic: root tag %q is not a compound", root_name)
   end
+  -- Litematica documents also carry a Version (theirs): test for them first.
+  if litematic.detect(root) then return finish_parsed(litematic.parse(root, max_bytes)) end
+  if structure.detect(root) then return finish_parsed(structure.parse(root, max_bytes)) end
   -- Sponge v3 nests everything in a "Schematic" compound under an unnamed root.
   local s = is_compound(root.Schematic) and root.Schematic or root
   local version = s.Version
@@ -532,7 +529,8 @@ local function parse_root(root_name, root)
     return parse_sponge(s, version)
   end
   if type(s.Blocks) == "string" then return parse_mcedit(s) end
-  return nil, format("not a schematic: root %q has no Version or Blocks", root_name)
+  return nil, format("not a schematic: root %q has no Version, Blocks, Regions or size and blocks",
+    root_name)
 end
 
 --- Loads a schematic from a file path or from its bytes.
@@ -541,8 +539,9 @@ end
 -- data if it starts with the gzip magic (`"\31\139"`) or an NBT compound
 -- tag. Gzipped and uncompressed NBT are both accepted.
 -- @tparam string src path, or file contents
--- @tparam[opt] table opts `max_bytes`: largest decompressed size accepted
---   (default `schematic.MAX_BYTES`)
+-- @tparam[opt] table opts `max_bytes`: largest decompressed size accepted, and
+--   largest cell string of a structure or Litematica file, whose cells need not
+--   all be stored (default `schematic.MAX_BYTES`)
 -- @treturn[1] table the schematic (see the module description)
 -- @return[2] nil
 -- @treturn[2] string message starting with `"schematic: "`
@@ -566,7 +565,7 @@ function schematic.load(src, opts)
     if not bytes then return nil, derr end
     local name, root = nbt.decode(bytes)
     if not name then return nil, root end
-    return parse_root(name, root)
+    return parse_root(name, root, max_bytes)
   end)
   if not ok then
     -- Nothing above should raise; if it does, keep the promise of nil, msg.

@@ -1,0 +1,111 @@
+--- Cell strings and palettes shared by the schematic loaders (`blockphys.schematic`,
+-- `blockphys.structure`, `blockphys.litematic`).
+--
+-- A loaded schematic keeps its cells in one string, `cell_bytes` bytes per cell
+-- (an unsigned big-endian 0-based palette index), in Sponge order: cell
+-- `x + z*width + y*width*length`. This module packs decoded indices into such
+-- strings a bounded chunk at a time, and turns the `{Name, Properties}` palette
+-- entries of the vanilla structure and Litematica formats into state strings.
+--
+-- Source: our own.
+--
+-- @module blockphys.cells
+-- @local
+
+local minecraft = require "blockphys.minecraft"
+local nbt = require "blockphys.nbt"
+
+local cells = {}
+
+local char, concat, format, pack = string.char, table.concat, string.format, string.pack
+local mtype = math.type
+
+--- `string.unpack` formats of a cell by its width in bytes.
+cells.FORMATS = { ">I1", ">I2", ">I3" }
+
+--- Indices buffered before they are packed: bounds the Lua table a loader keeps.
+cells.PACK_CHUNK = 4096
+
+--- Bytes per cell for a palette of `npal` entries (1, 2 or 3).
+function cells.bytes_for(npal)
+  if npal <= 256 then return 1 end
+  if npal <= 65536 then return 2 end
+  return 3
+end
+
+--- Packs the first `k` indices of `buf` into a string of `nb` bytes each.
+function cells.pack(buf, k, nb)
+  local pieces = {}
+  for i = 1, k, 200 do -- 200 values per call stay far below Lua's argument limit
+    local j = math.min(i + 199, k)
+    if nb == 1 then
+      pieces[#pieces + 1] = char(table.unpack(buf, i, j))
+    else
+      pieces[#pieces + 1] = pack(">" .. string.rep("I" .. nb, j - i + 1), table.unpack(buf, i, j))
+    end
+  end
+  return concat(pieces)
+end
+
+--- `n` cells of index `v`, `nb` bytes each.
+function cells.run(v, n, nb)
+  return pack(cells.FORMATS[nb], v):rep(n)
+end
+
+-- A Properties compound as "k=v,..." in key order (so that one state has one
+-- string whatever order the file lists them in), or nil and a message.
+local function properties_text(props, where)
+  local keys = {}
+  for k, v in pairs(props) do
+    if type(v) ~= "string" then return nil, format("%s: property %q is not a string", where, k) end
+    keys[#keys + 1] = k
+  end
+  table.sort(keys)
+  local parts = {}
+  for i, k in ipairs(keys) do parts[i] = k .. "=" .. props[k] end
+  return concat(parts, ",")
+end
+
+--- The block state string of a palette entry `{Name = "...", Properties = {...}}`
+-- (vanilla structure and Litematica palettes): `"minecraft:oak_stairs[facing=east,half=bottom]"`,
+-- properties in key order. Returns nil and a message naming `where` for an entry
+-- that is not such a compound or does not make a valid state.
+function cells.state_of(entry, where)
+  if nbt.kind(entry) ~= "compound" or type(entry.Name) ~= "string" then
+    return nil, where .. " is not a compound with a Name string"
+  end
+  local state = entry.Name
+  if entry.Properties ~= nil then
+    if nbt.kind(entry.Properties) ~= "compound" then
+      return nil, where .. ": Properties is not a compound"
+    end
+    local text, err = properties_text(entry.Properties, where)
+    if not text then return nil, err end
+    if text ~= "" then state = state .. "[" .. text .. "]" end
+  end
+  local ok, err = minecraft.parse_state(state)
+  if not ok then return nil, format("%s: %s", where, err) end
+  return state
+end
+
+--- A palette list (NBT list of `{Name, Properties}` compounds) as an array of
+-- state strings, or nil and a message. At most `max` entries.
+function cells.palette_list(list, where, max)
+  if nbt.kind(list) ~= "list" then return nil, "missing or invalid " .. where end
+  if #list == 0 then return nil, where .. " is empty" end
+  if #list > max then return nil, format("%s has %d entries (at most %d)", where, #list, max) end
+  local out = {}
+  for i = 1, #list do
+    local state, err = cells.state_of(list[i], format("%s entry %d", where, i - 1))
+    if not state then return nil, err end
+    out[i] = state
+  end
+  return out
+end
+
+--- Whether `v` is an integer in [lo, hi].
+function cells.int_in(v, lo, hi)
+  return mtype(v) == "integer" and v >= lo and v <= hi
+end
+
+return cells

@@ -1,0 +1,223 @@
+--- Litematica schematics (`.litematic`) for `blockphys.schematic.load`.
+--
+-- A Litematica document holds one or more regions under `Regions`, each with a
+-- `Position` and a `Size` (`{x, y, z}`; a negative size extends the region from its
+-- position toward the negative side), a `BlockStatePalette` (`{Name, Properties}`
+-- compounds) and `BlockStates`: a long array of palette indices, `bits` bits each
+-- (`max(2, bits needed for palette size - 1)`), packed from the low bits of each long
+-- upward and running on into the next long, cells in the order x, then z, then y.
+-- The regions are joined into one schematic over their bounding box: cells no
+-- region covers are air, and where regions overlap the one whose name sorts last
+-- wins (air included).
+--
+-- Source: the Litematica schematic format as the mod's source (LitematicaBitArray,
+-- LitematicaSchematic) defines it; our own reader.
+--
+-- @module blockphys.litematic
+-- @local
+
+local nbt = require "blockphys.nbt"
+local cells = require "blockphys.cells"
+
+local litematic = {}
+
+local format, concat, sub = string.format, table.concat, string.sub
+local AIR = "minecraft:air"
+local MAX_EXTENT = 65535
+
+--- Whether a decoded root compound looks like a Litematica document.
+function litematic.detect(root)
+  return nbt.kind(root.Regions) == "compound"
+end
+
+-- An {x, y, z} compound of integers in [lo, hi], as three values.
+local function xyz(c, where, lo, hi)
+  if nbt.kind(c) ~= "compound" then return nil, "missing or invalid " .. where end
+  for _, k in ipairs({ "x", "y", "z" }) do
+    if not cells.int_in(c[k], lo, hi) then
+      return nil, format("%s.%s must be an integer in %d..%d", where, k, lo, hi)
+    end
+  end
+  return c.x, c.y, c.z
+end
+
+-- Bits per cell: Litematica's own rule, or, for a writer that used another width,
+-- the smallest width that holds the palette and gives the array its length.
+local function bits_for(npal, volume, nlongs)
+  local bits, n = 0, npal - 1
+  while n > 0 do bits, n = bits + 1, n >> 1 end -- bits needed for npal - 1
+  bits = math.max(2, bits)
+  local function fits(b) return (volume * b + 63) // 64 == nlongs end
+  if fits(bits) then return bits end
+  for b = bits + 1, 32 do
+    if fits(b) then return b end
+  end
+  return nil
+end
+
+-- Region `name` as {x0, y0, z0 (min corner), sx, sy, sz (extent), palette, longs,
+-- bits, where}, or nil and a message.
+local function read_region(name, r)
+  local where = format("region %q", name)
+  if nbt.kind(r) ~= "compound" then return nil, where .. " is not a compound" end
+  local px, py, pz = xyz(r.Position, where .. " Position", -2 ^ 31, 2 ^ 31 - 1)
+  if not px then return nil, py end
+  local sx, sy, sz = xyz(r.Size, where .. " Size", -MAX_EXTENT, MAX_EXTENT)
+  if not sx then return nil, sy end
+  local palette, perr = cells.palette_list(r.BlockStatePalette, where .. " BlockStatePalette", 1 << 24)
+  if not palette then return nil, perr end
+  local longs = r.BlockStates
+  if nbt.kind(longs) ~= "long_array" then return nil, where .. ": missing or invalid BlockStates" end
+  local ax, ay, az = math.abs(sx), math.abs(sy), math.abs(sz)
+  local volume = ax * ay * az
+  local bits = bits_for(#palette, volume, #longs)
+  if not bits then
+    return nil, format("%s: BlockStates has %d longs, which fits no cell width for %d cells",
+      where, #longs, volume)
+  end
+  -- the min corner: a negative size runs from the position toward lower coordinates
+  local function lo(p, s) return s < 0 and p + s + 1 or p end
+  return {
+    x0 = lo(px, sx), y0 = lo(py, sy), z0 = lo(pz, sz), sx = ax, sy = ay, sz = az,
+    palette = palette, longs = longs, bits = bits, where = where,
+  }
+end
+
+-- Calls emit(v) for each cell's palette index (0-based) of region g, in order.
+-- Returns nil and a message at the first index past the palette.
+local function decode(g, emit)
+  local longs, bits, npal = g.longs, g.bits, #g.palette
+  local mask = (1 << bits) - 1
+  for i = 0, g.sx * g.sy * g.sz - 1 do
+    local bit = i * bits
+    local word, shift = (bit >> 6) + 1, bit & 63
+    local v = (longs[word] >> shift) & mask
+    if shift + bits > 64 then v = (v | (longs[word + 1] << (64 - shift))) & mask end
+    if v >= npal then
+      return nil, format("%s cell %d: palette index %d out of range (palette has %d entries)",
+        g.where, i, v, npal)
+    end
+    emit(v)
+  end
+  return true
+end
+
+-- One palette for all regions (states in first-use order) and, per region, the
+-- global index of each of its entries.
+local function merge_palettes(regions)
+  local palette, index_of = {}, {}
+  for _, g in ipairs(regions) do
+    g.global = {}
+    for i, state in ipairs(g.palette) do
+      if not index_of[state] then
+        palette[#palette + 1] = state
+        index_of[state] = #palette - 1
+      end
+      g.global[i - 1] = index_of[state]
+    end
+  end
+  return palette, index_of
+end
+
+-- Region g's cells as a string of nb-byte global indices, in its own x, z, y order.
+local function region_string(g, nb)
+  local pieces, buf, k = {}, {}, 0
+  local global = g.global
+  local ok, err = decode(g, function(v)
+    k = k + 1
+    buf[k] = global[v]
+    if k == cells.PACK_CHUNK then
+      pieces[#pieces + 1] = cells.pack(buf, k, nb)
+      k = 0
+    end
+  end)
+  if not ok then return nil, err end
+  if k > 0 then pieces[#pieces + 1] = cells.pack(buf, k, nb) end
+  return concat(pieces)
+end
+
+-- The joined cell string over the box (x0, y0, z0) + (w, h, l): row by row, air
+-- overlaid with each region's row segments in order.
+local function join(regions, strings, box, air, nb)
+  local w, h, l = box.w, box.h, box.l
+  local air_row = cells.run(air, w, nb)
+  local rows = {}
+  for y = 0, h - 1 do
+    for z = 0, l - 1 do
+      local row = air_row
+      for j, g in ipairs(regions) do
+        local gy, gz = box.y0 + y - g.y0, box.z0 + z - g.z0
+        if gy >= 0 and gy < g.sy and gz >= 0 and gz < g.sz then
+          local at = (gy * g.sz + gz) * g.sx * nb -- bytes before this row of g
+          local seg = sub(strings[j], at + 1, at + g.sx * nb)
+          local x = (g.x0 - box.x0) * nb
+          row = sub(row, 1, x) .. seg .. sub(row, x + #seg + 1)
+        end
+      end
+      rows[#rows + 1] = row
+    end
+  end
+  return concat(rows)
+end
+
+-- The bounding box of the regions.
+local function bounds(regions)
+  local x0, y0, z0, x1, y1, z1 = math.huge, math.huge, math.huge, -math.huge, -math.huge, -math.huge
+  for _, g in ipairs(regions) do
+    x0, y0, z0 = math.min(x0, g.x0), math.min(y0, g.y0), math.min(z0, g.z0)
+    x1, y1, z1 = math.max(x1, g.x0 + g.sx), math.max(y1, g.y0 + g.sy), math.max(z1, g.z0 + g.sz)
+  end
+  return { x0 = x0, y0 = y0, z0 = z0, w = x1 - x0, h = y1 - y0, l = z1 - z0 }
+end
+
+--- Parses a Litematica document's root compound. Returns the fields of a loaded
+-- schematic (see `blockphys.schematic`) with `format = "litematic"` and `offset`
+-- the joined box's min corner in the document's coordinates, or nil and a message.
+-- `max_bytes` bounds the joined cell string (cells × bytes per cell).
+function litematic.parse(root, max_bytes)
+  local names = {}
+  for name in pairs(root.Regions) do
+    if type(name) == "string" then names[#names + 1] = name end
+  end
+  if #names == 0 then return nil, "Regions is empty" end
+  table.sort(names) -- overlaps resolve the same way in every run
+  local regions = {}
+  for i, name in ipairs(names) do
+    local g, err = read_region(name, root.Regions[name])
+    if not g then return nil, err end
+    regions[i] = g
+  end
+  local box = bounds(regions)
+  if box.w > MAX_EXTENT or box.h > MAX_EXTENT or box.l > MAX_EXTENT then
+    return nil, format("regions span %dx%dx%d blocks (at most %d on each axis)",
+      box.w, box.h, box.l, MAX_EXTENT)
+  end
+  local palette, index_of = merge_palettes(regions)
+  local covered = 0
+  for _, g in ipairs(regions) do covered = covered + g.sx * g.sy * g.sz end
+  local ncells = box.w * box.h * box.l
+  if not index_of[AIR] and (covered < ncells or #regions > 1) then
+    palette[#palette + 1] = AIR
+    index_of[AIR] = #palette - 1
+  end
+  local nb = cells.bytes_for(#palette)
+  if ncells * nb > max_bytes then
+    return nil, format("regions of %dx%dx%d cells would take %d bytes (max_bytes %d)",
+      box.w, box.h, box.l, ncells * nb, max_bytes)
+  end
+  local strings = {}
+  for i, g in ipairs(regions) do
+    local s, err = region_string(g, nb)
+    if not s then return nil, err end
+    strings[i] = s
+  end
+  local blocks = #regions == 1 and strings[1] or join(regions, strings, box, index_of[AIR], nb)
+  local dv = root.MinecraftDataVersion
+  return {
+    width = box.w, height = box.h, length = box.l, offset = { box.x0, box.y0, box.z0 },
+    palette = palette, blocks = blocks, cell_bytes = nb, format = "litematic",
+    data_version = math.type(dv) == "integer" and dv or nil,
+  }
+end
+
+return litematic

@@ -1,0 +1,133 @@
+--- Vanilla structure files (`.nbt`, as structure blocks save them) for
+-- `blockphys.schematic.load`.
+--
+-- The document lists only the blocks the structure holds: `size` (3 ints),
+-- `palette` (`{Name, Properties}` compounds; a structure with several variants has
+-- `palettes` instead, and the first one is used), and `blocks`, each `{pos = {x, y,
+-- z}, state = palette index}`. Cells the file does not list (structure void) become
+-- air, which `paste` leaves as it was in the world.
+--
+-- Source: the structure file format as the Minecraft Wiki's "Structure file" page
+-- describes it; our own reader.
+--
+-- @module blockphys.structure
+-- @local
+
+local nbt = require "blockphys.nbt"
+local cells = require "blockphys.cells"
+
+local structure = {}
+
+local format, concat = string.format, table.concat
+local AIR = "minecraft:air"
+
+--- Whether a decoded root compound looks like a structure file.
+function structure.detect(root)
+  return nbt.kind(root.size) == "list" and nbt.kind(root.blocks) == "list"
+end
+
+local function size_of(list)
+  if #list ~= 3 then return nil, "size must be a list of 3 ints" end
+  for i = 1, 3 do
+    if not cells.int_in(list[i], 0, 65535) then
+      return nil, format("size[%d] must be an integer in 0..65535", i - 1)
+    end
+  end
+  return list[1], list[2], list[3]
+end
+
+local function palette_of(root)
+  local list, where = root.palette, "palette"
+  if list == nil and nbt.kind(root.palettes) == "list" then
+    list, where = root.palettes[1], "palettes[0]"
+  end
+  return cells.palette_list(list, where, 1 << 24)
+end
+
+-- The cell index (0-based, Sponge order) of blocks entry i, and its palette index.
+local function entry_cell(e, i, w, h, l, npal)
+  local where = format("blocks entry %d", i - 1)
+  if nbt.kind(e) ~= "compound" then return nil, where .. " is not a compound" end
+  local pos = e.pos
+  if nbt.kind(pos) ~= "list" or #pos ~= 3 then
+    return nil, where .. ": pos must be a list of 3 ints"
+  end
+  local x, y, z = pos[1], pos[2], pos[3]
+  if not (cells.int_in(x, 0, w - 1) and cells.int_in(y, 0, h - 1) and cells.int_in(z, 0, l - 1)) then
+    return nil, format("%s: pos outside the size %dx%dx%d", where, w, h, l)
+  end
+  if not cells.int_in(e.state, 0, npal - 1) then
+    return nil, format("%s: state must be an index into the palette (0..%d)", where, npal - 1)
+  end
+  return x + z * w + y * w * l, e.state
+end
+
+-- The listed cells as a map cell -> palette index, and their cells sorted.
+local function listed_cells(blocks, w, h, l, npal)
+  local state_at, order = {}, {}
+  for i = 1, #blocks do
+    local cell, st = entry_cell(blocks[i], i, w, h, l, npal)
+    if not cell then return nil, st end
+    if state_at[cell] then
+      return nil, format("blocks entry %d: position listed twice", i - 1)
+    end
+    state_at[cell] = st
+    order[#order + 1] = cell
+  end
+  table.sort(order) -- integers: compared in C
+  return state_at, order
+end
+
+-- The cell string: listed cells in order, the gaps between them air.
+local function cell_string(state_at, order, ncells, air, nb)
+  local pieces, buf, k, next_cell = {}, {}, 0, 0
+  local function flush()
+    if k > 0 then pieces[#pieces + 1] = cells.pack(buf, k, nb); k = 0 end
+  end
+  for _, cell in ipairs(order) do
+    if cell > next_cell then
+      flush()
+      pieces[#pieces + 1] = cells.run(air, cell - next_cell, nb)
+    end
+    k = k + 1
+    buf[k] = state_at[cell]
+    if k == cells.PACK_CHUNK then flush() end
+    next_cell = cell + 1
+  end
+  flush()
+  if ncells > next_cell then pieces[#pieces + 1] = cells.run(air, ncells - next_cell, nb) end
+  return concat(pieces)
+end
+
+--- Parses a structure document's root compound. Returns the fields of a loaded
+-- schematic (see `blockphys.schematic`) with `format = "structure"`, or nil and a
+-- message. `max_bytes` bounds the cell string (cells × bytes per cell), since the
+-- file lists only some of its cells.
+function structure.parse(root, max_bytes)
+  local w, h, l = size_of(root.size)
+  if not w then return nil, h end
+  local palette, perr = palette_of(root)
+  if not palette then return nil, perr end
+  local npal = #palette
+  local state_at, order = listed_cells(root.blocks, w, h, l, npal)
+  if not state_at then return nil, order end
+  local ncells = w * h * l
+  local air = npal -- index of "minecraft:air", appended when the file has none
+  for i, state in ipairs(palette) do
+    if state == AIR then air = i - 1; break end
+  end
+  if air == npal and #order < ncells then palette[npal + 1] = AIR end
+  local nb = cells.bytes_for(#palette)
+  if ncells * nb > max_bytes then
+    return nil, format("structure of %dx%dx%d cells would take %d bytes (max_bytes %d)",
+      w, h, l, ncells * nb, max_bytes)
+  end
+  return {
+    width = w, height = h, length = l, offset = { 0, 0, 0 }, palette = palette,
+    blocks = cell_string(state_at, order, ncells, air, nb), cell_bytes = nb,
+    format = "structure",
+    data_version = math.type(root.DataVersion) == "integer" and root.DataVersion or nil,
+  }
+end
+
+return structure

@@ -1,0 +1,191 @@
+-- Vanilla structure files (.nbt) and Litematica schematics (.litematic) through
+-- blockphys.schematic.load: layout, palettes, gaps and overlaps, and bad input.
+local bp = require "blockphys"
+local schematic = require "blockphys.schematic"
+local D = require "helpers.nbt_doc"
+
+local TAG = D.TAG
+local entry, comp, int, int_list = D.state_entry, D.comp, D.int, D.int_list
+
+-- Every cell's state, as "x,y,z=state" for the non-air ones.
+local function cells_of(s)
+  local out = {}
+  for y = 0, s.height - 1 do
+    for z = 0, s.length - 1 do
+      for x = 0, s.width - 1 do
+        local state = s:get(x, y, z)
+        if state ~= "minecraft:air" then out[#out + 1] = ("%d,%d,%d=%s"):format(x, y, z, state) end
+      end
+    end
+  end
+  return out
+end
+
+local function fails(doc, expected)
+  local s, err = schematic.load(doc)
+  assert.is_nil(s)
+  assert.equal("schematic: " .. expected, err)
+end
+
+describe("vanilla structure files", function()
+  -- A structure: size, palette entries, blocks {pos, state}.
+  local function structure(size, pal, blocks, extra)
+    local items = {}
+    for i, b in ipairs(blocks) do
+      items[i] = D.payload.comp(int_list("pos", b[1]), int("state", b[2]))
+    end
+    return D.root("", int("DataVersion", 3465), int_list("size", size),
+      D.list("palette", TAG.compound, pal), D.list("blocks", TAG.compound, items), extra or "")
+  end
+
+  it("places the listed blocks; cells it does not list are air", function()
+    local doc = structure({ 3, 2, 2 }, {
+      entry("minecraft:stone"),
+      entry("minecraft:oak_stairs", { half = "bottom", facing = "east", shape = "straight" }),
+    }, { { { 0, 0, 0 }, 0 }, { { 2, 1, 1 }, 1 }, { { 1, 0, 1 }, 0 } })
+    local s = assert(schematic.load(doc))
+    assert.equal("structure", s.format)
+    assert.same({ 3, 2, 2 }, { s.width, s.height, s.length })
+    assert.equal(3465, s.data_version)
+    -- properties in key order; air appended for the unlisted cells
+    assert.same({ "minecraft:stone", "minecraft:oak_stairs[facing=east,half=bottom,shape=straight]",
+      "minecraft:air" }, s.palette)
+    assert.same({ "0,0,0=minecraft:stone", "1,0,1=minecraft:stone",
+      "2,1,1=minecraft:oak_stairs[facing=east,half=bottom,shape=straight]" }, cells_of(s))
+    assert.equal(3, s.count_nonair)
+    -- and pastes like any schematic, the unlisted cells leaving the world alone
+    local w = bp.World()
+    w:define_block{ name = "minecraft:glass" }
+    w:set_block(10, 0, 11, "minecraft:glass") -- under unlisted cell (0, 0, 1)
+    assert.equal(3, w:paste(s, 10, 0, 10).placed)
+    assert.equal(w:block_id("minecraft:glass"), w:get_block(10, 0, 11))
+    assert.equal(w:block_id("minecraft:stone"), w:get_block(11, 0, 11))
+  end)
+
+  it("uses the first of several palettes, and the file's own air", function()
+    local doc = D.root("", int_list("size", { 2, 1, 1 }),
+      D.list("palettes", TAG.list, {
+        D.payload.list(TAG.compound, { entry("minecraft:air"), entry("minecraft:dirt") }),
+        D.payload.list(TAG.compound, { entry("minecraft:air"), entry("minecraft:sand") }),
+      }),
+      D.list("blocks", TAG.compound, { D.payload.comp(int_list("pos", { 1, 0, 0 }), int("state", 1)) }))
+    local s = assert(schematic.load(doc))
+    assert.same({ "minecraft:air", "minecraft:dirt" }, s.palette)
+    assert.same({ "1,0,0=minecraft:dirt" }, cells_of(s))
+    assert.equal(1, s.cell_bytes)
+  end)
+
+  it("refuses blocks outside the size, unknown states, repeated positions and huge sizes", function()
+    local pal = { entry("minecraft:stone") }
+    fails(structure({ 2, 2, 2 }, pal, { { { 2, 0, 0 }, 0 } }), "blocks entry 0: pos outside the size 2x2x2")
+    fails(structure({ 2, 2, 2 }, pal, { { { 0, 0, 0 }, 1 } }),
+      "blocks entry 0: state must be an index into the palette (0..0)")
+    fails(structure({ 2, 2, 2 }, pal, { { { 1, 1, 1 }, 0 }, { { 1, 1, 1 }, 0 } }),
+      "blocks entry 1: position listed twice")
+    fails(structure({ 2, 2 }, pal, {}), "size must be a list of 3 ints")
+    fails(structure({ 2, -1, 2 }, pal, {}), "size[1] must be an integer in 0..65535")
+    fails(structure({ 2, 2, 2 }, {}, {}), "palette is empty")
+    fails(structure({ 2, 2, 2 }, { D.payload.comp(int("Name", 1)) }, {}),
+      "palette entry 0 is not a compound with a Name string")
+    -- the file lists few cells, so the size alone is bounded by max_bytes
+    local s, err = schematic.load(structure({ 65535, 65535, 2 }, pal, {}))
+    assert.is_nil(s)
+    assert.equal("schematic: structure of 65535x65535x2 cells would take 8589672450 bytes "
+      .. "(max_bytes 268435456)", err)
+  end)
+end)
+
+describe("Litematica schematics", function()
+  local function xyz(name, x, y, z) return comp(name, int("x", x), int("y", y), int("z", z)) end
+
+  -- A region: position, signed size, palette entries, cell values (x, then z, then y).
+  local function region(name, pos, size, pal, values, bits)
+    local n = 0
+    for _ in ipairs(pal) do n = n + 1 end
+    bits = bits or math.max(2, math.ceil(math.log(n, 2)))
+    return comp(name, xyz("Position", pos[1], pos[2], pos[3]), xyz("Size", size[1], size[2], size[3]),
+      D.list("BlockStatePalette", TAG.compound, pal), D.longs("BlockStates", D.pack_bits(values, bits)))
+  end
+
+  local function litematic(...)
+    return D.root("", int("Version", 6), int("MinecraftDataVersion", 3700),
+      comp("Regions", ...))
+  end
+
+  it("packs cells from the low bits of each long and runs on into the next", function()
+    -- Hand-packed, two bits per cell: values 1, 2, 3, 0 are 0b00111001 = 57.
+    assert.same({ 57 }, D.pack_bits({ 1, 2, 3, 0 }, 2))
+    -- Five bits per cell: the 13th value (bit 60) has its low 4 bits at the top of
+    -- the first long and its high bit at the bottom of the second.
+    local v = {}
+    for i = 1, 12 do v[i] = 0 end
+    v[13] = 0x1F
+    assert.same({ 0xF << 60, 1 }, D.pack_bits(v, 5))
+  end)
+
+  it("reads one region: palette, bits and cell order", function()
+    local pal = { entry("minecraft:air"), entry("minecraft:stone"),
+      entry("minecraft:oak_slab", { type = "top", waterlogged = "false" }) }
+    -- a 3x2x2 region, cells x fastest, then z, then y
+    local values = { 1, 0, 2, 0, 0, 1, 2, 2, 2, 0, 1, 0 }
+    local s = assert(schematic.load(litematic(region("main", { 0, 0, 0 }, { 3, 2, 2 }, pal, values))))
+    assert.equal("litematic", s.format)
+    assert.equal(3700, s.data_version)
+    assert.same({ 3, 2, 2 }, { s.width, s.height, s.length })
+    assert.same({ 0, 0, 0 }, s.offset)
+    local slab = "minecraft:oak_slab[type=top,waterlogged=false]"
+    assert.same({ "0,0,0=minecraft:stone", "2,0,0=" .. slab, "2,0,1=minecraft:stone",
+      "0,1,0=" .. slab, "1,1,0=" .. slab, "2,1,0=" .. slab, "1,1,1=minecraft:stone" }, cells_of(s))
+  end)
+
+  it("spans longs with 5 bits per cell (17 states)", function()
+    local pal = { entry("minecraft:air") }
+    for i = 1, 16 do pal[#pal + 1] = entry("minecraft:stone" .. i) end
+    local values = {}
+    for i = 1, 40 do values[i] = i % 17 end -- cell 12 (bit 60) spans two longs
+    local s = assert(schematic.load(litematic(region("r", { 0, 0, 0 }, { 40, 1, 1 }, pal, values))))
+    for x = 0, 39 do
+      local v = (x + 1) % 17
+      assert.equal(v == 0 and "minecraft:air" or "minecraft:stone" .. v, s:get(x, 0, 0))
+    end
+  end)
+
+  it("places a negative size toward lower coordinates and joins regions over their box", function()
+    local pal = { entry("minecraft:air"), entry("minecraft:stone") }
+    local pal2 = { entry("minecraft:air"), entry("minecraft:dirt") }
+    -- region a: position (1, 0, 0), size (-2, 1, 1): cells x = 0 and 1
+    -- region b: position (3, 0, 1), size (1, 1, 1); the box is x 0..3, z 0..1
+    local s = assert(schematic.load(litematic(
+      region("b", { 3, 0, 1 }, { 1, 1, 1 }, pal2, { 1 }),
+      region("a", { 1, 0, 0 }, { -2, 1, 1 }, pal, { 1, 0 }))))
+    assert.same({ 4, 1, 2 }, { s.width, s.height, s.length })
+    assert.same({ 0, 0, 0 }, s.offset)
+    assert.same({ "0,0,0=minecraft:stone", "3,0,1=minecraft:dirt" }, cells_of(s))
+    assert.same({ "minecraft:air", "minecraft:stone", "minecraft:dirt" }, s.palette)
+  end)
+
+  it("lets the region whose name sorts last win where regions overlap", function()
+    local stone = { entry("minecraft:air"), entry("minecraft:stone") }
+    local dirt = { entry("minecraft:air"), entry("minecraft:dirt") }
+    local s = assert(schematic.load(litematic(
+      region("z", { 1, 0, 0 }, { 2, 1, 1 }, dirt, { 1, 0 }),
+      region("a", { 0, 0, 0 }, { 3, 1, 1 }, stone, { 1, 1, 1 }))))
+    assert.equal(3, s.width)
+    assert.same({ "0,0,0=minecraft:stone", "1,0,0=minecraft:dirt" }, cells_of(s)) -- z's air wins at x 2
+  end)
+
+  it("refuses bad regions", function()
+    local pal = { entry("minecraft:air"), entry("minecraft:stone") }
+    fails(D.root("", comp("Regions")), "Regions is empty")
+    fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 2, 1, 1),
+      D.list("BlockStatePalette", TAG.compound, pal), D.longs("BlockStates", { 0, 0 }))),
+      'region "r": BlockStates has 2 longs, which fits no cell width for 2 cells')
+    fails(litematic(region("r", { 0, 0, 0 }, { 2, 1, 1 }, pal, { 1, 3 })),
+      'region "r" cell 1: palette index 3 out of range (palette has 2 entries)')
+    fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 70000, 1, 1))),
+      'region "r" Size.x must be an integer in -65535..65535')
+    fails(litematic(region("a", { 0, 0, 0 }, { 1, 1, 1 }, pal, { 1 }),
+      region("b", { 65535, 0, 0 }, { 1, 1, 1 }, pal, { 1 })),
+      "regions span 65536x1x1 blocks (at most 65535 on each axis)")
+  end)
+end)
