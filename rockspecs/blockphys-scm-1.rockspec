@@ -38,6 +38,7 @@ build = {
     ["blockphys.cells"] = "lua/blockphys/cells.lua",
     ["blockphys.structure"] = "lua/blockphys/structure.lua",
     ["blockphys.litematic"] = "lua/blockphys/litematic.lua",
+    ["blockphys.region_join"] = "lua/blockphys/region_join.lua",
     ["blockphys.minecraft"] = "lua/blockphys/minecraft.lua",
     ["blockphys.minecraft_beta173"] = "lua/blockphys/minecraft_beta173.lua",
   },

@@ -75,13 +75,18 @@ describe("vanilla structure files", function()
     assert.equal(1, s.cell_bytes)
   end)
 
-  it("refuses blocks outside the size, unknown states, repeated positions and huge sizes", function()
+  it("takes the later entry for a position listed twice, as the game does", function()
+    local s = assert(schematic.load(structure({ 1, 1, 1 }, { entry("minecraft:stone"), entry("minecraft:dirt") },
+      { { { 0, 0, 0 }, 0 }, { { 0, 0, 0 }, 1 } })))
+    assert.same({ "0,0,0=minecraft:dirt" }, cells_of(s))
+    assert.same({ "minecraft:stone", "minecraft:dirt" }, s.palette) -- every cell listed: no air
+  end)
+
+  it("refuses blocks outside the size, unknown states and huge sizes", function()
     local pal = { entry("minecraft:stone") }
     fails(structure({ 2, 2, 2 }, pal, { { { 2, 0, 0 }, 0 } }), "blocks entry 0: pos outside the size 2x2x2")
     fails(structure({ 2, 2, 2 }, pal, { { { 0, 0, 0 }, 1 } }),
       "blocks entry 0: state must be an index into the palette (0..0)")
-    fails(structure({ 2, 2, 2 }, pal, { { { 1, 1, 1 }, 0 }, { { 1, 1, 1 }, 0 } }),
-      "blocks entry 1: position listed twice")
     fails(structure({ 2, 2 }, pal, {}), "size must be a list of 3 ints")
     fails(structure({ 2, -1, 2 }, pal, {}), "size[1] must be an integer in 0..65535")
     fails(structure({ 2, 2, 2 }, {}, {}), "palette is empty")
@@ -174,12 +179,54 @@ describe("Litematica schematics", function()
     assert.same({ "0,0,0=minecraft:stone", "1,0,0=minecraft:dirt" }, cells_of(s)) -- z's air wins at x 2
   end)
 
+  it("joins many regions row by row: far-apart regions cost their own rows, not the box's", function()
+    local pal = { entry("minecraft:air"), entry("minecraft:stone") }
+    -- two single cells 65534 apart on Y and 39 on Z: a box of 2.6 million cells,
+    -- almost all air, built from air runs
+    local s = assert(schematic.load(litematic(
+      region("a", { 0, 0, 0 }, { 1, 1, 1 }, pal, { 1 }),
+      region("b", { 0, 65534, 39 }, { 1, 1, 1 }, pal, { 1 }))))
+    assert.same({ 1, 65535, 40 }, { s.width, s.height, s.length })
+    assert.equal(2, s.count_nonair)
+    assert.equal("minecraft:stone", s:get(0, 65534, 39))
+    assert.equal("minecraft:air", s:get(0, 65534, 38))
+    -- regions side by side and stacked, overlapping in part: each cell from the
+    -- last region (by name) covering it
+    local regions, want = {}, {}
+    for i = 0, 5 do
+      local name = ("r%d"):format(i)
+      local dirt = { entry("minecraft:air"), entry("minecraft:dirt" .. i) }
+      regions[#regions + 1] = region(name, { i * 2, i % 2, 0 }, { 3, 1, 2 }, dirt, { 1, 1, 1, 1, 1, 1 })
+      for x = i * 2, i * 2 + 2 do
+        for z = 0, 1 do want[("%d,%d,%d"):format(x, i % 2, z)] = "minecraft:dirt" .. i end
+      end
+    end
+    s = assert(schematic.load(litematic(table.unpack(regions))))
+    assert.same({ 13, 2, 2 }, { s.width, s.height, s.length })
+    local got = {}
+    for _, c in ipairs(cells_of(s)) do
+      local at, state = c:match("^(.-)=(.*)$")
+      got[at] = state
+    end
+    assert.same(want, got)
+  end)
+
   it("refuses bad regions", function()
     local pal = { entry("minecraft:air"), entry("minecraft:stone") }
     fails(D.root("", comp("Regions")), "Regions is empty")
     fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 2, 1, 1),
       D.list("BlockStatePalette", TAG.compound, pal), D.longs("BlockStates", { 0, 0 }))),
-      'region "r": BlockStates has 2 longs, which fits no cell width for 2 cells')
+      'region "r": BlockStates has 2 longs, 2 cells of 2 bits need 1')
+    -- 16 states take 4 bits: an array that would fit 5 bits is refused, not read at 5
+    local pal16 = {}
+    for i = 1, 16 do pal16[i] = entry("minecraft:stone" .. i) end
+    fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 64, 1, 1),
+      D.list("BlockStatePalette", TAG.compound, pal16), D.longs("BlockStates", { 0, 0, 0, 0, 0 }))),
+      'region "r": BlockStates has 5 longs, 64 cells of 4 bits need 4')
+    fails(litematic(region("r", { 0, 0, 0 }, { 2, 0, 1 }, pal, {})), 'region "r": Size has a zero extent')
+    local many = {}
+    for i = 1, 65 do many[i] = region(("r%02d"):format(i), { i, 0, 0 }, { 1, 1, 1 }, pal, { 1 }) end
+    fails(litematic(table.unpack(many)), "65 regions (at most 64)")
     fails(litematic(region("r", { 0, 0, 0 }, { 2, 1, 1 }, pal, { 1, 3 })),
       'region "r" cell 1: palette index 3 out of range (palette has 2 entries)')
     fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 70000, 1, 1))),

@@ -4,11 +4,12 @@
 -- `Position` and a `Size` (`{x, y, z}`; a negative size extends the region from its
 -- position toward the negative side), a `BlockStatePalette` (`{Name, Properties}`
 -- compounds) and `BlockStates`: a long array of palette indices, `bits` bits each
--- (`max(2, bits needed for palette size - 1)`), packed from the low bits of each long
+-- (`max(2, bits needed for palette size - 1)`; an array of another length is
+-- refused, as Litematica refuses it), packed from the low bits of each long
 -- upward and running on into the next long, cells in the order x, then z, then y.
 -- The regions are joined into one schematic over their bounding box: cells no
 -- region covers are air, and where regions overlap the one whose name sorts last
--- wins (air included).
+-- wins (air included; `blockphys.region_join`). At most `MAX_REGIONS` regions.
 --
 -- Source: the Litematica schematic format as the mod's source (LitematicaBitArray,
 -- LitematicaSchematic) defines it; our own reader.
@@ -18,12 +19,17 @@
 
 local nbt = require "blockphys.nbt"
 local cells = require "blockphys.cells"
+local region_join = require "blockphys.region_join"
 
 local litematic = {}
 
-local format, concat, sub = string.format, table.concat, string.sub
+local format, concat = string.format, table.concat
 local AIR = "minecraft:air"
 local MAX_EXTENT = 65535
+--- Regions one document may hold (Litematica's own files have a few).
+litematic.MAX_REGIONS = 64
+-- Palette entries, leaving room for air in a 3-byte cell.
+local MAX_PALETTE = (1 << 24) - 1
 
 --- Whether a decoded root compound looks like a Litematica document.
 function litematic.detect(root)
@@ -41,18 +47,11 @@ local function xyz(c, where, lo, hi)
   return c.x, c.y, c.z
 end
 
--- Bits per cell: Litematica's own rule, or, for a writer that used another width,
--- the smallest width that holds the palette and gives the array its length.
-local function bits_for(npal, volume, nlongs)
+-- Bits per cell, Litematica's rule: those needed for npal - 1, at least 2.
+local function bits_for(npal)
   local bits, n = 0, npal - 1
-  while n > 0 do bits, n = bits + 1, n >> 1 end -- bits needed for npal - 1
-  bits = math.max(2, bits)
-  local function fits(b) return (volume * b + 63) // 64 == nlongs end
-  if fits(bits) then return bits end
-  for b = bits + 1, 32 do
-    if fits(b) then return b end
-  end
-  return nil
+  while n > 0 do bits, n = bits + 1, n >> 1 end
+  return math.max(2, bits)
 end
 
 -- Region `name` as {x0, y0, z0 (min corner), sx, sy, sz (extent), palette, longs,
@@ -64,16 +63,18 @@ local function read_region(name, r)
   if not px then return nil, py end
   local sx, sy, sz = xyz(r.Size, where .. " Size", -MAX_EXTENT, MAX_EXTENT)
   if not sx then return nil, sy end
-  local palette, perr = cells.palette_list(r.BlockStatePalette, where .. " BlockStatePalette", 1 << 24)
+  if sx == 0 or sy == 0 or sz == 0 then return nil, where .. ": Size has a zero extent" end
+  local palette, perr = cells.palette_list(r.BlockStatePalette, where .. " BlockStatePalette",
+    MAX_PALETTE)
   if not palette then return nil, perr end
   local longs = r.BlockStates
   if nbt.kind(longs) ~= "long_array" then return nil, where .. ": missing or invalid BlockStates" end
   local ax, ay, az = math.abs(sx), math.abs(sy), math.abs(sz)
   local volume = ax * ay * az
-  local bits = bits_for(#palette, volume, #longs)
-  if not bits then
-    return nil, format("%s: BlockStates has %d longs, which fits no cell width for %d cells",
-      where, #longs, volume)
+  local bits = bits_for(#palette)
+  if #longs ~= (volume * bits + 63) // 64 then -- Litematica refuses such an array too
+    return nil, format("%s: BlockStates has %d longs, %d cells of %d bits need %d",
+      where, #longs, volume, bits, (volume * bits + 63) // 64)
   end
   -- the min corner: a negative size runs from the position toward lower coordinates
   local function lo(p, s) return s < 0 and p + s + 1 or p end
@@ -136,30 +137,6 @@ local function region_string(g, nb)
   return concat(pieces)
 end
 
--- The joined cell string over the box (x0, y0, z0) + (w, h, l): row by row, air
--- overlaid with each region's row segments in order.
-local function join(regions, strings, box, air, nb)
-  local w, h, l = box.w, box.h, box.l
-  local air_row = cells.run(air, w, nb)
-  local rows = {}
-  for y = 0, h - 1 do
-    for z = 0, l - 1 do
-      local row = air_row
-      for j, g in ipairs(regions) do
-        local gy, gz = box.y0 + y - g.y0, box.z0 + z - g.z0
-        if gy >= 0 and gy < g.sy and gz >= 0 and gz < g.sz then
-          local at = (gy * g.sz + gz) * g.sx * nb -- bytes before this row of g
-          local seg = sub(strings[j], at + 1, at + g.sx * nb)
-          local x = (g.x0 - box.x0) * nb
-          row = sub(row, 1, x) .. seg .. sub(row, x + #seg + 1)
-        end
-      end
-      rows[#rows + 1] = row
-    end
-  end
-  return concat(rows)
-end
-
 -- The bounding box of the regions.
 local function bounds(regions)
   local x0, y0, z0, x1, y1, z1 = math.huge, math.huge, math.huge, -math.huge, -math.huge, -math.huge
@@ -180,6 +157,9 @@ function litematic.parse(root, max_bytes)
     if type(name) == "string" then names[#names + 1] = name end
   end
   if #names == 0 then return nil, "Regions is empty" end
+  if #names > litematic.MAX_REGIONS then
+    return nil, format("%d regions (at most %d)", #names, litematic.MAX_REGIONS)
+  end
   table.sort(names) -- overlaps resolve the same way in every run
   local regions = {}
   for i, name in ipairs(names) do
@@ -191,6 +171,9 @@ function litematic.parse(root, max_bytes)
   if box.w > MAX_EXTENT or box.h > MAX_EXTENT or box.l > MAX_EXTENT then
     return nil, format("regions span %dx%dx%d blocks (at most %d on each axis)",
       box.w, box.h, box.l, MAX_EXTENT)
+  end
+  if box.x0 < -2 ^ 31 or box.y0 < -2 ^ 31 or box.z0 < -2 ^ 31 then
+    return nil, "regions reach below the int32 range"
   end
   local palette, index_of = merge_palettes(regions)
   local covered = 0
@@ -205,13 +188,18 @@ function litematic.parse(root, max_bytes)
     return nil, format("regions of %dx%dx%d cells would take %d bytes (max_bytes %d)",
       box.w, box.h, box.l, ncells * nb, max_bytes)
   end
+  if covered * nb > max_bytes then -- each region is decoded before the join
+    return nil, format("regions hold %d cells, which would take %d bytes (max_bytes %d)",
+      covered, covered * nb, max_bytes)
+  end
   local strings = {}
   for i, g in ipairs(regions) do
     local s, err = region_string(g, nb)
     if not s then return nil, err end
     strings[i] = s
   end
-  local blocks = #regions == 1 and strings[1] or join(regions, strings, box, index_of[AIR], nb)
+  local blocks = #regions == 1 and strings[1]
+    or region_join.join(regions, strings, box, index_of[AIR], nb)
   local dv = root.MinecraftDataVersion
   return {
     width = box.w, height = box.h, length = box.l, offset = { box.x0, box.y0, box.z0 },

@@ -4,8 +4,10 @@
 -- The document lists only the blocks the structure holds: `size` (3 ints),
 -- `palette` (`{Name, Properties}` compounds; a structure with several variants has
 -- `palettes` instead, and the first one is used), and `blocks`, each `{pos = {x, y,
--- z}, state = palette index}`. Cells the file does not list (structure void) become
--- air, which `paste` leaves as it was in the world.
+-- z}, state = palette index}` (a position listed twice takes its later entry, as
+-- in the game). Cells the file does not list (structure void) become air, which
+-- `paste` leaves as it was in the world; so does air the file lists (the game's
+-- structure block would place it).
 --
 -- Source: the structure file format as the Minecraft Wiki's "Structure file" page
 -- describes it; our own reader.
@@ -41,7 +43,7 @@ local function palette_of(root)
   if list == nil and nbt.kind(root.palettes) == "list" then
     list, where = root.palettes[1], "palettes[0]"
   end
-  return cells.palette_list(list, where, 1 << 24)
+  return cells.palette_list(list, where, (1 << 24) - 1) -- room for air in 3 bytes
 end
 
 -- The cell index (0-based, Sponge order) of blocks entry i, and its palette index.
@@ -68,11 +70,8 @@ local function listed_cells(blocks, w, h, l, npal)
   for i = 1, #blocks do
     local cell, st = entry_cell(blocks[i], i, w, h, l, npal)
     if not cell then return nil, st end
-    if state_at[cell] then
-      return nil, format("blocks entry %d: position listed twice", i - 1)
-    end
-    state_at[cell] = st
-    order[#order + 1] = cell
+    if not state_at[cell] then order[#order + 1] = cell end
+    state_at[cell] = st -- listed twice: the later entry wins, as in the game
   end
   table.sort(order) -- integers: compared in C
   return state_at, order
