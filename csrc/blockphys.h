@@ -259,7 +259,10 @@ bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double
  *  collider (bp_aabb_sweep, MC-CPP collide, against every box near the swept region):
  *  the earliest hit, ties to the first in bp_world_visit_cells order, then colliders.
  *  Boxes m already overlaps are ignored; a box met exactly at the end gives t = 1 and a
- *  hit. Moves nothing. BP_ELIMIT when |v| on an axis exceeds BP_MAX_MOVE or is not
+ *  hit. hit->move, the displacement, is shortened by ulps on any axis where t x v would
+ *  round past a face (of the box met, or of another met at the same time), so m moved
+ *  by it never ends inside a box it did not start in. A region wholly beyond the int32
+ *  grid holds no cells. Moves nothing. BP_ELIMIT when |v| on an axis exceeds BP_MAX_MOVE or is not
  *  finite (callers also bound the region's cell count). Source:
  *  sources/mccpp-collider.txt (the swept test per box); the region walk: our own. */
 bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit);

@@ -279,6 +279,52 @@ static void settle_move(const bp_AABB *m, const double v[3], bp_SweepHit *hit)
 	}
 }
 
+/* If m moved by `move` overlaps b where m did not, it crossed one of b's faces by
+ * rounding (t x v lands an ulp past a face that another box's hit time, tied or a
+ * hair earlier, should have stopped it at): settle that axis back onto the face, of
+ * the axes m was separated from b on, the one needing the smallest change. */
+static void settle_against(const bp_AABB *m, double move[3], const bp_AABB *b)
+{
+	const bp_AABB end = bp_aabb_offset(m, move[0], move[1], move[2]);
+	if (bp_aabb_overlaps(m, b) || !bp_aabb_overlaps(&end, b))
+		return;
+	int best = -1;
+	double best_d = 0, best_change = INFINITY;
+	for (int a = 0; a < 3; a++) {
+		double d;
+		if (move[a] > 0 && m->hi[a] <= b->lo[a])
+			d = bp_settle(m->hi[a], move[a], b->lo[a], 1.0);
+		else if (move[a] < 0 && m->lo[a] >= b->hi[a])
+			d = bp_settle(m->lo[a], move[a], b->hi[a], -1.0);
+		else
+			continue;
+		if (fabs(move[a] - d) < best_change) {
+			best = a;
+			best_d = d;
+			best_change = fabs(move[a] - d);
+		}
+	}
+	if (best >= 0)
+		move[best] = best_d;
+}
+
+typedef struct Settle {
+	const bp_World *w;
+	const bp_AABB *m;
+	double *move;
+} Settle;
+
+static int settle_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
+{
+	const Settle *s = ctx;
+	const bp_BlockType *t = &s->w->types[id];
+	for (int i = 0; i < t->nboxes; i++) {
+		const bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x, (double)y, (double)z);
+		settle_against(s->m, s->move, &box);
+	}
+	return 0;
+}
+
 /* Keep a strictly earlier hit of the moving box against b. */
 static int sweep_one(SweepBest *s, const bp_AABB *b)
 {
@@ -302,6 +348,11 @@ static int sweep_one(SweepBest *s, const bp_AABB *b)
 static int sweep_range(const bp_World *w, const bp_AABB *region, int64_t lo[3], int64_t hi[3])
 {
 	for (int a = 0; a < 3; a++) {
+		/* Wholly beyond the grid (a tall shape reaches one block higher): no cells.
+		 * Clamping such a range to the edge rows would count cells it cannot touch. */
+		const double top = (double)INT32_MAX + ((a == 1 && w->tall_shapes) ? 3.0 : 2.0);
+		if (!(region->lo[a] <= top && region->hi[a] >= (double)INT32_MIN))
+			return 0;
 		lo[a] = clamp_ceil(region->lo[a]) - 1;
 		lo[a] = lo[a] < INT32_MIN ? INT32_MIN : lo[a];
 		hi[a] = clamp_floor(region->hi[a]);
@@ -373,5 +424,16 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	}
 	if (hit->kind != BP_HIT_NONE)
 		settle_move(m, v, hit);
+	/* The moved box must not end inside a box it did not start in: settle the axes
+	 * that rounding carried past a face (boxes in the same region as the sweep's).
+	 * Each settle only shortens an axis by ulps, back toward where m started. */
+	Settle st = {w, m, hit->move};
+	int64_t lo[3], hi[3];
+	if (sweep_range(w, &region, lo, hi))
+		bp_world_visit_cells(w, lo, hi, settle_cell, &st);
+	for (uint32_t i = 0; i < w->ncolliders; i++) {
+		if (w->colliders[i].alive)
+			settle_against(m, hit->move, &w->colliders[i].box);
+	}
 	return BP_OK;
 }

@@ -484,6 +484,32 @@ describe("world:sweep", function()
     end
     assert.is_true(hits > 100)
   end)
+
+  -- A wall and a ceiling met at the same t: the wall's axis is settled onto its face,
+  -- and t x dy, computed as it is, lands an ulp past the ceiling's. The moved box must
+  -- not end inside the ceiling (a second sweep would ignore it and pass through).
+  it("never ends inside a box met on another axis at the same time", function()
+    w:fill(0, -40, 0, 0, 40, 0, "stone")   -- wall: x in [0, 1)
+    w:fill(-40, 1, 0, -1, 1, 0, "stone")   -- ceiling: y in [1, 2), x < 0
+    local m = bp.Collider(-1.0134980715113588, -23.175609319103181, 0,
+                          -0.41349807151135876, -21.37560931910318, 1)
+    local t, ax, ay, az, hit = w:sweep(m, 0.76710693470384339, 41.510435621067913, 0)
+    assert.equal(-1, hit.nx) -- the wall
+    assert.is_true(t < 1)
+    local moved = m + { ax, ay, az }
+    local _, _, y2 = select(4, moved:unpack())
+    assert.equal(1, y2) -- touching the ceiling, not an ulp into it
+    assert.same({}, w:boxes_in(moved))
+    local _, _, up = w:sweep(moved, 0, 3, 0)
+    assert.equal(0, up) -- and the ceiling still stops it
+  end)
+
+  it("sweeps a wide box far beyond the int32 grid (all air there)", function()
+    local far = bp.Collider(-5000, 3e9, -5000, 5000, 3e9 + 1, 5000) -- 10^8 cells wide
+    assert.same({ 1, 0, 10, 0 }, { w:sweep(far, 0, 10, 0) })
+    local below = bp.Collider(-5000, -3e9, -5000, 5000, -3e9 + 1, 5000)
+    assert.same({ 1, 0, 10, 0 }, { w:sweep(below, 0, 10, 0) })
+  end)
 end)
 
 describe("query errors", function()
@@ -573,15 +599,18 @@ describe("query errors", function()
     assert.same({ 1, 0, 0, 0 }, { w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 254.5, 255.5), 0, 0, 0) })
   end)
 
-  -- Beyond the int32 grid the cell range is clamped to its last cells: a box at
-  -- x = 1e300 counts the cells INT32_MAX - 1 and INT32_MAX on X (the ceil of lo is
-  -- clamped at INT32_MAX before the - 1), at x = -1e300 the one cell INT32_MIN.
-  it("counts 2 cells on an axis for a box beyond the int32 grid, 1 below it", function()
+  -- Beyond the int32 grid every cell is air: a region wholly past it on some axis
+  -- counts no cells, however wide it is on the others (a clamp to the edge rows
+  -- used to count them and raise).
+  it("counts no cells for a box wholly beyond the int32 grid", function()
     local empty = bp.World()
-    local msg = "sweep: region too large (more than 16777216 cells)"
-    assert.same({ 1, 0, 0, 0 }, { empty:sweep(bp.Collider(1e300, 0.5, 0.5, 1e300, 2047.5, 4095.5), 0, 0, 0) })
-    assert.has_error(function() empty:sweep(bp.Collider(1e300, 0.5, 0.5, 1e300, 4095.5, 4095.5), 0, 0, 0) end, msg)
+    assert.same({ 1, 0, 0, 0 }, { empty:sweep(bp.Collider(1e300, 0.5, 0.5, 1e300, 4095.5, 4095.5), 0, 0, 0) })
     assert.same({ 1, 0, 0, 0 }, { empty:sweep(bp.Collider(-1e300, 0.5, 0.5, -1e300, 4095.5, 4095.5), 0, 0, 0) })
+    -- 2^31 + 1 is the top of the last cell's top face: still counted
+    local msg = "sweep: region too large (more than 16777216 cells)"
+    assert.has_error(function()
+      empty:sweep(bp.Collider(2 ^ 31 + 1, 0.5, 0.5, 2 ^ 31 + 1, 4095.5, 4095.5), 0, 0, 0)
+    end, msg)
   end)
 
   it("accepts the largest region and displacement", function()
