@@ -1658,6 +1658,47 @@ static int l_entity_box(lua_State *L)
 	return 1;
 }
 
+/* A nested move's failure that a filter or hook caught: its message, kept in the
+ * world's hook table (user value 2) under this key, so that the step or move that
+ * fails because of it can say what failed. Cleared when a step or outermost move
+ * starts. */
+static const char caught_key = 0;
+
+static void forget_caught(lua_State *L, int wi)
+{
+	lua_getiuservalue(L, wi, 2);
+	lua_pushnil(L);
+	lua_rawsetp(L, -2, &caught_key); /* removing a key never allocates */
+	lua_pop(L, 1);
+}
+
+/* Note the message on the stack top (kept there) as the first caught failure. */
+static void note_caught(lua_State *L, int wi)
+{
+	lua_getiuservalue(L, wi, 2);
+	if (lua_rawgetp(L, -1, &caught_key) == LUA_TNIL) {
+		lua_pushvalue(L, -3);
+		lua_rawsetp(L, -3, &caught_key);
+	}
+	lua_pop(L, 2);
+}
+
+/* Push `what` followed by the first caught failure's message, if one was noted. */
+static void push_caught(lua_State *L, int wi, const char *what)
+{
+	lua_pushstring(L, what);
+	lua_getiuservalue(L, wi, 2);
+	if (lua_rawgetp(L, -1, &caught_key) == LUA_TSTRING) {
+		lua_remove(L, -2);
+		lua_pushliteral(L, " (the first: ");
+		lua_rotate(L, -2, 1);
+		lua_pushliteral(L, ")");
+		lua_concat(L, 4);
+	} else {
+		lua_pop(L, 2);
+	}
+}
+
 static void view_to_table(lua_State *L, int i);
 static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index);
 
@@ -1687,8 +1728,10 @@ static int do_move(lua_State *L, int swept)
 	/* The world (the filters' context); a failing filter then leaves its message. */
 	lua_getiuservalue(L, 1, 1);
 	const int base = lua_gettop(L);
-	if (!locked) /* a filter's hook changes can be undone (inside a step: the step's) */
+	if (!locked) { /* a filter's hook changes can be undone (inside a step: the step's) */
+		forget_caught(L, base);
 		start_undo(L, base, 1);
+	}
 	bp_Status st = move_filtered(L, w, index, swept, d, out);
 	if (w->hook_failed && !failed_before) {
 		const int caught = lua_gettop(L) == base; /* a filter caught a nested move's error */
@@ -1703,8 +1746,12 @@ static int do_move(lua_State *L, int swept)
 			bp_broadphase_moved(w, index);
 		}
 		if (caught)
-			lua_pushfstring(L, "%s: a filter failed inside a filter that caught its error",
-			                swept ? "move_swept" : "move");
+			push_caught(L, base, swept ? "move_swept: a filter failed inside a filter that "
+			                             "caught its error"
+			                           : "move: a filter failed inside a filter that caught "
+			                             "its error");
+		else if (locked) /* raised to a filter or hook, which may catch it */
+			note_caught(L, base);
 		return lua_error(L);
 	}
 	if (!locked)
@@ -3011,6 +3058,7 @@ static int l_world_step(lua_State *L)
 	if (w->locked) /* no step runs: a filter of e:move or e:move_swept called step */
 		return luaL_error(L, "world:step: cannot step inside %s", lock_holder(w));
 	lua_settop(L, 1);
+	forget_caught(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
 	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
 	char *snap = NULL;
@@ -3055,8 +3103,8 @@ static int l_world_step(lua_State *L)
 			                   "%s blocks in one tick (at most 1024 per axis)",
 			                (int)w->over_limit, num_text_digits(w->over_by, 17).s);
 		} else if (caught) {
-			lua_pushliteral(L, "world:step: a filter failed inside a rules hook or filter "
-			                   "that caught its error");
+			push_caught(L, 1, "world:step: a filter failed inside a rules hook or filter "
+			                  "that caught its error");
 		}
 		return lua_error(L);
 	}

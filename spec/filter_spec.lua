@@ -274,10 +274,29 @@ describe("filters", function()
       return true
     end
     assert.has_error(function() a:move(3, 0, 0) end,
-      "move: a filter failed inside a filter that caught its error")
+      "move: a filter failed inside a filter that caught its error "
+      .. "(the first: move: filter of entity 4 failed: inner)")
     assert.same({ false, "move: filter of entity 4 failed: inner" }, inner)
     assert.equal(0.5, b.x)
     assert.equal(0.5, a.x)
+  end)
+
+  it("a step failed by a caught nested e:move names that move's error", function()
+    local w = world()
+    w:spawn{ x = 2.5, y = 64, z = 3.5, width = 1, solid = true, rules = STILL }
+    local b = w:spawn{ x = 0.5, y = 64, z = 3.5, rules = STILL }
+    local count = 0
+    b.filter = function() count = count + 1; error("inner " .. count, 0) end
+    local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{ push = false,
+      jump = function() pcall(b.move, b, 3, 0, 0) end } }
+    a.jumping = true
+    local what = "world:step: a filter failed inside a rules hook or filter that caught its error"
+    assert.has_error(function() w:step() end,
+      what .. " (the first: move: filter of entity 2 failed: inner 1)")
+    -- the next failing step names its own first error, not the last step's
+    assert.has_error(function() w:step() end,
+      what .. " (the first: move: filter of entity 2 failed: inner 2)")
+    assert.equal(0.5, b.x)
   end)
 
   it("a filter may query the world but not spawn inside a step", function()
