@@ -1774,7 +1774,8 @@ static int do_move(lua_State *L, int swept)
  * @treturn number dx, dy, dz the actual displacement
  * @raise "bad argument #n to 'move' (displacement too large (at most 1024 blocks per
  *   axis))", "(number must be finite)"; "move: filter of entity N failed: msg" (the
- *   entity is restored; inside world:step the step aborts); "not enough memory".
+ *   entity is restored; inside world:step the step aborts); "move: a filter failed
+ *   inside a filter that caught its error (the first: msg)"; "not enough memory".
  */
 static int l_entity_move(lua_State *L) { return do_move(L, 0); }
 /***
@@ -3038,10 +3039,10 @@ static void restored(lua_State *L, int wi, bp_World *w)
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
  *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
  *   "world:step: filter of entity N failed: msg", "world:step: rules hook 'heading' of
- *   entity N would move it X blocks in one tick (at most 1024 per axis)": then every
- *   entity is restored to its
- *   state before the step, with the hooks and filters that Lua code changed in it (N =
- *   the entity's slot + 1).
+ *   entity N would move it X blocks in one tick (at most 1024 per axis)", "world:step:
+ *   a filter failed inside a rules hook or filter that caught its error (the first:
+ *   msg)": then every entity is restored to its state before the step, with the hooks
+ *   and filters that Lua code changed in it (N = the entity's slot + 1).
  */
 static int l_world_step(lua_State *L)
 {
