@@ -3281,8 +3281,10 @@ static int l_world_raycast_entities(lua_State *L)
  * @tparam number dx @tparam number dy @tparam number dz displacement (|d| <= 1024 per axis)
  * @treturn number t fraction of the displacement in [0, 1]
  * @treturn number ax @treturn number ay @treturn number az allowed displacement t * d
- *   (blocks); on the axis of the face met, shortened by a few ulps where t * d would
- *   round past the face, so that the moved box never ends inside the box met
+ *   (blocks); on any axis where t * d would round past a face (of the box met, or of
+ *   another met at the same time), shortened by a few ulps, so that the moved box never
+ *   ends inside a box it did not start in. A box wholly beyond the int32 grid sweeps
+ *   through air, however wide.
  * @treturn table|nil first box met: `{x, y, z, id, nx, ny, nz}`, or for a static
  *   collider `{collider = true, handle, nx, ny, nz}`. Boxes the collider already
  *   overlaps are ignored; a box met exactly at the end gives t = 1 and a hit.

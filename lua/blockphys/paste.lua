@@ -347,7 +347,9 @@ end
 --   full cubes)
 -- @raise `bad argument #n to 'paste' (...)` for a bad world, schematic,
 --   coordinate or shape definition (`block_def("<state>"): <define_block's
---   message>`), or too many new types; the world's own errors ("world is
+--   message>`), or too many new types; `bad argument #1 to 'paste' (world has
+--   been destroyed)` (`calling 'paste' on bad self (...)` for `World:paste`) when
+--   a `block_def` destroyed the world; the world's own errors ("world is
 --   locked ..." inside a step hook or filter, raised at the caller's line, and
 --   "not enough memory" unchanged)
 function pasting.paste(world, schem, x, y, z, shapes)
