@@ -75,17 +75,20 @@ local function layout(active, regions, box_x0, w)
   for _, j in ipairs(active) do
     local a = regions[j].x0 - box_x0
     local b = a + regions[j].sx
-    local next_spans = {}
+    -- one pass in X order: the spans before a, the new span, the spans after b
+    local next_spans, placed = {}, false
     for _, s in ipairs(spans) do
-      if s[2] <= a or s[1] >= b then
+      if s[2] <= a then
+        next_spans[#next_spans + 1] = s
+      elseif s[1] >= b then
+        if not placed then next_spans[#next_spans + 1] = { a, b, j }; placed = true end
         next_spans[#next_spans + 1] = s
       else
         if s[1] < a then next_spans[#next_spans + 1] = { s[1], a, s[3] } end
+        if not placed then next_spans[#next_spans + 1] = { a, b, j }; placed = true end
         if s[2] > b then next_spans[#next_spans + 1] = { b, s[2], s[3] } end
       end
     end
-    next_spans[#next_spans + 1] = { a, b, j }
-    table.sort(next_spans, function(p, q) return p[1] < q[1] end)
     spans = next_spans
   end
   return spans
@@ -116,6 +119,7 @@ function join.join(regions, strings, box, air, nb)
   local zs = boundaries(regions, "z0", "sz", box.z0, box.l)
   local all = {}
   for j = 1, #regions do all[j] = j end
+  local by_set = {} -- layouts by the set of regions active: many band cells share one
   for yi = 1, #ys - 1 do
     local ya, yb = ys[yi], ys[yi + 1]
     local in_y = covering(all, regions, "y0", "sy", box.y0, ya, yb)
@@ -129,7 +133,12 @@ function join.join(regions, strings, box, air, nb)
           local spans = layouts[zi]
           if spans == nil then
             local active = covering(in_y, regions, "z0", "sz", box.z0, za, zb)
-            spans = #active > 0 and layout(active, regions, box.x0, box.w) or false
+            local key = concat(active, ",")
+            spans = by_set[key]
+            if spans == nil then
+              spans = #active > 0 and layout(active, regions, box.x0, box.w) or false
+              by_set[key] = spans
+            end
             layouts[zi] = spans
           end
           if not spans then
