@@ -1113,6 +1113,9 @@ static int l_world_add_collider(lua_State *L)
  *   added, or another world's))", "(number has no integer representation)"; "world is
  *   locked: ..." inside world:step.
  */
+/* A handle that names no live collider of this world (bp_world_collider_slot gave 0). */
+#define NO_SUCH_COLLIDER "no such collider (removed, never added, or another world's)"
+
 static int l_world_remove_collider(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
@@ -1120,7 +1123,7 @@ static int l_world_remove_collider(lua_State *L)
 	check_unlocked(L, w);
 	const uint32_t index1 = bp_world_collider_slot(w, (uint64_t)h); /* h < 0: no tag */
 	if (!index1)
-		return luaL_argerror(L, 2, "no such collider (removed, never added, or another world's)");
+		return luaL_argerror(L, 2, NO_SUCH_COLLIDER);
 	bp_world_remove_collider(w, index1);
 	return 0;
 }
@@ -1191,7 +1194,7 @@ static int l_world_reuse_collider(lua_State *L)
 	bp_World *w = world_of(L, 1);
 	const uint32_t slot = bp_world_collider_slot(w, (uint64_t)luaL_checkinteger(L, 2));
 	const lua_Integer n = luaL_checkinteger(L, 3);
-	luaL_argcheck(L, slot != 0, 2, "no such collider (removed, never added, or another world's)");
+	luaL_argcheck(L, slot != 0, 2, NO_SUCH_COLLIDER);
 	luaL_argcheck(L, n >= 0, 3, "must be >= 0");
 	check_unlocked(L, w);
 	const bp_AABB box = w->colliders[slot - 1].box;

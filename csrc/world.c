@@ -238,6 +238,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 }
 
 #define SLOT_MASK ((uint64_t)BP_MAX_COLLIDERS)
+#define GEN_MASK ((uint64_t)BP_MAX_COLLIDER_GEN)
 #define GEN_SHIFT 24
 #define TAG_SHIFT 48
 
@@ -289,7 +290,7 @@ uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle)
 	const bp_StaticCollider *c = &w->colliders[index1 - 1];
 	if (!c->alive)
 		return 0; /* removed */
-	if (((handle >> GEN_SHIFT) & SLOT_MASK) != c->generation)
+	if (((handle >> GEN_SHIFT) & GEN_MASK) != c->generation)
 		return 0; /* the slot was reused since */
 	if ((handle >> TAG_SHIFT) != w->handle_tag)
 		return 0; /* another world's handle */
