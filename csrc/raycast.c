@@ -425,11 +425,14 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	if (hit->kind != BP_HIT_NONE)
 		settle_move(m, v, hit);
 	/* The moved box must not end inside a box it did not start in: settle the axes
-	 * that rounding carried past a face (boxes in the same region as the sweep's).
-	 * Each settle only shortens an axis by ulps, back toward where m started. */
+	 * that rounding carried past a face. Only boxes near where the box ends can be
+	 * such boxes, so only the cells that can touch the end box are visited again (the
+	 * range keeps a cell of margin: each settle shortens an axis by ulps only, back
+	 * toward where m started). */
 	Settle st = {w, m, hit->move};
+	const bp_AABB end = bp_aabb_offset(m, hit->move[0], hit->move[1], hit->move[2]);
 	int64_t lo[3], hi[3];
-	if (sweep_range(w, &region, lo, hi))
+	if (sweep_range(w, &end, lo, hi))
 		bp_world_visit_cells(w, lo, hi, settle_cell, &st);
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		if (w->colliders[i].alive)
