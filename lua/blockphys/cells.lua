@@ -52,6 +52,48 @@ function cells.run(v, n, nb)
   return pack(cells.FORMATS[nb], v):rep(n)
 end
 
+--- A cell string built as it goes, for the loaders: `push(v)` adds one cell of
+-- index v, `run(v, n)` n cells of index v (consecutive runs of one index merge),
+-- `piece(s)` cells already packed `nb` bytes each, and `result()` the whole string.
+-- Indices are packed `PACK_CHUNK` at a time and pieces joined 4096 at a time, so no
+-- table grows with the number of cells.
+function cells.packer(nb)
+  local chunks, pieces, np = {}, {}, 0
+  local buf, k = {}, 0
+  local run_v, run_n = 0, 0
+  local function put(s)
+    np = np + 1
+    pieces[np] = s
+    if np == 4096 then
+      chunks[#chunks + 1] = concat(pieces, "", 1, np)
+      np = 0
+    end
+  end
+  -- at most one of the buffer and the run is pending: each flushes the other first
+  local function flush()
+    if k > 0 then put(cells.pack(buf, k, nb)); k = 0 end
+    if run_n > 0 then put(cells.run(run_v, run_n, nb)); run_n = 0 end
+  end
+  local p = {}
+  function p.push(v)
+    if run_n > 0 then flush() end
+    k = k + 1
+    buf[k] = v
+    if k == cells.PACK_CHUNK then flush() end
+  end
+  function p.run(v, n)
+    if k > 0 or (run_n > 0 and run_v ~= v) then flush() end
+    run_v, run_n = v, run_n + n
+  end
+  function p.piece(s) flush(); put(s) end
+  function p.result()
+    flush()
+    chunks[#chunks + 1] = concat(pieces, "", 1, np)
+    return concat(chunks)
+  end
+  return p
+end
+
 -- A Properties compound as "k=v,..." in key order (so that one state has one
 -- string whatever order the file lists them in), or nil and a message.
 local function properties_text(props, where)

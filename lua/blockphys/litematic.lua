@@ -23,7 +23,7 @@ local region_join = require "blockphys.region_join"
 
 local litematic = {}
 
-local format, concat = string.format, table.concat
+local format = string.format
 local AIR = "minecraft:air"
 local MAX_EXTENT = 65535
 --- Regions one document may hold (Litematica's own files have a few).
@@ -84,9 +84,9 @@ local function read_region(name, r)
   }
 end
 
--- Calls emit(v) for each cell's palette index (0-based) of region g, in order.
--- Returns nil and a message at the first index past the palette.
-local function decode(g, emit)
+-- Calls emit(map[v]) for each cell's palette index v (0-based) of region g, in
+-- order. Returns nil and a message at the first index past the palette.
+local function decode(g, map, emit)
   local longs, bits, npal = g.longs, g.bits, #g.palette
   local mask = (1 << bits) - 1
   for i = 0, g.sx * g.sy * g.sz - 1 do
@@ -98,7 +98,7 @@ local function decode(g, emit)
       return nil, format("%s cell %d: palette index %d out of range (palette has %d entries)",
         g.where, i, v, npal)
     end
-    emit(v)
+    emit(map[v])
   end
   return true
 end
@@ -122,19 +122,10 @@ end
 
 -- Region g's cells as a string of nb-byte global indices, in its own x, z, y order.
 local function region_string(g, nb)
-  local pieces, buf, k = {}, {}, 0
-  local global = g.global
-  local ok, err = decode(g, function(v)
-    k = k + 1
-    buf[k] = global[v]
-    if k == cells.PACK_CHUNK then
-      pieces[#pieces + 1] = cells.pack(buf, k, nb)
-      k = 0
-    end
-  end)
+  local out = cells.packer(nb)
+  local ok, err = decode(g, g.global, out.push)
   if not ok then return nil, err end
-  if k > 0 then pieces[#pieces + 1] = cells.pack(buf, k, nb) end
-  return concat(pieces)
+  return out.result()
 end
 
 -- The bounding box of the regions.

@@ -19,32 +19,6 @@ local join = {}
 
 local concat, sub = table.concat, string.sub
 
--- An output built from pieces: consecutive air is merged into one run, and pieces
--- are joined into chunks as they come, so no table grows with the number of rows.
-local function output(air, nb)
-  local chunks, pieces, n, pending = {}, {}, 0, 0
-  local out = {}
-  local function put(s)
-    n = n + 1
-    pieces[n] = s
-    if n == 4096 then
-      chunks[#chunks + 1] = concat(pieces, "", 1, n)
-      n = 0
-    end
-  end
-  local function flush_air()
-    if pending > 0 then put(cells.run(air, pending, nb)); pending = 0 end
-  end
-  function out.air(count) pending = pending + count end
-  function out.piece(s) flush_air(); put(s) end
-  function out.result()
-    flush_air()
-    chunks[#chunks + 1] = concat(pieces, "", 1, n)
-    return concat(chunks)
-  end
-  return out
-end
-
 -- Sorted unique band boundaries along one axis: 0, `size` and each region's ends.
 local function boundaries(regions, lo_key, size_key, origin, size)
   local seen, out = { [0] = true, [size] = true }, { 0, size }
@@ -94,12 +68,12 @@ local function layout(active, regions, box_x0, w)
   return spans
 end
 
--- Writes row (y, z) of the box from its layout.
-local function write_row(out, spans, regions, strings, box, y, z, nb)
+-- Writes row (y, z) of the box from its layout into the packer `out`.
+local function write_row(out, spans, regions, strings, box, y, z, air, nb)
   for _, s in ipairs(spans) do
     local j = s[3]
     if not j then
-      out.air(s[2] - s[1])
+      out.run(air, s[2] - s[1])
     else
       local g = regions[j]
       local gx = s[1] - (g.x0 - box.x0)
@@ -114,7 +88,7 @@ end
 -- `regions` (each `{x0, y0, z0, sx, sy, sz}`, in name order) and their cell strings
 -- `strings` (`nb` bytes per cell, x, then z, then y), air (index `air`) elsewhere.
 function join.join(regions, strings, box, air, nb)
-  local out = output(air, nb)
+  local out = cells.packer(nb)
   local ys = boundaries(regions, "y0", "sy", box.y0, box.h)
   local zs = boundaries(regions, "z0", "sz", box.z0, box.l)
   local all = {}
@@ -124,7 +98,7 @@ function join.join(regions, strings, box, air, nb)
     local ya, yb = ys[yi], ys[yi + 1]
     local in_y = covering(all, regions, "y0", "sy", box.y0, ya, yb)
     if #in_y == 0 then
-      out.air(box.w * box.l * (yb - ya))
+      out.run(air, box.w * box.l * (yb - ya))
     else
       local layouts = {} -- per Z band, the first time a row needs it
       for y = ya, yb - 1 do
@@ -142,9 +116,9 @@ function join.join(regions, strings, box, air, nb)
             layouts[zi] = spans
           end
           if not spans then
-            out.air(box.w * (zb - za))
+            out.run(air, box.w * (zb - za))
           else
-            for z = za, zb - 1 do write_row(out, spans, regions, strings, box, y, z, nb) end
+            for z = za, zb - 1 do write_row(out, spans, regions, strings, box, y, z, air, nb) end
           end
         end
       end

@@ -20,7 +20,7 @@ local cells = require "blockphys.cells"
 
 local structure = {}
 
-local format, concat = string.format, table.concat
+local format = string.format
 local AIR = "minecraft:air"
 
 --- Whether a decoded root compound looks like a structure file.
@@ -79,23 +79,14 @@ end
 
 -- The cell string: listed cells in order, the gaps between them air.
 local function cell_string(state_at, order, ncells, air, nb)
-  local pieces, buf, k, next_cell = {}, {}, 0, 0
-  local function flush()
-    if k > 0 then pieces[#pieces + 1] = cells.pack(buf, k, nb); k = 0 end
-  end
+  local out, next_cell = cells.packer(nb), 0
   for _, cell in ipairs(order) do
-    if cell > next_cell then
-      flush()
-      pieces[#pieces + 1] = cells.run(air, cell - next_cell, nb)
-    end
-    k = k + 1
-    buf[k] = state_at[cell]
-    if k == cells.PACK_CHUNK then flush() end
+    if cell > next_cell then out.run(air, cell - next_cell) end
+    out.push(state_at[cell])
     next_cell = cell + 1
   end
-  flush()
-  if ncells > next_cell then pieces[#pieces + 1] = cells.run(air, ncells - next_cell, nb) end
-  return concat(pieces)
+  if ncells > next_cell then out.run(air, ncells - next_cell) end
+  return out.result()
 end
 
 --- Parses a structure document's root compound. Returns the fields of a loaded
