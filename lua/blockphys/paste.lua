@@ -9,6 +9,7 @@
 -- @module blockphys.paste
 
 local minecraft = require "blockphys.minecraft"
+local cells = require "blockphys.cells"
 
 local pasting = {}
 
@@ -18,7 +19,7 @@ local mtype = math.type
 
 -- Cell integer formats by `cell_bytes` (see the schematic table in
 -- `blockphys.schematic`).
-local CELL_FORMATS = { ">I1", ">I2", ">I3" }
+local CELL_FORMATS = cells.FORMATS
 
 local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
 
@@ -173,10 +174,9 @@ local function copy_def(def)
   for _, f in ipairs(DEF_FIELDS) do out[f] = def[f] end
   if type(out.boxes) == "table" then
     -- what define_block reads: boxes[1 .. #boxes] (65 is already too many), and
-    -- six numbers of each
-    -- #boxes may come from __len, read once here: a length define_block would
-    -- refuse is handed on as it is (a proxy answering it), so that define_block's
-    -- own check, the only one, raises for it in the scratch world.
+    -- six numbers of each. #boxes may come from __len, read once here: a length
+    -- define_block would refuse is handed on as it is (a proxy answering it), so
+    -- that define_block's own check, the only one, raises for it in the scratch world.
     local n = #out.boxes
     local count = math.tointeger(n)
     if not count or count < 0 then
