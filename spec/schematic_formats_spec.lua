@@ -92,6 +92,18 @@ describe("vanilla structure files", function()
     fails(structure({ 2, 2, 2 }, {}, {}), "palette is empty")
     fails(structure({ 2, 2, 2 }, { D.payload.comp(int("Name", 1)) }, {}),
       "palette entry 0 is not a compound with a Name string")
+    fails(structure({ 2, 2, 2 }, { D.payload.comp(D.str("Name", "minecraft:stone"), int("Properties", 1)) }, {}),
+      "palette entry 0: Properties is not a compound")
+    fails(structure({ 2, 2, 2 }, { D.payload.comp(D.str("Name", "minecraft:stone"),
+      comp("Properties", int("facing", 1))) }, {}), 'palette entry 0: property "facing" is not a string')
+    local function with_blocks(items)
+      return D.root("", int_list("size", { 2, 2, 2 }), D.list("palette", TAG.compound, pal),
+        D.list("blocks", TAG.int, items))
+    end
+    fails(with_blocks({ D.payload.int(0) }), "blocks entry 0 is not a compound")
+    fails(D.root("", int_list("size", { 2, 2, 2 }), D.list("palette", TAG.compound, pal),
+      D.list("blocks", TAG.compound, { D.payload.comp(int_list("pos", { 0, 0 }), int("state", 0)) })),
+      "blocks entry 0: pos must be a list of 3 ints")
     -- the file lists few cells, so the size alone is bounded by max_bytes
     local s, err = schematic.load(structure({ 65535, 65535, 2 }, pal, {}))
     assert.is_nil(s)
@@ -224,6 +236,25 @@ describe("Litematica schematics", function()
       D.list("BlockStatePalette", TAG.compound, pal16), D.longs("BlockStates", { 0, 0, 0, 0, 0 }))),
       'region "r": BlockStates has 5 longs, 64 cells of 4 bits need 4')
     fails(litematic(region("r", { 0, 0, 0 }, { 2, 0, 1 }, pal, {})), 'region "r": Size has a zero extent')
+    fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 1, 1, 1),
+      D.list("BlockStatePalette", TAG.compound, pal))), 'region "r": missing or invalid BlockStates')
+    fails(litematic(region("r", { -2 ^ 31, 0, 0 }, { -2, 1, 1 }, pal, { 1, 1 })),
+      "regions reach below the int32 range")
+    -- max_bytes bounds the joined box, and before that every region's own cells
+    local function fails_max(doc, max, expected)
+      assert.same({ nil, "schematic: " .. expected }, { schematic.load(doc, { max_bytes = max }) })
+    end
+    local function ones(n)
+      local t = {}
+      for i = 1, n do t[i] = 1 end
+      return t
+    end
+    -- (the documents themselves, about 1.3 KB, stay under max_bytes)
+    fails_max(litematic(region("r", { 0, 0, 0 }, { 64, 64, 1 }, pal, ones(4096))), 3000,
+      "regions of 64x64x1 cells would take 4096 bytes (max_bytes 3000)")
+    fails_max(litematic(region("a", { 0, 0, 0 }, { 40, 40, 1 }, pal, ones(1600)),
+      region("b", { 0, 0, 0 }, { 40, 40, 1 }, pal, ones(1600))), 2000,
+      "regions hold 3200 cells, which would take 3200 bytes (max_bytes 2000)")
     local many = {}
     for i = 1, 65 do many[i] = region(("r%02d"):format(i), { i, 0, 0 }, { 1, 1, 1 }, pal, { 1 }) end
     fails(litematic(table.unpack(many)), "65 regions (at most 64)")
