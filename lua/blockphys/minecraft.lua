@@ -133,6 +133,7 @@ end
 -- someone looking that way).
 local LEFT = { north = "west", west = "south", south = "east", east = "north" }
 local RIGHT = { north = "east", east = "south", south = "west", west = "north" }
+local OPPOSITE = { north = "south", south = "north", east = "west", west = "east", up = "down", down = "up" }
 
 ---------------------------------------------------------------------------
 -- Property schemas: which properties matter for collision, their allowed
@@ -451,15 +452,19 @@ families.end_portal_frame = {
   end,
 }
 
--- Candles: the group's box by count (1 to 4 candles).
-local CANDLES = {
-  ["1"] = px(7, 0, 7, 9, 6, 9), ["2"] = px(5, 0, 6, 11, 6, 9),
-  ["3"] = px(5, 0, 6, 10, 6, 11), ["4"] = px(5, 0, 5, 11, 6, 10),
-}
-families.candle = {
-  props = { { "candles", "1", set("1", "2", "3", "4") } },
-  build = function(p) return { CANDLES[p.candles] } end,
-}
+-- A block counted 1 to 4 by property `key` (candles, sea pickles, turtle eggs):
+-- one box per count.
+local COUNTS = set("1", "2", "3", "4")
+local function counted(key, boxes)
+  return {
+    props = { { key, "1", COUNTS } },
+    build = function(p) return { boxes[tonumber(p[key])] } end,
+  }
+end
+
+families.candle = counted("candles", {
+  px(7, 0, 7, 9, 6, 9), px(5, 0, 6, 11, 6, 9), px(5, 0, 6, 10, 6, 11), px(5, 0, 5, 11, 6, 10),
+})
 
 -- Beds: a 6/16 slab 3/16 up on two 3/16 legs at the bed's outer end (the
 -- head's end toward the facing, the foot's away from it).
@@ -468,7 +473,7 @@ families.bed = {
   build = function(p)
     -- North frame: legs at the north corners.
     local boxes = { px(0, 3, 0, 16, 9, 16), px(0, 0, 0, 3, 3, 3), px(13, 0, 0, 16, 3, 3) }
-    local outer = p.part == "head" and p.facing or RIGHT[RIGHT[p.facing]]
+    local outer = p.part == "head" and p.facing or OPPOSITE[p.facing]
     return rotate(boxes, outer)
   end,
 }
@@ -560,7 +565,6 @@ families.piston = {
     return { grown(p.facing, 12, 0) }
   end,
 }
-local OPPOSITE = { north = "south", south = "north", east = "west", west = "east", up = "down", down = "up" }
 families.piston_head = {
   props = { { "facing", "north", FACING6 } },
   build = function(p)
@@ -569,21 +573,11 @@ families.piston_head = {
   end,
 }
 
--- Counted small blocks: sea pickles and turtle eggs.
-local PICKLES = {
-  ["1"] = px(6, 0, 6, 10, 6, 10), ["2"] = px(3, 0, 3, 13, 6, 13),
-  ["3"] = px(2, 0, 2, 14, 6, 14), ["4"] = px(2, 0, 2, 14, 7, 14),
-}
-families.sea_pickle = {
-  props = { { "pickles", "1", set("1", "2", "3", "4") } },
-  build = function(p) return { PICKLES[p.pickles] } end,
-}
-families.turtle_egg = {
-  props = { { "eggs", "1", set("1", "2", "3", "4") } },
-  build = function(p)
-    return { p.eggs == "1" and px(3, 0, 3, 12, 7, 12) or px(1, 0, 1, 15, 7, 15) }
-  end,
-}
+families.sea_pickle = counted("pickles", {
+  px(6, 0, 6, 10, 6, 10), px(3, 0, 3, 13, 6, 13), px(2, 0, 2, 14, 6, 14), px(2, 0, 2, 14, 7, 14),
+})
+local EGGS = px(1, 0, 1, 15, 7, 15) -- two to four eggs
+families.turtle_egg = counted("eggs", { px(3, 0, 3, 12, 7, 12), EGGS, EGGS, EGGS })
 
 -- Pointed dripstone by thickness; a tip is short and hangs from its end.
 -- Vanilla also shifts it by up to 1/8 block on X and Z by position, which a
