@@ -5,7 +5,7 @@
 -- fused multiply-add changes a rounding).
 --
 -- The scene: the specs' rough seeded terrain (slabs, fences, water, lava, ladders,
--- ice, walls) with soul sand and cobwebs added; Beta entities on both resolvers,
+-- ice, walls) with soul sand, cobwebs and flowing water added; Beta entities on both resolvers,
 -- MC-CPP entities, both push models, solid entities, a filter and a heading hook,
 -- driven by seeded random input for 1,500 ticks of 1/20 s.
 --
@@ -26,6 +26,14 @@ local function build_world(rand)
   for _ = 1, 12 do
     local x, z = rand(SIZE) - 1, rand(SIZE) - 1
     w:set_block(x, 3, z, rand(2) == 1 and "soul_sand" or "cobweb")
+  end
+  -- flowing and falling water beside the pools: currents (flow.c)
+  for level = 1, 15 do
+    w:define_block{ name = "water" .. level, liquid = "water", level = level }
+  end
+  for _ = 1, 40 do
+    local x, z = rand(SIZE) - 1, rand(SIZE) - 1
+    w:set_block(x, 3 + rand(3), z, "water" .. rand(15))
   end
   w:add_collider(bp.Collider(8, 3, 8, 9.5, 4, 9.5))
   return w

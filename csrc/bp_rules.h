@@ -60,6 +60,7 @@ typedef struct bp_Rules {
 	double ladder_climb;      /* motionY 0.2 when pushing into a wall on a ladder */
 	double water_inset_y;     /* water test box shrink on Y: 0.4F */
 	double lava_inset_xz;     /* lava test box shrink on X/Z: 0.1F */
+	double water_current;     /* b/t added along the water's flow each tick: 0.014 */
 	double web_factor_xz;     /* a move after touching a web: dx, dz x 0.25 */
 	double web_factor_y;      /* ... and dy x 0.05F */
 	double knockback;         /* knockBack: horizontal push and lift 0.4F b/t */

@@ -43,6 +43,10 @@ typedef struct bp_BlockType {
 	uint8_t full_cube;   /* exactly one box, the unit cube: gathers take a fast path */
 	uint8_t web;         /* Beta BlockWeb: touching it slows the next move (cobweb) */
 	uint8_t touch;       /* web, or velocity_factor != 1: acts on what touches it */
+	uint8_t level;       /* liquids: Beta metadata 0..15 (0 source, 1..7 flowing, 8+
+	                      * falling), the water current's input (flow.c) */
+	uint8_t solid;       /* Beta Material.isSolid: neighbours the current may not flow into */
+	uint8_t ice;         /* Beta Material.ice: no downward pull on falling water beside it */
 	double velocity_factor; /* Beta BlockSoulSand: touching it scales X/Z velocity (0.4) */
 } bp_BlockType;
 
@@ -56,6 +60,9 @@ typedef struct bp_BlockDef {
 	int climbable;
 	double velocity_factor; /* in [0, 1]; 1: none */
 	int web;
+	int level; /* 0..15; not 0 only for a liquid */
+	int solid; /* < 0: derived (some box and not a liquid); else a boolean */
+	int ice;
 } bp_BlockDef;
 
 /** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
@@ -169,15 +176,16 @@ void *bp_realloc(bp_World *w, void *p, size_t oldn, size_t newn);
 void bp_free(bp_World *w, void *p, size_t n);
 
 /** Defaults for bp_BlockDef: full cube, slipperiness 0.6F, not liquid, not climbable,
- *  velocity_factor 1, not a web. Source: reference/b173-movement.md section 2
+ *  velocity_factor 1, not a web, level 0, solid derived (some box, not a liquid), not
+ *  ice. Source: reference/b173-movement.md section 2
  *  (Block.slipperiness); the rest: our own. */
 bp_BlockDef bp_default_block_def(void);
 
 /** Check a definition's ranges; returns NULL or a static message naming the problem.
  *  Checked: name non-NULL and non-empty; nboxes <= BP_MAX_TYPE_BOXES (< 0: full cube);
  *  each box lo <= hi (no NaN), x and z in [0, 1], y in [0, 2] (block-local, blocks);
- *  slipperiness in [0, 1.5]; velocity_factor in [0, 1]; liquid a BP_LIQUID_* value.
- *  Source: our own. */
+ *  slipperiness in [0, 1.5]; velocity_factor in [0, 1]; liquid a BP_LIQUID_* value;
+ *  level in [0, 15], and 0 unless liquid. Source: our own. */
 const char *bp_block_def_error(const bp_BlockDef *def);
 
 /** Define a block type; its id (1..65535) goes to *id. Fails with BP_EINVAL when
@@ -293,6 +301,17 @@ int bp_world_any_box(bp_World *w, const bp_AABB *region);
  *  (Beta's getIsAnyLiquid). liquid = 0 matches either liquid. Source:
  *  reference/b173-movement.md section 5. */
 int bp_world_liquid_in(bp_World *w, const bp_AABB *region, int liquid, int low_quirk);
+
+/** The direction of the water current through the integer block range floor(lo) ..
+ *  floor(hi + 1) - 1 of `region` (Beta's handleMaterialAcceleration for water): the
+ *  flow vectors of its water blocks (BlockFluid.getFlowVector, from the levels of each
+ *  one's four neighbours, the blocks below those that are not solid, and for falling
+ *  water a downward pull beside solid blocks) summed in x, y, z order, then normalised
+ *  with a float length. Writes out and returns 1 if the sum is not zero, else returns
+ *  0. Cost: 17 cell lookups per water cell of the range. Source:
+ *  reference/b173-movement.md section 5, and the decompile's BlockFluid and Vec3D
+ *  (reference S1). */
+int bp_world_water_flow(bp_World *w, const bp_AABB *region, double out[3]);
 
 /** The type of the block at a world position's cell (floor of each coordinate; x, y, z
  *  in blocks; air outside the int32 grid). Source: our own (DESIGN.md section 1). */

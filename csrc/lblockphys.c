@@ -764,7 +764,8 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
 /***
  * Define a block type. Source: our own (Beta Block.slipperiness for the friction,
  * reference/b173-movement.md sections 2 and 8 for liquids and ladders, section 2
- * "Soul sand" and "Cobweb" for velocity_factor and web).
+ * "Soul sand" and "Cobweb" for velocity_factor and web, section 5 and the decompile's
+ * BlockFluid and Material for level, solid and ice).
  * @function World:define_block
  * @tparam table def `{name = string (non-empty, unique), boxes = {{x1,y1,z1,x2,y2,z2},
  *   ...} (block-local blocks: x, z in [0, 1], y in [0, 2]; at most 64; default a full
@@ -773,7 +774,11 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   false; so are web and spawn's solid: other values raise), velocity_factor = number
  *   in [0, 1] (default 1: a Beta tick that ends touching the block multiplies the X/Z
  *   velocity by it, once per touched cell; soul sand 0.4), web = boolean (a Beta tick
- *   that ends touching it slows the next move, as a cobweb)}`
+ *   that ends touching it slows the next move, as a cobweb), level = integer in
+ *   [0, 15] (default 0, only with liquid: Beta's liquid metadata, 0 source, 1..7
+ *   flowing, 8..15 falling), solid = boolean (Beta Material.isSolid; default: some box
+ *   and not a liquid), ice = boolean (Beta Material.ice; default false): the last three
+ *   feed the water current, flow.c}`
  * @treturn integer the new id (1..65535)
  * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
  *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
@@ -782,14 +787,17 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   number", "box has min > max (or NaN)", "box leaves its cell on X or Z ...", "box Y
  *   must be in [0, 2] ...", "field 'slipperiness' must be a number", "slipperiness must
  *   be in [0, 1.5]", "field 'velocity_factor' must be a number", "velocity_factor must
- *   be in [0, 1]", "field 'liquid' must be \"water\" or \"lava\"", "block 'n' is
+ *   be in [0, 1]", "field 'liquid' must be \"water\" or \"lava\"", "field 'level' must be
+ *   an integer", "level must be an integer in [0, 15]", "level needs liquid = ...",
+ *   "field 'solid' must be a boolean" (also 'climbable', 'web', 'ice'), "block 'n' is
  *   already defined", "too many block types (at most 65535)"; "world is locked: ..."
  *   inside world:step; "not enough memory". Nothing is defined when it raises.
  */
 static int l_world_define_block(lua_State *L)
 {
 	static const char *const keys[] = {"name", "boxes", "slipperiness", "liquid",
-	                                   "climbable", "velocity_factor", "web", NULL};
+	                                   "climbable", "velocity_factor", "web", "level",
+	                                   "solid", "ice", NULL};
 	bp_World *w = world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_unlocked(L, w);
@@ -829,6 +837,16 @@ static int l_world_define_block(lua_State *L)
 		def.velocity_factor = lua_tonumber(L, -1);
 	}
 	def.web = opt_flag(L, 2, "web", "define_block");
+	if (lua_getfield(L, 2, "level") != LUA_TNIL) {
+		int ok;
+		lua_Integer level = lua_tointegerx(L, -1, &ok);
+		if (!ok)
+			return luaL_error(L, "define_block: field 'level' must be an integer");
+		def.level = level < 0 || level > 15 ? -1 : (int)level; /* -1: range error below */
+	}
+	if (lua_getfield(L, 2, "solid") != LUA_TNIL)
+		def.solid = opt_flag(L, 2, "solid", "define_block");
+	def.ice = opt_flag(L, 2, "ice", "define_block");
 	/* The fields' metamethods may have run any code, destroying the world too. */
 	w = world_of(L, 1);
 	const char *err = bp_block_def_error(&def);
@@ -872,7 +890,7 @@ static int l_world_block_id(lua_State *L)
 static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 {
 	const bp_BlockType copy = *type, *t = &copy;
-	lua_createtable(L, 0, 8);
+	lua_createtable(L, 0, 11);
 	lua_pushinteger(L, id);
 	lua_setfield(L, -2, "id");
 	lua_pushstring(L, t->name);
@@ -899,6 +917,12 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 	lua_setfield(L, -2, "velocity_factor");
 	lua_pushboolean(L, t->web);
 	lua_setfield(L, -2, "web");
+	lua_pushinteger(L, t->level);
+	lua_setfield(L, -2, "level");
+	lua_pushboolean(L, t->solid);
+	lua_setfield(L, -2, "solid");
+	lua_pushboolean(L, t->ice);
+	lua_setfield(L, -2, "ice");
 }
 
 /***
@@ -908,7 +932,7 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
  * @tparam integer|string block id or name
  * @treturn table `{id, name, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local),
  *   slipperiness, liquid = "water"|"lava"|nil, climbable = boolean, velocity_factor,
- *   web = boolean}`
+ *   web = boolean, level = integer, solid = boolean, ice = boolean}`
  * @raise "bad argument #1 to 'block_info' (unknown block 'n')", "(unknown block id n)",
  *   "(block id or name expected, got T)", or "(number has no integer representation)".
  */

@@ -45,6 +45,7 @@ bp_Rules bp_rules_beta173(void)
 	r.step_cooldown = 0.05000000074505806; /* 0.05F */
 	r.water_inset_y = 0.4000000059604645;  /* 0.4F */
 	r.lava_inset_xz = 0.10000000149011612; /* 0.1F */
+	r.water_current = 0.014;               /* 0.014D, handleMaterialAcceleration */
 	r.web_factor_xz = 0.25;
 	r.web_factor_y = 0.05000000074505806; /* 0.05F */
 	r.knockback = 0.4000000059604645;        /* 0.4F */
@@ -126,6 +127,7 @@ const bp_RuleField bp_rule_fields[] = {
 	F(step_cooldown, N, BP_FOR_BETA, 0, 16),
 	F(water_inset_y, N, BP_FOR_BETA, -16, 16),
 	F(lava_inset_xz, N, BP_FOR_BETA, -16, 16),
+	F(water_current, N, BP_FOR_BETA, -BIG, BIG),
 	F(web_factor_xz, N, BP_FOR_BETA, 0, 1),
 	F(web_factor_y, N, BP_FOR_BETA, 0, 1),
 	F(knockback, N, BP_FOR_BETA, -BIG, BIG),

@@ -78,16 +78,25 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
 	return 0;
 }
 
-/* Beta's handleWaterMovement test box: shrunk 0.4F on Y, then 0.001 on every side.
- * Two steps as in the game (expand, then contract): one combined 0.401 rounds
- * differently and can move a face across a cell boundary. */
-static int water_test(bp_World *w, const bp_Entity *e)
+/* Beta's handleWaterMovement: the test box is shrunk 0.4F on Y, then 0.001 on every
+ * side. Two steps as in the game (expand, then contract): one combined 0.401 rounds
+ * differently and can move a face across a cell boundary. Any water in its range
+ * puts the entity in water, and the current of that water (flow.c) adds
+ * water_current along its direction to the velocity (section 5). */
+static int water_test(bp_World *w, bp_Entity *e)
 {
 	if (!w->liquid_blocks)
 		return 0; /* no liquid in the world: skip building the test box */
 	bp_AABB t = bp_aabb_expand(&e->box, 0, -e->rules.water_inset_y, 0);
 	t = bp_aabb_expand(&t, -0.001, -0.001, -0.001);
-	return bp_world_liquid_in(w, &t, BP_LIQUID_WATER, 0);
+	if (!bp_world_liquid_in(w, &t, BP_LIQUID_WATER, 0))
+		return 0;
+	double flow[3];
+	if (e->rules.water_current != 0 && bp_world_water_flow(w, &t, flow)) {
+		for (int a = 0; a < 3; a++)
+			e->vel[a] += flow[a] * e->rules.water_current;
+	}
+	return 1;
 }
 
 /* handleLavaMovement: shrunk 0.1F on X/Z and 0.4F on Y, no 0.001 contraction. */

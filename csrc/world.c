@@ -102,6 +102,7 @@ bp_BlockDef bp_default_block_def(void)
 	d.slipperiness = 0.6000000238418579; /* 0.6F, Block.slipperiness */
 	d.liquid = BP_LIQUID_NONE;
 	d.velocity_factor = 1;
+	d.solid = -1;
 	return d;
 }
 
@@ -128,6 +129,10 @@ const char *bp_block_def_error(const bp_BlockDef *def)
 		return "velocity_factor must be in [0, 1]";
 	if (def->liquid < BP_LIQUID_NONE || def->liquid > BP_LIQUID_LAVA)
 		return "liquid must be none, water or lava";
+	if (def->level < 0 || def->level > 15)
+		return "level must be an integer in [0, 15]";
+	if (def->level && def->liquid == BP_LIQUID_NONE)
+		return "level needs liquid = \"water\" or \"lava\"";
 	return NULL;
 }
 
@@ -223,6 +228,10 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	t->velocity_factor = def->velocity_factor;
 	t->touch = t->web || t->velocity_factor != 1;
 	w->has_touch |= t->touch;
+	t->level = (uint8_t)def->level;
+	t->solid = (uint8_t)(def->solid < 0 ? nboxes > 0 && def->liquid == BP_LIQUID_NONE
+	                                    : def->solid != 0);
+	t->ice = (uint8_t)(def->ice != 0);
 	for (int i = 0; i < nboxes; i++) {
 		if (boxes[i].hi[1] > 1)
 			w->tall_shapes = 1;

@@ -60,8 +60,8 @@ local cases = {
     "define_block: field 'name' must be a string" },
   { "define_block with an empty name", function(w) w:define_block{ name = "" } end,
     "define_block: name must be a non-empty string" },
-  { "define_block with an unknown field", function(w) w:define_block{ name = "new", solid = true } end,
-    "define_block: unknown field 'solid'" },
+  { "define_block with an unknown field", function(w) w:define_block{ name = "new", friction = 1 } end,
+    "define_block: unknown field 'friction'" },
   { "define_block with min > max", function(w)
       w:define_block{ name = "new", boxes = { { 0, 0.5, 0, 1, 0.25, 1 } } } end,
     "define_block: box has min > max (or NaN)" },

@@ -351,6 +351,7 @@ describe("blockphys.schematic", function()
         { 0, 0, "minecraft:air" }, { 2, 0, "minecraft:grass_block" }, { 3, 0, "minecraft:dirt" },
         { 4, 0, "minecraft:cobblestone" }, { 5, 2, "minecraft:birch_planks" },
         { 7, 0, "minecraft:bedrock" }, { 9, 0, "minecraft:water" }, { 11, 0, "minecraft:lava" },
+        { 8, 3, "minecraft:water[level=3]" }, { 10, 9, "minecraft:lava[level=9]" },
         { 12, 0, "minecraft:sand" }, { 13, 0, "minecraft:gravel" },
         { 17, 5, "minecraft:spruce_log[axis=x]" }, { 18, 6, "minecraft:birch_leaves" },
         { 20, 0, "minecraft:glass" }, { 31, 1, "minecraft:short_grass" },

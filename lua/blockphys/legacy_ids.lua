@@ -136,10 +136,15 @@ legacy[4] = plain("cobblestone")
 legacy[5] = wood_name("_planks")
 legacy[6] = wood_name("_sapling")
 legacy[7] = plain("bedrock")
-legacy[8] = plain("water")
-legacy[9] = plain("water")
-legacy[10] = plain("lava")
-legacy[11] = plain("lava")
+-- Flowing and still liquids keep their level in the metadata (0 source, 1..7
+-- flowing, 8..15 falling): the water current reads it.
+local function liquid(name)
+  return function(meta) return meta == 0 and mc(name) or format("%s[level=%d]", mc(name), meta) end
+end
+legacy[8] = liquid("water")
+legacy[9] = liquid("water")
+legacy[10] = liquid("lava")
+legacy[11] = liquid("lava")
 legacy[12] = by_meta({ "sand", "red_sand" })
 legacy[13] = plain("gravel")
 legacy[14] = plain("gold_ore")

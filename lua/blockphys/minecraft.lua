@@ -745,6 +745,45 @@ local DEFAULT_SLIPPERINESS = float(0.6)
 local VELOCITY_FACTOR = { soul_sand = 0.4 }
 local WEBS = { cobweb = true }
 
+-- The water current (define_block's level, solid and ice; Beta's BlockFluid, whose
+-- flow reads the material of the blocks beside the water): a liquid's level is its
+-- state's (0 source, 1..7 flowing, 8..15 falling, as Beta's metadata). define_block
+-- takes a block as solid when it has a box; these differ, as Beta's materials have
+-- them (circuits, plants, snow and cloth are not solid; wood and stone are, boxes or
+-- not). Only ice itself is Beta's ice material (packed and blue ice came later, with
+-- a material of their own).
+local NOT_SOLID = {
+  ladder = true, snow = true, repeater = true, comparator = true, lily_pad = true,
+  cocoa = true, moss_carpet = true, pale_moss_carpet = true,
+}
+local NOT_SOLID_SUFFIXES = { "_carpet" }
+local SOLID_SUFFIXES = { "_sign", "_banner", "_pressure_plate" }
+local ICE = { ice = true, frosted_ice = true }
+
+local function ends_with_any(base, suffixes)
+  for _, suffix in ipairs(suffixes) do
+    if base:sub(-#suffix) == suffix then return true end
+  end
+  return false
+end
+
+-- define_block's solid where it differs from its default (some box), else nil.
+local function solid_of(base, boxes)
+  if base == nil then return nil end
+  if #boxes > 0 and (NOT_SOLID[base] or ends_with_any(base, NOT_SOLID_SUFFIXES)) then
+    return false
+  end
+  if #boxes == 0 and ends_with_any(base, SOLID_SUFFIXES) then return true end
+  return nil
+end
+
+-- A liquid's level from its state, 1..15, or nil for 0 (a source) and anything else.
+local function liquid_level(base, props)
+  if not (base and LIQUIDS[base]) then return nil end
+  local level = math.tointeger(tonumber(props.level and props.level:match("^%d%d?$")))
+  return level and level >= 1 and level <= 15 and level or nil
+end
+
 -- Exact names that belong to a family.
 local FAMILY_BY_NAME = {
   snow = "snow", ladder = "ladder", iron_bars = "pane", glass_pane = "pane",
@@ -890,8 +929,10 @@ end
 -- block name.
 -- @tparam string state block state string (namespace optional)
 -- @treturn[1] table `{name=, boxes=, slipperiness=, liquid=, climbable=,
---   velocity_factor=, web=}` for `world:define_block`; boxes in block units,
---   block-local (soul sand: velocity_factor 0.4; cobweb: web = true)
+--   velocity_factor=, web=, level=, solid=, ice=}` for `world:define_block`; boxes
+--   in block units, block-local (soul sand: velocity_factor 0.4; cobweb: web = true;
+--   a liquid's level 1..15 from its state, also in its name; solid and ice only
+--   where Beta's material differs from define_block's default, see NOT_SOLID)
 -- @treturn[1] boolean `true` if the state was recognised, `false` if it
 --   was guessed as a full cube (unknown block or invalid property value)
 -- @raise "bad argument #1 to 'block_def' (string expected, got T)"
@@ -912,6 +953,8 @@ function minecraft.block_def(state)
   if boxes == nil then
     boxes, parts, known = { FULL }, {}, false
   end
+  local level = liquid_level(base, props)
+  if level then parts[#parts + 1] = "level=" .. level end
   local def = {
     name = #parts > 0 and name .. "[" .. concat(parts, ",") .. "]" or name,
     boxes = copy_boxes(boxes),
@@ -920,6 +963,9 @@ function minecraft.block_def(state)
     climbable = base and (CLIMBABLE_SET[base] or base == "ladder") or nil,
     velocity_factor = base and VELOCITY_FACTOR[base] or nil,
     web = base and WEBS[base] or nil,
+    level = level,
+    solid = solid_of(base, boxes),
+    ice = base and ICE[base] or nil,
   }
   return def, known
 end

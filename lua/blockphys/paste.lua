@@ -162,7 +162,10 @@ end
 -- check and the real definition see the same values (a definition's metamethods
 -- could answer differently each time). Keys World:define_block does not know are
 -- copied raw, so that it still reports them.
-local DEF_FIELDS = { "name", "boxes", "slipperiness", "liquid", "climbable", "velocity_factor", "web" }
+local DEF_FIELDS = {
+  "name", "boxes", "slipperiness", "liquid", "climbable", "velocity_factor", "web",
+  "level", "solid", "ice",
+}
 
 local function copy_def(def)
   local out = {}
