@@ -91,7 +91,9 @@ describe("blockphys.minecraft", function()
     it("adds the namespace and keeps only collision properties in the name", function()
       assert.equal("minecraft:stone", minecraft.block_def("stone").name)
       assert.equal("minecraft:oak_slab[type=top]",
-        minecraft.block_def("minecraft:oak_slab[waterlogged=true,type=top]").name)
+        minecraft.block_def("minecraft:oak_slab[waterlogged=false,type=top]").name)
+      assert.equal("minecraft:oak_slab[type=top]",
+        minecraft.block_def("minecraft:oak_slab[powered=true,type=top]").name)
       assert.equal("minecraft:purpur_pillar", minecraft.block_def("minecraft:purpur_pillar[axis=x]").name)
     end)
 
@@ -539,10 +541,36 @@ describe("blockphys.minecraft", function()
       assert.equal("water", minecraft.block_def("minecraft:kelp_plant").liquid)
     end)
 
-    it("waterlogged blocks are not liquids", function()
+    it("waterlogged blocks are still water with their boxes, named apart", function()
       local def = minecraft.block_def("minecraft:oak_slab[type=bottom,waterlogged=true]")
-      assert.is_nil(def.liquid)
+      assert.equal("water", def.liquid)
+      assert.is_nil(def.level)
+      assert.equal("minecraft:oak_slab[type=bottom,waterlogged=true]", def.name)
       assert.same({ { 0, 0, 0, 1, 0.5, 1 } }, def.boxes)
+      local dry = minecraft.block_def("minecraft:oak_slab[type=bottom,waterlogged=false]")
+      assert.is_nil(dry.liquid)
+      assert.equal("minecraft:oak_slab[type=bottom]", dry.name)
+      -- sorted among the collision properties; a sign without boxes is plain water
+      assert.equal("minecraft:oak_fence[east=true,north=false,south=false,waterlogged=true,west=false]",
+        minecraft.block_def("minecraft:oak_fence[waterlogged=true,east=true]").name)
+      local sign = minecraft.block_def("minecraft:oak_sign[rotation=4,waterlogged=true]")
+      assert.same({}, sign.boxes)
+      assert.equal("water", sign.liquid)
+      -- water itself is not "waterlogged"
+      assert.equal("minecraft:water", minecraft.block_def("minecraft:water[waterlogged=true]").name)
+    end)
+
+    it("puts an entity in a waterlogged slab in water, standing on the slab", function()
+      local w = require("blockphys").World()
+      w:paste({ width = 1, height = 2, length = 1, offset = { 0, 0, 0 }, format = "sponge2",
+                palette = { "minecraft:stone", "minecraft:oak_slab[type=bottom,waterlogged=true]" },
+                blocks = string.char(0, 1), cell_bytes = 1, get = function() end }, 0, 0, 0)
+      local e = w:spawn{ x = 0.5, y = 1.5, z = 0.5 } -- water test range: cells y = 1, 2
+      w:step()
+      assert.is_true(e.in_water)
+      for _ = 1, 40 do w:step() end
+      assert.equal(1.5, e.y) -- held by the slab's box
+      assert.is_true(e.in_water)
     end)
   end)
 

@@ -924,8 +924,9 @@ end
 -- The definition's `name` is the block name plus only the properties that
 -- change its collision, sorted, with defaults filled in (for example
 -- `"minecraft:oak_stairs[facing=east,half=bottom,shape=straight]"`), so
--- states that collide alike (waterlogged or not, any rotation of a sign)
--- share one definition. Unknown blocks become full cubes named by their bare
+-- states that collide alike (any rotation of a sign) share one definition;
+-- `waterlogged=true` is kept (such a block is water too: `liquid = "water"`
+-- with its boxes), and so is a liquid's level other than 0. Unknown blocks become full cubes named by their bare
 -- block name.
 -- @tparam string state block state string (namespace optional)
 -- @treturn[1] table `{name=, boxes=, slipperiness=, liquid=, climbable=,
@@ -955,11 +956,18 @@ function minecraft.block_def(state)
   end
   local level = liquid_level(base, props)
   if level then parts[#parts + 1] = "level=" .. level end
+  -- A waterlogged block holds still water in its cell, its boxes kept (today's game:
+  -- an entity in it is in water).
+  local waterlogged = props.waterlogged == "true" and not (base and LIQUIDS[base])
+  if waterlogged then
+    parts[#parts + 1] = "waterlogged=true"
+    sort(parts)
+  end
   local def = {
     name = #parts > 0 and name .. "[" .. concat(parts, ",") .. "]" or name,
     boxes = copy_boxes(boxes),
     slipperiness = base and SLIPPERINESS[base] or DEFAULT_SLIPPERINESS,
-    liquid = base and LIQUIDS[base] or nil,
+    liquid = waterlogged and "water" or base and LIQUIDS[base] or nil,
     climbable = base and (CLIMBABLE_SET[base] or base == "ladder") or nil,
     velocity_factor = base and VELOCITY_FACTOR[base] or nil,
     web = base and WEBS[base] or nil,
