@@ -42,7 +42,7 @@ end
 -- Rules tables, one per kind of entity (each spawn copies its table).
 local function kinds()
   return {
-    bp.rules.beta173{ step_sink_fix = true },
+    bp.rules.beta173{ step_sink_fix = true, push_out_of_blocks = true },
     bp.rules.beta173{ resolver = "swept", push = "separate" },
     bp.rules.beta173{ heading = function(_, strafe, forward, k)
       return strafe * k * 1.5, forward * k * 1.5

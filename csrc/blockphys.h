@@ -296,6 +296,16 @@ typedef struct bp_Hooks {
  *  (heading), 2, 5, 6 (push), 8. */
 int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
 
+/** Beta EntityPlayerSP.pushOutOfBlocks, four times (the box's corners on X/Z drawn in
+ *  to width x rules.push_out_reach from its centre, at rules.push_out_height above its
+ *  feet): for each such point whose cell or the cell above is a normal cube (a full
+ *  opaque cube: bp_BlockType.normal_cube), vx or vz is set to -+rules.push_out_speed
+ *  (0.1F b/t) toward the nearest side whose two cells are open. Beta rules, per tick,
+ *  called by bp_tick_beta173 when rules.push_out_of_blocks is set. Source:
+ *  reference/b173-movement.md section 0; the method body and World.isBlockNormalCube
+ *  as in the decompile (reference S1). */
+void bp_push_out_of_blocks(bp_World *w, bp_Entity *e);
+
 /** Beta EntityLiving.knockBack on entity e (Beta rules): all motion halved, then the
  *  X/Z motion pushed by rules.knockback (0.4F b/t) along the direction (dx, dz)
  *  divided by its length as a Java float, then vy += rules.knockback, capped at

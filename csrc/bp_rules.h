@@ -61,6 +61,10 @@ typedef struct bp_Rules {
 	double water_inset_y;     /* water test box shrink on Y: 0.4F */
 	double lava_inset_xz;     /* lava test box shrink on X/Z: 0.1F */
 	double water_current;     /* b/t added along the water's flow each tick: 0.014 */
+	double push_out_speed;    /* pushOutOfBlocks: vx or vz set to -+0.1F */
+	double push_out_reach;    /* its points at centre -+ width x 0.35 on X and Z */
+	double push_out_height;   /* ... and feet + 0.5 */
+	int push_out_of_blocks;   /* the local player's pushOutOfBlocks runs (false: opt in) */
 	double web_factor_xz;     /* a move after touching a web: dx, dz x 0.25 */
 	double web_factor_y;      /* ... and dy x 0.05F */
 	double knockback;         /* knockBack: horizontal push and lift 0.4F b/t */

@@ -47,6 +47,7 @@ typedef struct bp_BlockType {
 	                      * falling), the water current's input (flow.c) */
 	uint8_t solid;       /* Beta Material.isSolid: neighbours the current may not flow into */
 	uint8_t ice;         /* Beta Material.ice: no downward pull on falling water beside it */
+	uint8_t normal_cube; /* Beta World.isBlockNormalCube: pushOutOfBlocks pushes out of it */
 	double velocity_factor; /* Beta BlockSoulSand: touching it scales X/Z velocity (0.4) */
 } bp_BlockType;
 
@@ -63,6 +64,7 @@ typedef struct bp_BlockDef {
 	int level; /* 0..15; not 0 only for a liquid */
 	int solid; /* < 0: derived (some box and not a liquid); else a boolean */
 	int ice;
+	int normal_cube; /* < 0: derived (the unit cube and solid); else a boolean */
 } bp_BlockDef;
 
 /** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
@@ -117,6 +119,7 @@ struct bp_World {
 	uint32_t name_cap;
 	int tall_shapes; /* some type rises above its cell: gathers scan one block lower */
 	int has_climbable; /* some type is climbable: the ladder test can be skipped if not */
+	int has_normal_cube; /* some type is a normal cube: pushOutOfBlocks can be skipped if not */
 	int has_touch; /* some type slows what touches it (web, velocity_factor < 1) */
 
 	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
@@ -177,7 +180,7 @@ void bp_free(bp_World *w, void *p, size_t n);
 
 /** Defaults for bp_BlockDef: full cube, slipperiness 0.6F, not liquid, not climbable,
  *  velocity_factor 1, not a web, level 0, solid derived (some box, not a liquid), not
- *  ice. Source: reference/b173-movement.md section 2
+ *  ice, normal_cube derived (the unit cube and solid). Source: reference/b173-movement.md section 2
  *  (Block.slipperiness); the rest: our own. */
 bp_BlockDef bp_default_block_def(void);
 
@@ -301,6 +304,17 @@ int bp_world_any_box(bp_World *w, const bp_AABB *region);
  *  (Beta's getIsAnyLiquid). liquid = 0 matches either liquid. Source:
  *  reference/b173-movement.md section 5. */
 int bp_world_liquid_in(bp_World *w, const bp_AABB *region, int liquid, int low_quirk);
+
+/** True if a normal cube (bp_BlockType.normal_cube) lies in the cells floor(lo) ..
+ *  floor(hi) of `region` (inclusive, points included: a flat region still has its
+ *  cells). One lookup per chunk. Source: our own (for pushOutOfBlocks, push_out.c). */
+int bp_world_normal_cube_in(bp_World *w, const bp_AABB *region);
+
+/** bp_world_normal_cube_in, read from an entity's gather cache when it covers the
+ *  cells (the box's own cells usually lie in the range its last move gathered); the
+ *  same answer either way. Source: our own. */
+int bp_world_normal_cube_in_cached(bp_World *w, const bp_GatherCache *gc,
+                                   const bp_AABB *region);
 
 /** The direction of the water current through the integer block range floor(lo) ..
  *  floor(hi + 1) - 1 of `region` (Beta's handleMaterialAcceleration for water): the

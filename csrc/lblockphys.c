@@ -778,7 +778,9 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   [0, 15] (default 0, only with liquid: Beta's liquid metadata, 0 source, 1..7
  *   flowing, 8..15 falling), solid = boolean (Beta Material.isSolid; default: some box
  *   and not a liquid), ice = boolean (Beta Material.ice; default false): the last three
- *   feed the water current, flow.c}`
+ *   feed the water current, flow.c; normal_cube = boolean (Beta World.isBlockNormalCube:
+ *   a full opaque cube, which pushOutOfBlocks pushes out of; default: the unit cube and
+ *   solid)}`
  * @treturn integer the new id (1..65535)
  * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
  *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
@@ -789,7 +791,8 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   be in [0, 1.5]", "field 'velocity_factor' must be a number", "velocity_factor must
  *   be in [0, 1]", "field 'liquid' must be \"water\" or \"lava\"", "field 'level' must be
  *   an integer", "level must be an integer in [0, 15]", "level needs liquid = ...",
- *   "field 'solid' must be a boolean" (also 'climbable', 'web', 'ice'), "block 'n' is
+ *   "field 'solid' must be a boolean" (also 'climbable', 'web', 'ice', 'normal_cube'),
+ *   "block 'n' is
  *   already defined", "too many block types (at most 65535)"; "world is locked: ..."
  *   inside world:step; "not enough memory". Nothing is defined when it raises.
  */
@@ -797,7 +800,7 @@ static int l_world_define_block(lua_State *L)
 {
 	static const char *const keys[] = {"name", "boxes", "slipperiness", "liquid",
 	                                   "climbable", "velocity_factor", "web", "level",
-	                                   "solid", "ice", NULL};
+	                                   "solid", "ice", "normal_cube", NULL};
 	bp_World *w = world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_unlocked(L, w);
@@ -847,6 +850,8 @@ static int l_world_define_block(lua_State *L)
 	if (lua_getfield(L, 2, "solid") != LUA_TNIL)
 		def.solid = opt_flag(L, 2, "solid", "define_block");
 	def.ice = opt_flag(L, 2, "ice", "define_block");
+	if (lua_getfield(L, 2, "normal_cube") != LUA_TNIL)
+		def.normal_cube = opt_flag(L, 2, "normal_cube", "define_block");
 	/* The fields' metamethods may have run any code, destroying the world too. */
 	w = world_of(L, 1);
 	const char *err = bp_block_def_error(&def);
@@ -890,7 +895,7 @@ static int l_world_block_id(lua_State *L)
 static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 {
 	const bp_BlockType copy = *type, *t = &copy;
-	lua_createtable(L, 0, 11);
+	lua_createtable(L, 0, 12);
 	lua_pushinteger(L, id);
 	lua_setfield(L, -2, "id");
 	lua_pushstring(L, t->name);
@@ -923,6 +928,8 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 	lua_setfield(L, -2, "solid");
 	lua_pushboolean(L, t->ice);
 	lua_setfield(L, -2, "ice");
+	lua_pushboolean(L, t->normal_cube);
+	lua_setfield(L, -2, "normal_cube");
 }
 
 /***
@@ -932,7 +939,8 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
  * @tparam integer|string block id or name
  * @treturn table `{id, name, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local),
  *   slipperiness, liquid = "water"|"lava"|nil, climbable = boolean, velocity_factor,
- *   web = boolean, level = integer, solid = boolean, ice = boolean}`
+ *   web = boolean, level = integer, solid = boolean, ice = boolean, normal_cube =
+ *   boolean}`
  * @raise "bad argument #1 to 'block_info' (unknown block 'n')", "(unknown block id n)",
  *   "(block id or name expected, got T)", or "(number has no integer representation)".
  */
@@ -3247,7 +3255,7 @@ static int l_world_raycast(lua_State *L)
 		return 1;
 	}
 	const lua_Integer handle = hit_handle(w, h.kind, h.collider);
-	lua_createtable(L, 0, 11);
+	lua_createtable(L, 0, 12);
 	set_target_fields(L, h.kind, h.cell, h.id, handle);
 	set_hit_fields(L, h.normal, h.point, h.distance);
 	return 1;
@@ -3458,7 +3466,7 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lua_setfield(L, -2, "constructors");
 	lua_pushliteral(L, "blockphys 0.1.0");
 	lua_setfield(L, -2, "_VERSION");
-	lua_createtable(L, 0, 11);
+	lua_createtable(L, 0, 12);
 	lua_pushinteger(L, (lua_Integer)BP_MAX_MOVE);
 	lua_setfield(L, -2, "max_move");
 	lua_pushinteger(L, (lua_Integer)BP_MAX_COORD);

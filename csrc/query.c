@@ -563,6 +563,32 @@ static BP_ALWAYS_INLINE int liquid_in_part(void *ctx, const ChunkPart *p)
 	return 0;
 }
 
+/* 1 if a cell of the chunk part is a normal cube (World.isBlockNormalCube). */
+static BP_ALWAYS_INLINE int normal_cube_in_part(void *ctx, const ChunkPart *p)
+{
+	const bp_World *w = ctx;
+	if (!p->c->ids)
+		return w->types[p->c->uniform].normal_cube;
+	for (int y = p->a[1]; y <= p->b[1]; y++)
+		for (int z = p->a[2]; z <= p->b[2]; z++)
+			for (int x = p->a[0]; x <= p->b[0]; x++)
+				if (w->types[part_id(p, x, y, z)].normal_cube)
+					return 1;
+	return 0;
+}
+
+int bp_world_normal_cube_in(bp_World *w, const bp_AABB *r)
+{
+	if (!w->has_normal_cube)
+		return 0;
+	int64_t lo[3], hi[3];
+	for (int a = 0; a < 3; a++) {
+		lo[a] = cell_floor(r->lo[a]);
+		hi[a] = cell_floor(r->hi[a]);
+	}
+	return walk_chunks(w, lo, hi, 0, normal_cube_in_part, w);
+}
+
 int bp_world_liquid_in(bp_World *w, const bp_AABB *r, int liquid, int low_quirk)
 {
 	if (!w->liquid_blocks)
@@ -576,4 +602,26 @@ int bp_world_liquid_in(bp_World *w, const bp_AABB *r, int liquid, int low_quirk)
 	}
 	LiquidWalk lw = {w, liquid};
 	return walk_chunks(w, lo, hi, 1, liquid_in_part, &lw);
+}
+
+int bp_world_normal_cube_in_cached(bp_World *w, const bp_GatherCache *gc,
+                                   const bp_AABB *r)
+{
+	if (!w->has_normal_cube)
+		return 0;
+	int32_t lo[3], hi[3];
+	if (!point_cells(r->lo[0], r->lo[1], r->lo[2], lo) ||
+	    !point_cells(r->hi[0], r->hi[1], r->hi[2], hi) || !cache_covers(w, gc, lo, hi))
+		return bp_world_normal_cube_in(w, r);
+	/* The cache notes every non-air cell of its range. */
+	for (int i = 0; i < gc->n; i++) {
+		if (!w->types[gc->cell[i].id].normal_cube)
+			continue;
+		const int32_t x = gc->lo[0] + gc->cell[i].x, y = gc->lo[1] + gc->cell[i].y,
+		              z = gc->lo[2] + gc->cell[i].z;
+		if (x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] &&
+		    z <= hi[2])
+			return 1;
+	}
+	return 0;
 }

@@ -46,6 +46,10 @@ bp_Rules bp_rules_beta173(void)
 	r.water_inset_y = 0.4000000059604645;  /* 0.4F */
 	r.lava_inset_xz = 0.10000000149011612; /* 0.1F */
 	r.water_current = 0.014;               /* 0.014D, handleMaterialAcceleration */
+	r.push_out_of_blocks = 0; /* the local player only (EntityPlayerSP): opt in */
+	r.push_out_speed = 0.10000000149011612; /* 0.1F */
+	r.push_out_reach = 0.35;               /* 0.34999999999999998D */
+	r.push_out_height = 0.5;
 	r.web_factor_xz = 0.25;
 	r.web_factor_y = 0.05000000074505806; /* 0.05F */
 	r.knockback = 0.4000000059604645;        /* 0.4F */
@@ -128,6 +132,10 @@ const bp_RuleField bp_rule_fields[] = {
 	F(water_inset_y, N, BP_FOR_BETA, -16, 16),
 	F(lava_inset_xz, N, BP_FOR_BETA, -16, 16),
 	F(water_current, N, BP_FOR_BETA, -BIG, BIG),
+	F(push_out_of_blocks, B, BP_FOR_BETA, 0, 1),
+	F(push_out_speed, N, BP_FOR_BETA, -BIG, BIG),
+	F(push_out_reach, N, BP_FOR_BETA, -16, 16),
+	F(push_out_height, N, BP_FOR_BETA, -64, 64),
 	F(web_factor_xz, N, BP_FOR_BETA, 0, 1),
 	F(web_factor_y, N, BP_FOR_BETA, 0, 1),
 	F(knockback, N, BP_FOR_BETA, -BIG, BIG),

@@ -342,6 +342,8 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 		if (e->y_size < r->sneak_camera)
 			e->y_size = r->sneak_camera;
 	}
+	if (r->push_out_of_blocks)
+		bp_push_out_of_blocks(w, e);
 	e->in_lava = (uint8_t)lava_test(w, e);
 	if (in->jumping) {
 		if (r->hook_jump && hooks && hooks->jump) {

@@ -103,6 +103,7 @@ bp_BlockDef bp_default_block_def(void)
 	d.liquid = BP_LIQUID_NONE;
 	d.velocity_factor = 1;
 	d.solid = -1;
+	d.normal_cube = -1;
 	return d;
 }
 
@@ -239,6 +240,9 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	t->full_cube = nboxes == 1 && boxes[0].lo[0] == 0 && boxes[0].lo[1] == 0 &&
 	               boxes[0].lo[2] == 0 && boxes[0].hi[0] == 1 && boxes[0].hi[1] == 1 &&
 	               boxes[0].hi[2] == 1;
+	t->normal_cube = (uint8_t)(def->normal_cube < 0 ? t->full_cube && t->solid
+	                                                : def->normal_cube != 0);
+	w->has_normal_cube |= t->normal_cube;
 	name_insert(w->name_slots, w->name_cap, name, w->ntypes);
 	*id = (uint16_t)w->ntypes;
 	w->ntypes++;

@@ -24,7 +24,8 @@ build = {
       sources = {
         "csrc/aabb.c", "csrc/broadphase.c", "csrc/chunk.c", "csrc/entity.c",
         "csrc/flow.c", "csrc/lblockphys.c",
-        "csrc/move_axis.c", "csrc/move_swept.c", "csrc/push.c", "csrc/query.c",
+        "csrc/move_axis.c", "csrc/move_swept.c", "csrc/push.c", "csrc/push_out.c",
+        "csrc/query.c",
         "csrc/raycast.c", "csrc/rules.c", "csrc/solid.c", "csrc/step.c",
         "csrc/tick_beta.c", "csrc/tick_mccpp.c", "csrc/world.c",
       },

@@ -61,7 +61,8 @@ describe("the water current (Beta flow)", function()
       assert.near(x, e.x, 1e-12)
       assert.equal(v, e.vx)
     end
-    -- steady speed 0.014 x 0.8F / (1 - 0.8F) = 0.056 b/t (1.12 m/s)
+    -- e.vx settles at 0.014 x 0.8F / (1 - 0.8F) = 0.056; each tick moves it
+    -- e.vx + 0.014 = 0.07 blocks (1.4 m/s)
     assert.near(0.056, e.vx, 0.001)
   end)
 
@@ -283,6 +284,7 @@ describe("bp.minecraft liquids and materials", function()
     assert.is_false(minecraft.block_def("minecraft:red_carpet").solid)
     assert.is_true(minecraft.block_def("minecraft:oak_sign[rotation=2]").solid)
     assert.is_true(minecraft.block_def("minecraft:stone_pressure_plate").solid)
+    assert.is_true(minecraft.block_def("minecraft:cobweb").solid) -- Beta's web material
     assert.is_nil(minecraft.block_def("minecraft:stone").solid) -- the default: a box
     assert.is_true(minecraft.block_def("minecraft:ice").ice)
     assert.is_nil(minecraft.block_def("minecraft:packed_ice").ice)

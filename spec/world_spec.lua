@@ -25,7 +25,7 @@ describe("bp.World", function()
       assert.same({ id = 1, name = "stone", boxes = { { 0, 0, 0, 1, 1, 1 } },
                     slipperiness = 0.6000000238418579, climbable = false,
                     velocity_factor = 1, web = false, level = 0, solid = true,
-                    ice = false }, info)
+                    ice = false, normal_cube = true }, info)
       assert.same(info, w:block_info("stone"))
     end)
 
@@ -34,7 +34,7 @@ describe("bp.World", function()
       assert.same({ id = 2, name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } },
                     slipperiness = 0.6000000238418579, climbable = false,
                     velocity_factor = 1, web = false, level = 0, solid = true,
-                    ice = false },
+                    ice = false, normal_cube = false },
                   w:block_info("slab"))
       assert.equal(0.9800000190734863, w:block_info("ice").slipperiness)
       assert.equal("water", w:block_info("water").liquid)
@@ -64,7 +64,7 @@ describe("bp.World", function()
     it("describes air", function()
       assert.same({ id = 0, name = "air", boxes = {}, slipperiness = 0.6000000238418579,
                     climbable = false, velocity_factor = 1, web = false, level = 0,
-                    solid = false, ice = false },
+                    solid = false, ice = false, normal_cube = false },
                   bp.World():block_info(0))
     end)
   end)

@@ -756,10 +756,6 @@ local NOT_SOLID = {
   ladder = true, snow = true, repeater = true, comparator = true, lily_pad = true,
   cocoa = true, moss_carpet = true, pale_moss_carpet = true,
 }
-local NOT_SOLID_SUFFIXES = { "_carpet" }
-local SOLID_SUFFIXES = { "_sign", "_banner", "_pressure_plate" }
-local ICE = { ice = true, frosted_ice = true }
-
 local function ends_with_any(base, suffixes)
   for _, suffix in ipairs(suffixes) do
     if base:sub(-#suffix) == suffix then return true end
@@ -767,13 +763,38 @@ local function ends_with_any(base, suffixes)
   return false
 end
 
+local NOT_SOLID_SUFFIXES = { "_carpet" }
+local SOLID_SUFFIXES = { "_sign", "_banner", "_pressure_plate" }
+local SOLID_NO_BOX = { cobweb = true, moving_piston = true }
+local ICE = { ice = true, frosted_ice = true }
+
+-- pushOutOfBlocks (define_block's normal_cube; Beta's World.isBlockNormalCube: an
+-- opaque material rendered as a whole cube): define_block takes the unit cube as one;
+-- glass, glowstone, leaves and ice are not (translucent materials), soul sand is (its
+-- box is lower, its block a whole cube).
+local NOT_NORMAL = { glass = true, tinted_glass = true, glowstone = true, ice = true,
+                     frosted_ice = true }
+local NOT_NORMAL_SUFFIXES = { "_stained_glass", "_leaves" }
+local NORMAL = { soul_sand = true }
+
+-- define_block's normal_cube where it differs from its default, else nil.
+local function normal_cube_of(base)
+  if base == nil then return nil end
+  if NOT_NORMAL[base] or ends_with_any(base, NOT_NORMAL_SUFFIXES) then return false end
+  if NORMAL[base] then return true end
+  return nil
+end
+
+
 -- define_block's solid where it differs from its default (some box), else nil.
 local function solid_of(base, boxes)
   if base == nil then return nil end
   if #boxes > 0 and (NOT_SOLID[base] or ends_with_any(base, NOT_SOLID_SUFFIXES)) then
     return false
   end
-  if #boxes == 0 and ends_with_any(base, SOLID_SUFFIXES) then return true end
+  if #boxes == 0 and (SOLID_NO_BOX[base] or ends_with_any(base, SOLID_SUFFIXES)) then
+    return true
+  end
   return nil
 end
 
@@ -932,8 +953,9 @@ end
 -- @treturn[1] table `{name=, boxes=, slipperiness=, liquid=, climbable=,
 --   velocity_factor=, web=, level=, solid=, ice=}` for `world:define_block`; boxes
 --   in block units, block-local (soul sand: velocity_factor 0.4; cobweb: web = true;
---   a liquid's level 1..15 from its state, also in its name; solid and ice only
---   where Beta's material differs from define_block's default, see NOT_SOLID)
+--   a liquid's level 1..15 from its state, also in its name; solid, ice and
+--   normal_cube only where Beta's material differs from define_block's default, see
+--   NOT_SOLID and NOT_NORMAL)
 -- @treturn[1] boolean `true` if the state was recognised, `false` if it
 --   was guessed as a full cube (unknown block or invalid property value)
 -- @raise "bad argument #1 to 'block_def' (string expected, got T)"
@@ -974,6 +996,7 @@ function minecraft.block_def(state)
     level = level,
     solid = solid_of(base, boxes),
     ice = base and ICE[base] or nil,
+    normal_cube = normal_cube_of(base),
   }
   return def, known
 end

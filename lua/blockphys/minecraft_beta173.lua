@@ -154,7 +154,13 @@ function beta173.block_def(state)
   local boxes, suffix = beta_shape(base, props)
   if boxes and not same_boxes(boxes, def.boxes) then
     def.boxes = minecraft._copy_boxes(boxes)
+    if def.liquid then -- waterlogged: a definition of its own
+      suffix = suffix == "" and "[waterlogged=true]" or suffix:sub(1, -2) .. ",waterlogged=true]"
+    end
     def.name = "minecraft:" .. base .. suffix .. "@beta173"
+    -- Beta's chest and farmland collide as whole cubes but are not rendered as
+    -- one: no normal cube (pushOutOfBlocks).
+    if FIXED[base] then def.normal_cube = false end
   end
   return def, known
 end

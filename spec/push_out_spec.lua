@@ -1,0 +1,155 @@
+-- luacheck: std +busted
+-- pushOutOfBlocks (reference/b173-movement.md section 0: EntityPlayerSP.onLivingUpdate
+-- calls it four times, after the sneak dip; the body as in the decompile): a player
+-- whose corner points, drawn in to 0.35 of its width from its centre at its feet +
+-- 0.5, lie in a normal cube (or under one, the cell above) gets vx or vz of -+0.1F
+-- toward the nearest open side. Opt-in: rules.push_out_of_blocks.
+local bp = require "blockphys"
+local H = require "helpers.world"
+
+local PUSH = H.f32(0.1)
+local PLAYER = bp.rules.beta173{ push_out_of_blocks = true }
+
+-- A stone floor (top at y = 1) and an entity on it at (x, 1, z), landed.
+local function setup(x, z, rules)
+  local w = H.world()
+  w:define_block{ name = "glass", normal_cube = false }
+  w:define_block{ name = "sand_low", boxes = { { 0, 0, 0, 1, 0.875, 1 } }, normal_cube = true }
+  H.flat(w, 0)
+  local e = w:spawn{ x = x, y = 1, z = z, rules = rules or PLAYER }
+  w:step()
+  w:step()
+  assert.is_true(e.on_ground)
+  return w, e
+end
+
+-- The velocity the push leaves, read in a heading hook (it runs after the push,
+-- before the move): no input, so the hook adds nothing.
+local function pushed(w, e)
+  local seen
+  local r = e.rules
+  r.heading = function(self) seen = { self.vx, self.vz } return 0, 0 end
+  e.rules = r
+  w:step()
+  return seen[1], seen[2]
+end
+
+describe("pushOutOfBlocks (push_out_of_blocks = true)", function()
+  it("pushes out of a block placed into the entity: the last point's side wins", function()
+    local w, e = setup(0.5, 0.3)
+    w:set_block(0, 1, 0, "stone")
+    -- points (x, z): (0.29, 0.51) -> -X; (0.29, 0.09) -> -Z; (0.71, 0.09) -> -Z;
+    -- (0.71, 0.51) -> +X (0.29 to +X beats 0.49 to +Z): vx = 0.1F, vz = -0.1F
+    local vx, vz = pushed(w, e)
+    assert.equal(PUSH, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("tests the cell above the point too (a block at head height)", function()
+    local w, e = setup(0.45, 0.4)
+    w:set_block(0, 2, 0, "stone")
+    -- points (0.24, 0.61) -> -X; (0.24, 0.19) -> -Z; (0.66, 0.19) -> -Z (0.19 beats
+    -- 0.34 to +X); (0.66, 0.61) -> +X (0.34 beats 0.39 to +Z)
+    local vx, vz = pushed(w, e)
+    assert.equal(PUSH, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("needs both cells of a side open, and does nothing when all sides are shut", function()
+    local w, e = setup(0.5, 0.5)
+    w:fill(-1, 1, -1, 1, 2, 1, "stone") -- the entity's cell and every side, both heights
+    local vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(0, vz)
+    -- open the +Z side at the lower cell only: still shut (the upper one is stone)
+    w:set_block(0, 1, 1, 0)
+    vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(0, vz)
+    -- both cells open: every point goes +Z
+    w:set_block(0, 2, 1, 0)
+    vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(PUSH, vz)
+  end)
+
+  it("ignores blocks that are not normal cubes (glass, a slab); a lower normal cube counts", function()
+    local w, e = setup(0.45, 0.4)
+    w:set_block(0, 1, 0, "glass")
+    local vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(0, vz)
+    w:set_block(0, 1, 0, "slab")
+    vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(0, vz)
+    w:set_block(0, 1, 0, "sand_low")
+    vx, vz = pushed(w, e)
+    assert.equal(PUSH, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("is off by default (only Beta's local player has it) and per entity", function()
+    assert.is_false(bp.rules.beta173().push_out_of_blocks)
+    local w, e = setup(0.5, 0.3, bp.rules.beta173())
+    w:set_block(0, 1, 0, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(0, vz)
+  end)
+
+  it("walks the entity out of the block over a few ticks", function()
+    local w, e = setup(0.5, 0.5)
+    w:set_block(0, 1, 0, "stone")
+    assert.equal(1, #w:boxes_in(e:box()))
+    for _ = 1, 30 do w:step() end
+    assert.equal(0, #w:boxes_in(e:box()), "the entity still overlaps the block")
+    assert.equal(1, e.y)
+  end)
+
+  it("takes its constants from the rules", function()
+    local w, e = setup(0.5, 0.3, bp.rules.beta173{ push_out_of_blocks = true, push_out_speed = 0.5 })
+    w:set_block(0, 1, 0, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(0.5, vx)
+    assert.equal(-0.5, vz)
+    assert.equal(0.35, PLAYER.push_out_reach)
+    assert.equal(0.5, PLAYER.push_out_height)
+    assert.equal(PUSH, PLAYER.push_out_speed)
+    assert.has_error(function() bp.rules.mccpp{ push_out_of_blocks = true } end,
+      "bp.rules.mccpp: rule 'push_out_of_blocks' belongs to model beta173, not mccpp")
+  end)
+end)
+
+describe("define_block normal_cube", function()
+  it("defaults to the unit cube of a solid block, and block_info reports it", function()
+    local w = H.world()
+    assert.is_true(w:block_info("stone").normal_cube)
+    assert.is_false(w:block_info("slab").normal_cube)
+    assert.is_false(w:block_info("water").normal_cube)
+    w:define_block{ name = "soft", solid = false }
+    assert.is_false(w:block_info("soft").normal_cube)
+    w:define_block{ name = "pane", normal_cube = false }
+    assert.is_false(w:block_info("pane").normal_cube)
+  end)
+
+  it("raises for a value that is not a boolean", function()
+    local w = bp.World()
+    assert.has_error(function() w:define_block{ name = "a", normal_cube = 1 } end,
+      "define_block: field 'normal_cube' must be a boolean")
+    assert.is_nil(w:block_id("a"))
+  end)
+
+  it("bp.minecraft marks glass, leaves and ice as not normal, soul sand as normal", function()
+    local m = bp.minecraft
+    assert.is_false(m.block_def("minecraft:glass").normal_cube)
+    assert.is_false(m.block_def("minecraft:lime_stained_glass").normal_cube)
+    assert.is_false(m.block_def("minecraft:oak_leaves[distance=2]").normal_cube)
+    assert.is_false(m.block_def("minecraft:ice").normal_cube)
+    assert.is_true(m.block_def("minecraft:soul_sand").normal_cube)
+    assert.is_nil(m.block_def("minecraft:stone").normal_cube)
+    -- Beta's chest and farmland: whole-cube boxes, but no normal cube
+    assert.is_false(m.beta173.block_def("minecraft:chest[facing=north]").normal_cube)
+    assert.is_false(m.beta173.block_def("minecraft:farmland[moisture=7]").normal_cube)
+  end)
+end)
