@@ -111,6 +111,17 @@ checks["swept_vs_axis.lua"] = function(out)
   assert_line(out, "  swept y = 64.022000  axis y = 64.000000  on_ground true / true")
 end
 
+-- The drifter covers 0.07 blocks a tick in the current (0.014 a tick, less a fifth
+-- to the water drag each tick: README "Water currents"), goes over the edge and
+-- sinks into the pool; the anchored one (water_current = 0) stays; walking upstream
+-- nets 0.098 - 0.07 = 0.028 b/t.
+checks["river.lua"] = function(out)
+  assert_line(out, " 100      8.2200      1.5000      2.8120")
+  local x, y = out:match("drifter   ends at x = (%S+), y = (%S+), in water: true")
+  assert.is_true(tonumber(x) > 8 and tonumber(y) < 0, out)
+  assert_line(out, "anchored  ends at x = 1.5000, y = 1.0000, in water: true")
+end
+
 describe("examples", function()
   local files = example_files()
 
