@@ -44,6 +44,7 @@ typedef struct bp_Rules {
 	double guard_step;        /* sneak edge guard reduction 0.05 */
 	int sneak_guard;          /* sneaking on the ground holds the entity at edges */
 	int step_sink_fix;        /* false: reproduce the step-up sink quirk (section 9.2) */
+	int push_out_of_blocks;   /* the local player's pushOutOfBlocks runs (false: opt in) */
 
 	/* --- Beta 1.7.3 (per tick): liquids, ladders --- */
 	double liquid_jump;       /* motionY += 0.04F per tick swimming up */
@@ -64,7 +65,6 @@ typedef struct bp_Rules {
 	double push_out_speed;    /* pushOutOfBlocks: vx or vz set to -+0.1F */
 	double push_out_reach;    /* its points at centre -+ width x 0.35 on X and Z */
 	double push_out_height;   /* ... and feet + 0.5 */
-	int push_out_of_blocks;   /* the local player's pushOutOfBlocks runs (false: opt in) */
 	double web_factor_xz;     /* a move after touching a web: dx, dz x 0.25 */
 	double web_factor_y;      /* ... and dy x 0.05F */
 	double knockback;         /* knockBack: horizontal push and lift 0.4F b/t */
