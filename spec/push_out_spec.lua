@@ -148,8 +148,21 @@ describe("define_block normal_cube", function()
     assert.is_false(m.block_def("minecraft:ice").normal_cube)
     assert.is_true(m.block_def("minecraft:soul_sand").normal_cube)
     assert.is_nil(m.block_def("minecraft:stone").normal_cube)
-    -- Beta's chest and farmland: whole-cube boxes, but no normal cube
-    assert.is_false(m.beta173.block_def("minecraft:chest[facing=north]").normal_cube)
-    assert.is_false(m.beta173.block_def("minecraft:farmland[moisture=7]").normal_cube)
+    assert.is_false(m.block_def("minecraft:tnt").normal_cube)
+    assert.is_false(m.block_def("minecraft:piston[extended=false,facing=up]").normal_cube)
+    assert.is_nil(m.block_def("minecraft:glowstone").normal_cube) -- Beta's is rock
+    -- Beta: farmland and an extended piston collide as whole cubes but are not
+    -- rendered as one; a chest is a normal cube
+    local w = bp.World()
+    local function normal(state)
+      return w:block_info(w:block_id(m.beta173.block_def(state).name)
+        or w:define_block(m.beta173.block_def(state))).normal_cube
+    end
+    assert.is_false(normal("minecraft:farmland[moisture=7]"))
+    assert.is_false(normal("minecraft:piston[extended=true,facing=up]"))
+    assert.is_true(normal("minecraft:chest[facing=north]"))
+    assert.is_true(normal("minecraft:glowstone"))
+    assert.same({ { 0, 0, 0, 1, 1, 1 } },
+      m.beta173.block_def("minecraft:sticky_piston[extended=true,facing=east]").boxes)
   end)
 end)

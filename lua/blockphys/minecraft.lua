@@ -770,10 +770,11 @@ local ICE = { ice = true, frosted_ice = true }
 
 -- pushOutOfBlocks (define_block's normal_cube; Beta's World.isBlockNormalCube: an
 -- opaque material rendered as a whole cube): define_block takes the unit cube as one;
--- glass, glowstone, leaves and ice are not (translucent materials), soul sand is (its
--- box is lower, its block a whole cube).
-local NOT_NORMAL = { glass = true, tinted_glass = true, glowstone = true, ice = true,
-                     frosted_ice = true }
+-- glass, leaves, ice and TNT are not (translucent materials), nor pistons (not
+-- rendered as a whole cube); soul sand is (its box is lower, its block a whole cube).
+-- Beta's glowstone is rock, so a normal cube.
+local NOT_NORMAL = { glass = true, tinted_glass = true, ice = true, frosted_ice = true,
+                     tnt = true, piston = true, sticky_piston = true }
 local NOT_NORMAL_SUFFIXES = { "_stained_glass", "_leaves" }
 local NORMAL = { soul_sand = true }
 

@@ -11,6 +11,7 @@
 -- | snow layers | none for 1-3 layers, 0.5 high for 4-8 | one layer lower than drawn, 0 to 0.875 |
 -- | chests (chest, trapped_chest) | full cube | 14/16 high, inset 1/16 |
 -- | farmland | full cube (drawn 15/16 high) | 15/16 high |
+-- | pistons, extended (`piston`, `sticky_piston`) | full cube (the base) | a 12/16 base |
 -- | cake | 0.4375 high (0.5 - 0.0625) | 0.5 high |
 -- | corner stairs (`shape=inner_*`, `outer_*`, bottom half) | the straight stair of their facing | corner shapes |
 --
@@ -31,7 +32,7 @@
 -- block without `World:paste` reusing the wrong one.
 --
 -- Source: the Beta 1.7.3 block classes (BlockFence, BlockLadder, BlockSnow,
--- BlockFarmland, BlockCake, BlockChest; `jacobo-mc/mc_b1.7.3_release`, the S1
+-- BlockFarmland, BlockCake, BlockChest, BlockPistonBase; `jacobo-mc/mc_b1.7.3_release`, the S1
 -- decompile of reference/b173-movement.md, whose section 8 gives the ladder's
 -- 0.125); our own transcription. Metadata maps to states as the MCEdit import of
 -- `blockphys.schematic` writes them (snow: layers = metadata + 1).
@@ -105,7 +106,13 @@ end
 -- Fixed Beta shapes by bare name (the properties do not matter).
 local FIXED = {
   chest = { FULL }, trapped_chest = { FULL }, farmland = { FULL },
+  -- an extended piston's base collides as a whole cube (BlockPistonBase)
+  piston = { FULL }, sticky_piston = { FULL },
 }
+
+-- Whole-cube boxes in Beta without being rendered as a whole cube: no normal cube
+-- (pushOutOfBlocks). Chests are one in Beta (textured whole cubes).
+local NOT_NORMAL = { farmland = true, piston = true, sticky_piston = true }
 
 -- Beta's boxes for a namespace-less name and its properties, and the property
 -- part of the definition's name; nil when the modern shape applies.
@@ -158,9 +165,7 @@ function beta173.block_def(state)
       suffix = suffix == "" and "[waterlogged=true]" or suffix:sub(1, -2) .. ",waterlogged=true]"
     end
     def.name = "minecraft:" .. base .. suffix .. "@beta173"
-    -- Beta's chest and farmland collide as whole cubes but are not rendered as
-    -- one: no normal cube (pushOutOfBlocks).
-    if FIXED[base] then def.normal_cube = false end
+    if NOT_NORMAL[base] then def.normal_cube = false end
   end
   return def, known
 end
