@@ -43,6 +43,7 @@ typedef struct bp_Entity {
 	double vel[3];      /* b/tick (Beta) or b/s (MC-CPP) */
 	double prev[3];     /* position at the start of the last step (for lerp) */
 	double fall_distance;
+	double landing_fall; /* the fall distance its last move landed with (0: no landing) */
 	double y_size;      /* Beta camera lag after steps / while sneaking (ySize) */
 	double step_offset; /* MC-CPP camera smoothing after a step assist (<= 0) */
 	double trig_yaw;    /* yaw whose table sine/cosine are cached below */

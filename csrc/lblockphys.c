@@ -1837,7 +1837,7 @@ static void check_position(lua_State *L, int i, double p[3])
 
 /***
  * Put the feet at (x, y, z) without collision. Also sets the previous position (no lerp
- * jump), clears on_ground and fall_distance; velocity is kept. Allowed inside a hook.
+ * jump), clears on_ground, fall_distance and landing_fall; velocity is kept. Allowed inside a hook.
  * Source: our own.
  * @function Entity:teleport
  * @tparam number x @tparam number y @tparam number z blocks, finite, |v| <= limits.max_coord
@@ -1854,6 +1854,7 @@ static int l_entity_teleport(lua_State *L)
 	memcpy(e->prev, p, sizeof p);
 	e->on_ground = 0;
 	e->fall_distance = 0;
+	e->landing_fall = 0;
 	bp_broadphase_moved(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
 	return 0;
 }
@@ -2129,6 +2130,7 @@ static const PlainField plain_fields[] = {
 	ENTITY_VEL("vx", 0), ENTITY_VEL("vy", 1), ENTITY_VEL("vz", 2),
 	INPUT_NUM(forward, 2), INPUT_NUM(strafe, 2), INPUT_NUM(yaw, 1),
 	ENTITY_NUM("fall_distance", fall_distance, 1),
+	ENTITY_NUM("landing_fall", landing_fall, 0),
 	ENTITY_NUM("width", width, 0), ENTITY_NUM("height", height, 0),
 	ENTITY_NUM("y_size", y_size, 0), ENTITY_NUM("step_offset", step_offset, 0),
 	ENTITY_BOOL("on_ground", on_ground, 0),
@@ -2226,6 +2228,9 @@ static void push_rules_view(lua_State *L, int ei)
  * - `forward, strafe` number: input in [-1, 1] (writable; strafe > 0 is left)
  * - `yaw` number: degrees, 0 faces +Z, clockwise from above (writable, finite)
  * - `fall_distance` number: blocks fallen since last on the ground (writable, finite)
+ * - `landing_fall` number: the fall distance the last move landed with, as Beta passes
+ *   it to fall() (fall damage: ceil(landing_fall - 3) half-hearts for a Beta player);
+ *   0 when that move did not land the entity (read-only)
  * - `width, height` number: box size (read-only)
  * - `y_size` number: Beta camera lag (read-only); `step_offset` number: MC-CPP camera
  *   smoothing after a step assist, <= 0 (read-only)

@@ -112,6 +112,7 @@ static void write_back(bp_Entity *e, const double o[3], const double d[3])
 	e->coll_h = o[0] != d[0] || o[2] != d[2];
 	e->coll_v = o[1] != d[1];
 	e->on_ground = o[1] != d[1] && o[1] < 0;
+	e->landing_fall = e->on_ground ? e->fall_distance : 0; /* Beta's fall(distance) */
 	if (e->on_ground)
 		e->fall_distance = 0;
 	else if (d[1] < 0)

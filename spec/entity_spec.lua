@@ -166,10 +166,15 @@ describe("Entity", function()
       e:move(0, -0.1, 0)
       e.fall_distance = 3
       assert.is_true(e.on_ground)
+      e:move(0, 2, 0)
+      e:move(0, -2.5, 0) -- lands: the landing move's own drop is not added (the game's
+      assert.equal(3, e.landing_fall) -- updateFallState)
       e:teleport(-10.5, 20, 7.25)
       assert.same({ -10.5, 20, 7.25 }, { e:position() })
       assert.is_false(e.on_ground)
       assert.equal(0, e.fall_distance)
+      assert.equal(0, e.landing_fall)
+      assert.has_error(function() e.landing_fall = 1 end)
       -- lerp has no previous position to go from: both ends are the new one
       assert.same({ -10.5, 20, 7.25 }, { e:lerp(0.5) })
       assert.has_error(function() e:teleport(0, 3e9, 0) end,
@@ -219,7 +224,7 @@ describe("Entity", function()
       assert.equal("blockphys.Entity (removed)", tostring(e))
       for _, k in ipairs{ "x", "y", "z", "vx", "vy", "vz", "on_ground", "collided_horizontally",
                           "collided_vertically", "in_water", "in_lava", "fall_distance",
-                          "forward", "strafe", "yaw", "jumping", "sneaking", "flying", "solid",
+                          "landing_fall", "forward", "strafe", "yaw", "jumping", "sneaking", "flying", "solid",
                           "group", "mask", "rules", "width", "height", "y_size", "world" } do
         assert.has_error(function() return e[k] end, removed(k))
         assert.has_error(function() e[k] = 0 end, removed(k))

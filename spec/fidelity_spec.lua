@@ -234,9 +234,27 @@ describe("beta173 fidelity", function()
     assert.is_true(e.on_ground)
     assert.equal(64, e.y)
     assert.equal(0, e.fall_distance)
-    -- the value fall() received: float sum of the drops before the landing move
+    -- the value fall() received: float sum of the drops before the landing move,
+    -- which e.landing_fall reports after the landing step, and 0 after the next one
     assert.is_true(before > 2.5 and before < 3)
     assert.equal(f32(before), before)
+    assert.equal(before, e.landing_fall)
+    w:step()
+    assert.equal(0, e.landing_fall)
+  end)
+
+  it("reports no landing for a fall into water (the water test resets it first)", function()
+    local w = floor_world(-8, 8, -8, 8, 64)
+    w:fill(-4, 64, -4, 4, 66, 4, "water")
+    local e = w:spawn{ x = 0.5, y = 80, z = 0.5 }
+    local most = 0
+    for _ = 1, 200 do
+      w:step()
+      most = math.max(most, e.landing_fall)
+      if e.on_ground then break end
+    end
+    assert.is_true(e.on_ground)
+    assert.equal(0, most)
   end)
 
   it("stops a sneaking player at a ledge at yaw 90 at the game's exact x", function()

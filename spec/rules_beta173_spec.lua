@@ -467,6 +467,7 @@ describe("beta173 rules", function()
         end
         assert.equal(1, e.y)
         assert.equal(0, e.fall_distance)
+        assert.equal(at_landing, e.landing_fall) -- what the game's fall() receives
         assert.equal(not kept, e.in_water, ("depth %d from y = %d"):format(depth, y0))
         if kept then -- the whole fall above the landing tick, summed in float
           assert.is_near(y0 - y_before, at_landing, 1e-4)
