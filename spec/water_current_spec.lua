@@ -36,6 +36,18 @@ local function channel(levels)
   return w
 end
 
+-- Still water at y = 2 along x = 0..3 over a stone floor, walled on both sides and at
+-- x = -1; beside its end, x = 4 is left open (air, and stone below it at y = 1).
+local function pool_end()
+  local w = world()
+    w:fill(-2, 0, -2, 8, 1, 2, "stone")
+    w:fill(-2, 2, -1, 8, 4, -1, "stone")
+    w:fill(-2, 2, 1, 8, 4, 1, "stone")
+    w:set_block(-1, 2, 0, "stone")
+    w:fill(0, 2, 0, 3, 2, 0, "water0")
+  return w
+end
+
 describe("the water current (Beta flow)", function()
   it("pushes 0.014 b/t down a channel whose level rises along it, before the move", function()
     local w = channel({ 0, 1, 2, 3, 4, 5, 6, 7 })
@@ -69,12 +81,7 @@ describe("the water current (Beta flow)", function()
   it("flows toward a neighbour that is neither water nor solid, over water below it", function()
     -- still water at y = 2 over a stone floor, ending at x = 3; beside it at x = 4
     -- air over water: the current runs to the edge, k = 0 - (0 - 8) = 8
-    local w = world()
-    w:fill(-2, 0, -2, 8, 1, 2, "stone")
-    w:fill(-2, 2, -1, 8, 4, -1, "stone")
-    w:fill(-2, 2, 1, 8, 4, 1, "stone")
-    w:set_block(-1, 2, 0, "stone")
-    w:fill(0, 2, 0, 3, 2, 0, "water0")
+    local w = pool_end()
     w:set_block(4, 1, 0, "water0")
     local e = w:spawn{ x = 3.5, y = 2, z = 0.5 }
     w:step()
@@ -89,12 +96,7 @@ describe("the water current (Beta flow)", function()
   end)
 
   it("flows past lava (not solid) but not into it: the water below decides", function()
-    local w = world()
-    w:fill(-2, 0, -2, 8, 1, 2, "stone")
-    w:fill(-2, 2, -1, 8, 4, -1, "stone")
-    w:fill(-2, 2, 1, 8, 4, 1, "stone")
-    w:set_block(-1, 2, 0, "stone")
-    w:fill(0, 2, 0, 3, 2, 0, "water0")
+    local w = pool_end()
     w:set_block(4, 2, 0, "lava")
     local e = w:spawn{ x = 2.5, y = 2, z = 0.5 } -- cell 2: water on both sides
     w:step()
@@ -229,14 +231,9 @@ describe("define_block level, solid and ice", function()
   end)
 
   it("a non-solid block beside flowing water lets the current through (a ladder)", function()
-    local w = world()
+    local w = pool_end()
     w:define_block{ name = "ladder", boxes = { { 0, 0, 0.875, 1, 1, 1 } }, solid = false,
                     climbable = true }
-    w:fill(-2, 0, -2, 8, 1, 2, "stone")
-    w:fill(-2, 2, -1, 8, 4, -1, "stone")
-    w:fill(-2, 2, 1, 8, 4, 1, "stone")
-    w:set_block(-1, 2, 0, "stone")
-    w:fill(0, 2, 0, 3, 2, 0, "water0")
     w:set_block(4, 2, 0, "ladder")
     w:set_block(4, 1, 0, "water0")
     local e = w:spawn{ x = 3.5, y = 2, z = 0.5 }
