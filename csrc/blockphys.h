@@ -306,6 +306,28 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
  *  as in the decompile (reference S1). */
 void bp_push_out_of_blocks(bp_World *w, bp_Entity *e);
 
+/** Beta moveFlying (the native heading stage): the velocity change dv (b/t; X, Z) for
+ *  input strafe, forward (already scaled by the sneak factor and the 0.98F damping) and
+ *  acceleration k, in float as the game, with MathHelper's sine table at `yaw`
+ *  (degrees; cached in the entity). Zero when |(strafe, forward)| < 0.01F. Source:
+ *  reference/b173-movement.md section 1. */
+void bp_heading_beta173(bp_Entity *e, double yaw, float strafe, float forward, float k,
+                        double dv[2]);
+
+/** The native Beta jump stage for a tick with jump held: +rules.liquid_jump to vy in
+ *  water or lava (e->in_water, e->in_lava of this tick), else vy = rules.jump_impulse on
+ *  the ground. Source: reference/b173-movement.md section 0. */
+void bp_jump_beta173(bp_Entity *e);
+
+/** MC-CPP's input acceleration (b/s^2; X, Z) for strafe, forward and magnitude k at
+ *  yaw (degrees), in double: input longer than 1 is normalised. Source:
+ *  sources/mccpp-entity-physics.txt, with Beta's moveFlying direction convention. */
+void bp_heading_mccpp(double yaw, double strafe, double forward, double k, double a[2]);
+
+/** MC-CPP's jump: on the ground, vy = sqrt(2 jump_height gravity) (b/s). Source:
+ *  sources/mccpp-entity-physics.txt. */
+void bp_jump_mccpp(bp_Entity *e);
+
 /** Beta EntityLiving.knockBack on entity e (Beta rules): all motion halved, then the
  *  X/Z motion pushed by rules.knockback (0.4F b/t) along the direction (dx, dz)
  *  divided by its length as a Java float, then vy += rules.knockback, capped at

@@ -27,6 +27,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -1885,6 +1886,70 @@ static int l_entity_knockback(lua_State *L)
 	return 0;
 }
 
+/* A finite number that a float can hold (|v| <= FLT_MAX: the conversion of a larger
+ * double to float is undefined in C), for a Beta stage that computes in float. */
+static float check_float(lua_State *L, int i)
+{
+	double v = check_finite(L, i);
+	if (!(fabs(v) <= FLT_MAX))
+		luaL_argerror(L, i, "number must be within the float range (|v| <= 3.4e38)");
+	return (float)v;
+}
+
+/***
+ * The native heading stage of the entity's model for one input, changing nothing: what
+ * world:step computes when the rules have no `heading` hook. A hook can call it to wrap
+ * the stage (`local dx, dz = e:native_heading(strafe, forward, k)` then change them).
+ * Beta rules: moveFlying in float with the game's sine table at e.yaw (strafe, forward
+ * and k are rounded to float, as the hook receives them: the same numbers give the
+ * same result as the native stage); a velocity change in b/t. MC-CPP rules: the input
+ * acceleration in b/s^2 (k = walk_speed in the tick). Source:
+ * reference/b173-movement.md section 1; sources/mccpp-entity-physics.txt.
+ * @function Entity:native_heading
+ * @tparam number strafe @tparam number forward @tparam number k finite (Beta rules:
+ *   within the float range)
+ * @treturn number dvx, dvz
+ * @raise "bad argument #n to 'native_heading' (number expected, got T)", "(number must
+ *   be finite)", "(number must be within the float range (|v| <= 3.4e38))"; dead entity
+ *   errors.
+ */
+static int l_entity_native_heading(lua_State *L)
+{
+	bp_World *w;
+	bp_Entity *e = check_entity_w(L, 1, &w);
+	double dv[2];
+	if (e->rules.model == BP_MODEL_BETA173) {
+		const float s = check_float(L, 2), f = check_float(L, 3), k = check_float(L, 4);
+		bp_heading_beta173(e, bp_entity_input(w, e)->yaw, s, f, k, dv);
+	} else {
+		const double s = check_finite(L, 2), f = check_finite(L, 3), k = check_finite(L, 4);
+		bp_heading_mccpp(bp_entity_input(w, e)->yaw, s, f, k, dv);
+	}
+	lua_pushnumber(L, dv[0]);
+	lua_pushnumber(L, dv[1]);
+	return 2;
+}
+
+/***
+ * The native jump stage of the entity's model, as world:step runs it on a tick with
+ * jump held when the rules have no `jump` hook; a hook can call it to wrap the stage.
+ * Beta rules: in water or lava (e.in_water, e.in_lava: inside a step, this tick's)
+ * vy += liquid_jump, else on the ground vy = jump_impulse. MC-CPP rules: on the ground
+ * vy = sqrt(2 jump_height gravity). Otherwise nothing. Source:
+ * reference/b173-movement.md section 0; sources/mccpp-entity-physics.txt.
+ * @function Entity:native_jump
+ * @raise dead entity errors.
+ */
+static int l_entity_native_jump(lua_State *L)
+{
+	bp_Entity *e = check_entity(L, 1);
+	if (e->rules.model == BP_MODEL_BETA173)
+		bp_jump_beta173(e);
+	else
+		bp_jump_mccpp(e);
+	return 0;
+}
+
 /***
  * Interpolated position for drawing: prev + (current - prev) * alpha, where prev is the
  * position at the start of the last step. Alpha is not clamped (outside [0, 1]
@@ -2428,7 +2493,8 @@ static const luaL_Reg entity_methods[] = {
 	{"position", l_entity_position}, {"velocity", l_entity_velocity},
 	{"box", l_entity_box}, {"move", l_entity_move}, {"move_swept", l_entity_move_swept},
 	{"teleport", l_entity_teleport}, {"lerp", l_entity_lerp}, {"valid", l_entity_valid},
-	{"knockback", l_entity_knockback},
+	{"knockback", l_entity_knockback}, {"native_heading", l_entity_native_heading},
+	{"native_jump", l_entity_native_jump},
 	{NULL, NULL}};
 
 static const luaL_Reg entity_meta[] = {

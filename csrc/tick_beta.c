@@ -40,9 +40,8 @@ static void yaw_trig(bp_Entity *e, double yaw, float *s, float *c)
 	*c = e->trig_cos;
 }
 
-/* moveFlying (section 1): input to a velocity change, in float. */
-static void heading_native(bp_Entity *e, double yaw, float strafe, float forward, float k,
-                           double dv[2])
+void bp_heading_beta173(bp_Entity *e, double yaw, float strafe, float forward, float k,
+                        double dv[2])
 {
 	float len = sqrtf(strafe * strafe + forward * forward);
 	dv[0] = dv[1] = 0;
@@ -71,7 +70,7 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
 			return 1;
 		e = &w->entities.items[index];
 	} else {
-		heading_native(e, w->entities.input[index].yaw, strafe, forward, k, dv);
+		bp_heading_beta173(e, w->entities.input[index].yaw, strafe, forward, k, dv);
 	}
 	e->vel[0] += dv[0];
 	e->vel[2] += dv[1];
@@ -305,6 +304,14 @@ static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
 	return 0;
 }
 
+void bp_jump_beta173(bp_Entity *e)
+{
+	if (e->in_water || e->in_lava)
+		e->vel[1] += e->rules.liquid_jump;
+	else if (e->on_ground)
+		e->vel[1] = e->rules.jump_impulse;
+}
+
 bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz)
 {
 	const float len = (float)sqrt(dx * dx + dz * dz); /* MathHelper.sqrt_double */
@@ -351,10 +358,8 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 				return 1;
 			e = &w->entities.items[index];
 			r = &e->rules;
-		} else if (e->in_water || e->in_lava) {
-			e->vel[1] += r->liquid_jump;
-		} else if (e->on_ground) {
-			e->vel[1] = r->jump_impulse;
+		} else {
+			bp_jump_beta173(e);
 		}
 	}
 	strafe *= (float)r->input_damping;

@@ -27,14 +27,13 @@ static const double *friction_vector(const bp_Entity *e, const bp_EntityInput *i
 /* Input to a horizontal acceleration (b/s^2), Beta's moveFlying convention in
  * double precision: yaw 0 faces +Z, strafe > 0 is left (+X at yaw 0); input longer
  * than 1 is normalised so that diagonals are not faster. */
-static void heading_native(const bp_EntityInput *in, double k, double a[2])
+void bp_heading_mccpp(double yaw, double s, double f, double k, double a[2])
 {
-	double s = in->strafe, f = in->forward;
 	double len = sqrt(s * s + f * f);
 	double scale = k / fmax(1.0, len);
 	s *= scale;
 	f *= scale;
-	double sn = sin(in->yaw * DEG_TO_RAD), cs = cos(in->yaw * DEG_TO_RAD);
+	double sn = sin(yaw * DEG_TO_RAD), cs = cos(yaw * DEG_TO_RAD);
 	a[0] = s * cs - f * sn;
 	a[1] = f * cs + s * sn;
 }
@@ -74,7 +73,7 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 			return 1;
 		e = &w->entities.items[index];
 	} else {
-		heading_native(in, e->rules.walk_speed, acc);
+		bp_heading_mccpp(in->yaw, in->strafe, in->forward, e->rules.walk_speed, acc);
 	}
 	const double *f = friction_vector(e, in);
 	if (hooked && bp_heading_over_limit(w, index, acc[0] * f[0] * dt * dt,
@@ -86,9 +85,14 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 		return 0;
 	if (e->rules.hook_jump && hooks && hooks->jump)
 		return hooks->jump(hooks->ctx, w, index);
+	bp_jump_mccpp(e);
+	return 0;
+}
+
+void bp_jump_mccpp(bp_Entity *e)
+{
 	if (e->on_ground) /* v = sqrt(2 h g); no jump without positive gravity */
 		e->vel[1] = sqrt(fmax(0.0, 2 * e->rules.jump_height * e->rules.gravity));
-	return 0;
 }
 
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)

@@ -2,8 +2,9 @@
 --
 -- `bp.rules.beta173{ jump = fn }` replaces the native jump stage: `fn(e)` runs on
 -- every tick that starts with `e.jumping` set, before the heading and the move, and
--- instead of the game's "jump if on the ground, swim up if in a liquid". So the hook
--- does all of that itself, plus one extra jump in mid-air on a new press.
+-- instead of the game's "jump if on the ground, swim up if in a liquid". The hook
+-- wraps that native stage (`e:native_jump()`) and adds one extra jump in mid-air on a
+-- new press.
 --
 -- Three entities stand side by side in one world: one with the native jump, one
 -- with the hook pressing jump once, one with the hook pressing it a second time in
@@ -35,14 +36,11 @@ local function double_jump(e)
   end
   local new_press = s.last ~= ticks - 1
   s.last = ticks
-  local r = e.rules
-  if e.in_water or e.in_lava then
-    e.vy = e.vy + r.liquid_jump          -- swim up, as the native stage does
-  elseif e.on_ground then
-    e.vy = r.jump_impulse                 -- the ordinary jump (held: every landing)
-    s.air_jumps = 0
+  if e.in_water or e.in_lava or e.on_ground then
+    e:native_jump()                       -- swim up, or the ordinary jump: the native stage
+    if e.on_ground then s.air_jumps = 0 end
   elseif new_press and s.air_jumps < AIR_JUMPS then
-    e.vy = r.jump_impulse                 -- the extra one, from wherever it is
+    e.vy = e.rules.jump_impulse           -- the extra one, from wherever it is
     s.air_jumps = s.air_jumps + 1
   end
 end
