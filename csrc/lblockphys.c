@@ -2295,7 +2295,8 @@ static void push_rules_view(lua_State *L, int ei)
  * - `fall_distance` number: blocks fallen since last on the ground (writable, finite)
  * - `landing_fall` number: the fall distance the last move landed with, as Beta passes
  *   it to fall() (fall damage: ceil(landing_fall - 3) half-hearts for a Beta player);
- *   0 when that move did not land the entity (read-only)
+ *   0 when that move did not land the entity; MC-CPP rules: the same, in double
+ *   (read-only)
  * - `width, height` number: box size (read-only)
  * - `y_size` number: Beta camera lag (read-only); `step_offset` number: MC-CPP camera
  *   smoothing after a step assist, <= 0 (read-only)

@@ -952,11 +952,11 @@ end
 -- block name.
 -- @tparam string state block state string (namespace optional)
 -- @treturn[1] table `{name=, boxes=, slipperiness=, liquid=, climbable=,
---   velocity_factor=, web=, level=, solid=, ice=}` for `world:define_block`; boxes
---   in block units, block-local (soul sand: velocity_factor 0.4; cobweb: web = true;
---   a liquid's level 1..15 from its state, also in its name; solid, ice and
---   normal_cube only where Beta's material differs from define_block's default, see
---   NOT_SOLID and NOT_NORMAL)
+--   velocity_factor=, web=, level=, solid=, ice=, normal_cube=}` for
+--   `world:define_block`; boxes in block units, block-local (soul sand:
+--   velocity_factor 0.4; cobweb: web = true; a liquid's level 1..15 from its state,
+--   also in its name; solid, ice and normal_cube only where Beta's material differs
+--   from define_block's default, as README "Real maps" lists)
 -- @treturn[1] boolean `true` if the state was recognised, `false` if it
 --   was guessed as a full cube (unknown block or invalid property value)
 -- @raise "bad argument #1 to 'block_def' (string expected, got T)"

@@ -164,7 +164,7 @@ end
 -- copied raw, so that it still reports them.
 local DEF_FIELDS = {
   "name", "boxes", "slipperiness", "liquid", "climbable", "velocity_factor", "web",
-  "level", "solid", "ice",
+  "level", "solid", "ice", "normal_cube",
 }
 
 local function copy_def(def)
