@@ -327,6 +327,16 @@ int bp_world_normal_cube_in_cached(bp_World *w, const bp_GatherCache *gc,
  *  (reference S1). */
 int bp_world_water_flow(bp_World *w, const bp_AABB *region, double out[3]);
 
+/** The type of the block at a cell given in int64 (air outside the int32 grid: a
+ *  neighbour of an edge cell may lie past it). Source: our own. */
+const bp_BlockType *bp_world_type_at_cell(bp_World *w, int64_t x, int64_t y, int64_t z);
+
+/** Beta's liquid test range of `region` (blocks): the cells floor(lo) .. floor(hi + 1)
+ *  - 1 on each axis, clamped to the int32 grid (isMaterialInBB, getIsAnyLiquid and
+ *  handleMaterialAcceleration all use it). Source: reference/b173-movement.md
+ *  section 5. */
+void bp_liquid_cells(const bp_AABB *region, int64_t lo[3], int64_t hi[3]);
+
 /** The type of the block at a world position's cell (floor of each coordinate; x, y, z
  *  in blocks; air outside the int32 grid). Source: our own (DESIGN.md section 1). */
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z);

@@ -10,15 +10,6 @@
 
 #include <math.h>
 
-/* The type at a cell given as int64 (a neighbour may lie past the int32 grid: air). */
-static const bp_BlockType *type_at(bp_World *w, int64_t x, int64_t y, int64_t z)
-{
-	if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX ||
-	    z < INT32_MIN || z > INT32_MAX)
-		return &w->types[0];
-	return &w->types[bp_world_get_block(w, (int32_t)x, (int32_t)y, (int32_t)z)];
-}
-
 /* getEffectiveFlowDecay: -1 unless water; falling water (level 8 and up) counts as 0. */
 static int flow_decay(const bp_BlockType *t)
 {
@@ -49,7 +40,7 @@ static int falls_beside_solid(bp_World *w, int64_t x, int64_t y, int64_t z)
 	static const int dx[4] = {0, 0, -1, 1}, dz[4] = {-1, 1, 0, 0};
 	for (int up = 0; up <= 1; up++)
 		for (int i = 0; i < 4; i++)
-			if (side_solid(type_at(w, x + dx[i], y + up, z + dz[i])))
+			if (side_solid(bp_world_type_at_cell(w, x + dx[i], y + up, z + dz[i])))
 				return 1;
 	return 0;
 }
@@ -64,14 +55,14 @@ static void flow_vector(bp_World *w, const bp_BlockType *t, int64_t x, int64_t y
 	const int l = flow_decay(t);
 	v[0] = v[1] = v[2] = 0;
 	for (int i = 0; i < 4; i++) {
-		const bp_BlockType *n = type_at(w, x + dx[i], y, z + dz[i]);
+		const bp_BlockType *n = bp_world_type_at_cell(w, x + dx[i], y, z + dz[i]);
 		int m = flow_decay(n), k;
 		if (m >= 0) {
 			k = m - l;
 		} else {
 			if (n->solid)
 				continue;
-			m = flow_decay(type_at(w, x + dx[i], y - 1, z + dz[i]));
+			m = flow_decay(bp_world_type_at_cell(w, x + dx[i], y - 1, z + dz[i]));
 			if (m < 0)
 				continue;
 			k = m - (l - 8);
@@ -86,29 +77,15 @@ static void flow_vector(bp_World *w, const bp_BlockType *t, int64_t x, int64_t y
 	normalize(v);
 }
 
-/* floor as a cell coordinate, clamped to one cell past the int32 grid on either side
- * (those cells read as air). */
-static int64_t cell_floor(double v)
-{
-	if (!(v >= (double)INT32_MIN - 1))
-		return (int64_t)INT32_MIN - 1;
-	if (v >= (double)INT32_MAX + 2)
-		return (int64_t)INT32_MAX + 1;
-	return (int64_t)floor(v);
-}
-
 int bp_world_water_flow(bp_World *w, const bp_AABB *r, double out[3])
 {
 	int64_t lo[3], hi[3];
-	for (int a = 0; a < 3; a++) {
-		lo[a] = cell_floor(r->lo[a]);
-		hi[a] = cell_floor(r->hi[a] + 1) - 1;
-	}
+	bp_liquid_cells(r, lo, hi); /* the same cells as the water test */
 	double sum[3] = {0, 0, 0};
 	for (int64_t x = lo[0]; x <= hi[0]; x++)
 		for (int64_t y = lo[1]; y <= hi[1]; y++)
 			for (int64_t z = lo[2]; z <= hi[2]; z++) {
-				const bp_BlockType *t = type_at(w, x, y, z);
+				const bp_BlockType *t = bp_world_type_at_cell(w, x, y, z);
 				if (t->liquid != BP_LIQUID_WATER)
 					continue;
 				double v[3];

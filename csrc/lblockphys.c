@@ -78,16 +78,22 @@ typedef struct LEntity {
 
 /* ------------------------------------------------------------------ checks */
 
-/* An optional boolean field of the table at t: 0 when absent, else it must be a
- * boolean (a string "no" or a 0 would read as true under Lua's truth rule). */
-static int opt_flag(lua_State *L, int t, const char *key, const char *fn)
+/* An optional boolean field of the table at t, read once: -1 when absent, else it must
+ * be a boolean (a string "no" or a 0 would read as true under Lua's truth rule). */
+static int opt_tristate(lua_State *L, int t, const char *key, const char *fn)
 {
 	int type = lua_getfield(L, t, key);
 	int v = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	if (type != LUA_TNIL && type != LUA_TBOOLEAN)
 		luaL_error(L, "%s: field '%s' must be a boolean", fn, key);
-	return v;
+	return type == LUA_TNIL ? -1 : v;
+}
+
+/* The same, 0 when absent. */
+static int opt_flag(lua_State *L, int t, const char *key, const char *fn)
+{
+	return opt_tristate(L, t, key, fn) > 0;
 }
 
 /* A number for a message, without the ".0" that lua_pushfstring's %f gives integral
@@ -848,11 +854,9 @@ static int l_world_define_block(lua_State *L)
 			return luaL_error(L, "define_block: field 'level' must be an integer");
 		def.level = level < 0 || level > 15 ? -1 : (int)level; /* -1: range error below */
 	}
-	if (lua_getfield(L, 2, "solid") != LUA_TNIL)
-		def.solid = opt_flag(L, 2, "solid", "define_block");
+	def.solid = opt_tristate(L, 2, "solid", "define_block"); /* nil: derived */
 	def.ice = opt_flag(L, 2, "ice", "define_block");
-	if (lua_getfield(L, 2, "normal_cube") != LUA_TNIL)
-		def.normal_cube = opt_flag(L, 2, "normal_cube", "define_block");
+	def.normal_cube = opt_tristate(L, 2, "normal_cube", "define_block");
 	/* The fields' metamethods may have run any code, destroying the world too. */
 	w = world_of(L, 1);
 	const char *err = bp_block_def_error(&def);

@@ -13,10 +13,7 @@
  * which is air). */
 static int normal_cube(bp_World *w, int64_t x, int64_t y, int64_t z)
 {
-	if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX ||
-	    z < INT32_MIN || z > INT32_MAX)
-		return 0;
-	return w->types[bp_world_get_block(w, (int32_t)x, (int32_t)y, (int32_t)z)].normal_cube;
+	return bp_world_type_at_cell(w, x, y, z)->normal_cube;
 }
 
 /* Both the cell and the one above it are open (not normal cubes). */

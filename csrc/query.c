@@ -82,6 +82,22 @@ double bp_world_region_cells(const bp_World *w, const bp_AABB *region)
 	return cell_count(lo, hi);
 }
 
+const bp_BlockType *bp_world_type_at_cell(bp_World *w, int64_t x, int64_t y, int64_t z)
+{
+	if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX ||
+	    z < INT32_MIN || z > INT32_MAX)
+		return &w->types[0];
+	return &w->types[bp_world_get_block(w, (int32_t)x, (int32_t)y, (int32_t)z)];
+}
+
+void bp_liquid_cells(const bp_AABB *r, int64_t lo[3], int64_t hi[3])
+{
+	for (int a = 0; a < 3; a++) {
+		lo[a] = cell_floor(r->lo[a]);
+		hi[a] = cell_floor(r->hi[a] + 1) - 1;
+	}
+}
+
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z)
 {
 	int32_t c[3];
@@ -594,9 +610,8 @@ int bp_world_liquid_in(bp_World *w, const bp_AABB *r, int liquid, int low_quirk)
 	if (!w->liquid_blocks)
 		return 0; /* no liquid anywhere: the common case costs nothing */
 	int64_t lo[3], hi[3];
+	bp_liquid_cells(r, lo, hi);
 	for (int a = 0; a < 3; a++) {
-		lo[a] = cell_floor(r->lo[a]);
-		hi[a] = cell_floor(r->hi[a] + 1) - 1;
 		if (low_quirk && r->lo[a] < 0 && lo[a] > INT32_MIN)
 			lo[a]--;
 	}

@@ -786,7 +786,6 @@ local function normal_cube_of(base)
   return nil
 end
 
-
 -- define_block's solid where it differs from its default (some box), else nil.
 local function solid_of(base, boxes)
   if base == nil then return nil end
@@ -948,8 +947,8 @@ end
 -- `"minecraft:oak_stairs[facing=east,half=bottom,shape=straight]"`), so
 -- states that collide alike (any rotation of a sign) share one definition;
 -- `waterlogged=true` is kept (such a block is water too: `liquid = "water"`
--- with its boxes), and so is a liquid's level other than 0. Unknown blocks become full cubes named by their bare
--- block name.
+-- with its boxes), and so is a liquid's level other than 0. Unknown blocks
+-- become full cubes named by their bare block name.
 -- @tparam string state block state string (namespace optional)
 -- @treturn[1] table `{name=, boxes=, slipperiness=, liquid=, climbable=,
 --   velocity_factor=, web=, level=, solid=, ice=, normal_cube=}` for

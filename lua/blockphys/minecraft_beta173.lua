@@ -111,8 +111,9 @@ local FIXED = {
 }
 
 -- Whole-cube boxes in Beta without being rendered as a whole cube: no normal cube
--- (pushOutOfBlocks). Chests are one in Beta (textured whole cubes).
-local NOT_NORMAL = { farmland = true, piston = true, sticky_piston = true }
+-- (pushOutOfBlocks). Pistons already have none from bp.minecraft; chests are one in
+-- Beta (textured whole cubes).
+local NOT_NORMAL = { farmland = true }
 
 -- Beta's boxes for a namespace-less name and its properties, and the property
 -- part of the definition's name; nil when the modern shape applies.
