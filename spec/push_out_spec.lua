@@ -118,6 +118,13 @@ describe("pushOutOfBlocks (push_out_of_blocks = true)", function()
     assert.equal(PUSH, PLAYER.push_out_speed)
     assert.has_error(function() bp.rules.mccpp{ push_out_of_blocks = true } end,
       "bp.rules.mccpp: rule 'push_out_of_blocks' belongs to model beta173, not mccpp")
+    assert.has_error(function() bp.rules.beta173{ push_out_of_blocks = 1 } end,
+      "bp.rules.beta173: rule 'push_out_of_blocks' must be a boolean")
+    assert.has_error(function() bp.rules.beta173{ push_out_reach = 17 } end,
+      "bp.rules.beta173: rule 'push_out_reach' must be a number in [-16, 16]")
+    assert.has_error(function() e.rules.push_out_height = 65 end,
+      "entity.rules: rule 'push_out_height' must be a number in [-64, 64]")
+    assert.equal(0.5, e.rules.push_out_height) -- unchanged
   end)
 end)
 

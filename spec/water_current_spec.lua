@@ -191,6 +191,9 @@ describe("the water current (Beta flow)", function()
     assert.equal(PUSH * DRAG, s.vx)
     assert.has_error(function() bp.rules.mccpp{ water_current = 1 } end,
       "bp.rules.mccpp: rule 'water_current' belongs to model beta173, not mccpp")
+    assert.has_error(function() s.rules.water_current = 0 / 0 end,
+      "entity.rules: rule 'water_current' must be a number in [-1000000, 1000000]")
+    assert.equal(0.014, s.rules.water_current) -- unchanged
   end)
 
   it("leaves still water still: a walled pool has no current", function()
