@@ -53,6 +53,11 @@ bp_EntityDef bp_default_entity_def(void);
  *  any of them). Source: our own (handles: bp_entity.h). */
 bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id);
 
+/** The 1-based slot the next successful bp_world_spawn of w will use (a freed slot,
+ *  else a new one), so that a binding can reserve its own per-slot storage first.
+ *  Source: our own. */
+uint32_t bp_world_next_slot(const bp_World *w);
+
 /** The live entity named by id, or NULL (null, out of range, removed, or reused slot).
  *  Source: our own. */
 bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);

@@ -157,6 +157,8 @@ struct bp_World {
 	uint32_t over_limit;           /* slot + 1 of an entity whose heading hook changed its
 	                                * tick displacement by more than BP_MAX_MOVE (0: none) */
 	double over_by;                /* that change's largest |component| (blocks) */
+	uint32_t ticking;              /* slot + 1 of the entity whose tick runs in a step (its
+	                                * hooks may not switch its model: 0 between ticks) */
 	/* So that a step skips its passes over every entity when they have nothing to do:
 	 * rules_writes counts rules changes (bp_entity_set_rules: a hook may change a rule
 	 * mid-step), `unstable` says some entity may have stable == 0. */

@@ -36,6 +36,12 @@ void bp_entity_place(bp_Entity *e, const double pos[3])
 	                      pos[2] + h);
 }
 
+uint32_t bp_world_next_slot(const bp_World *w)
+{
+	const bp_EntityPool *p = &w->entities;
+	return p->nfree ? p->free_slots[p->nfree - 1] + 1 : p->count + 1;
+}
+
 bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 {
 	bp_EntityPool *p = &w->entities;

@@ -18,7 +18,7 @@
  * after "not enough memory" or "size limit exceeded", the capacity the call reserved
  * (grown tables) may stay, which only World:stats' `bytes` shows (spec/oom_spec.lua). Lock rule: inside
  * world:step (hooks, filters) the world is locked and structural changes raise
- * "world is locked: ...". Module fields: `_VERSION`, `limits` {max_move, max_coord,
+ * "<call>: world is locked: ...". Module fields: `_VERSION`, `limits` {max_move, max_coord,
  * max_width, max_height, max_fill_chunks, max_fill_cut_chunks, max_query_cells,
  * max_query_boxes, max_ray, min_dt, max_dt}, `World_methods`
  * (the World method table, for methods written in Lua).
@@ -156,11 +156,13 @@ static const char *lock_holder(const bp_World *w)
 	                                      : "world:step (from a rules hook or filter)";
 }
 
-static void check_unlocked(lua_State *L, bp_World *w)
+/* fn: the refused call, named first in the message (a paste or a script wrapping
+ * several calls then tells which one met the lock). */
+static void check_unlocked(lua_State *L, bp_World *w, const char *fn)
 {
 	if (w->locked)
-		luaL_error(L, "world is locked: blocks, entities and colliders cannot be added "
-		              "or removed inside %s", lock_holder(w));
+		luaL_error(L, "%s: world is locked: blocks, entities and colliders cannot be "
+		              "added or removed inside %s", fn, lock_holder(w));
 }
 
 /* A block id or name that is defined in w. */
@@ -657,7 +659,7 @@ static int in_finalizer(lua_State *L)
  * every entity of it raises "... (world has been destroyed)" / "(entity belongs to a
  * destroyed world)"; e:valid() returns false. Source: our own.
  * @function World:destroy
- * @raise "world is locked: cannot destroy it inside world:step (from a rules hook or
+ * @raise "destroy: world is locked: cannot destroy it inside world:step (from a rules hook or
  *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise).
  */
 /* From a finalizer the core world is only detached (the world is destroyed for Lua at
@@ -666,7 +668,8 @@ static int l_world_destroy(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
 	if (lw->w && lw->w->locked)
-		return luaL_error(L, "world is locked: cannot destroy it inside %s", lock_holder(lw->w));
+		return luaL_error(L, "destroy: world is locked: cannot destroy it inside %s",
+		                  lock_holder(lw->w));
 	if (lw->w && in_finalizer(L))
 		lw->pending = lw->w; /* lw->w set: nothing pending yet */
 	else
@@ -800,7 +803,7 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   an integer", "level must be an integer in [0, 15]", "level needs liquid = ...",
  *   "field 'solid' must be a boolean" (also 'climbable', 'web', 'ice', 'normal_cube'),
  *   "block 'n' is
- *   already defined", "too many block types (at most 65535)"; "world is locked: ..."
+ *   already defined", "too many block types (at most 65535)"; "define_block: world is locked: ..."
  *   inside world:step; "not enough memory". Nothing is defined when it raises.
  */
 static int l_world_define_block(lua_State *L)
@@ -810,7 +813,7 @@ static int l_world_define_block(lua_State *L)
 	                                   "solid", "ice", "normal_cube", NULL};
 	bp_World *w = world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
-	check_unlocked(L, w);
+	check_unlocked(L, w, "define_block");
 	reject_unknown_keys(L, 2, "define_block", keys);
 	bp_BlockDef def = bp_default_block_def();
 	bp_AABB boxes[BP_MAX_TYPE_BOXES];
@@ -963,7 +966,7 @@ static int l_world_block_info(lua_State *L)
  * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
  * @tparam integer|string block id or name of a defined type (0 or "air" clears)
  * @raise "bad argument #n to 'set_block' (block coordinate must be an integer in the
- *   int32 range)", "(unknown block ...)"; "world is locked: ..." inside world:step;
+ *   int32 range)", "(unknown block ...)"; "set_block: world is locked: ..." inside world:step;
  *   "not enough memory" or "size limit exceeded" (the chunk table would pass its size
  *   limit); either way the block is unchanged.
  */
@@ -972,7 +975,7 @@ static int l_world_set_block(lua_State *L)
 	bp_World *w = world_of(L, 1);
 	int32_t x = check_coord(L, 2), y = check_coord(L, 3), z = check_coord(L, 4);
 	uint16_t id = check_block(L, w, 5);
-	check_unlocked(L, w);
+	check_unlocked(L, w, "set_block");
 	bp_Status st = bp_world_set_block(w, x, y, z, id);
 	if (st != BP_OK)
 		raise_status(L, st);
@@ -1017,7 +1020,7 @@ static double whole_chunk_span(int32_t a, int32_t b)
  * @raise block coordinate and unknown block errors as World:set_block; "fill: region too
  *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks); "fill:
  *   region cuts N chunks of 16^3 blocks (at most 65536, ...)" (limits.max_fill_cut_chunks);
- *   "world is locked: ..." inside world:step; "not enough memory" or "size limit
+ *   "fill: world is locked: ..." inside world:step; "not enough memory" or "size limit
  *   exceeded" (the chunk table would pass its size limit): every allocation happens
  *   before the first block changes, so the blocks stay as they were.
  */
@@ -1031,7 +1034,7 @@ static int l_world_fill(lua_State *L)
 		hi[a] = p < q ? q : p;
 	}
 	uint16_t id = check_block(L, w, 8);
-	check_unlocked(L, w);
+	check_unlocked(L, w, "fill");
 	double chunks = chunk_span(lo[0], hi[0]) * chunk_span(lo[1], hi[1]) * chunk_span(lo[2], hi[2]);
 	if (chunks > BP_MAX_FILL_CHUNKS)
 		return luaL_error(L, "fill: region too large (%s chunks of 16^3 blocks; at most %s)",
@@ -1125,7 +1128,7 @@ static int l_world_boxes_in(lua_State *L)
  *   count of worlds made, mod 2^15), so that a removed collider's handle and another
  *   world's name nothing (a world made 32,768 worlds later could reuse the tag).
  * @raise "bad argument #1 to 'add_collider' (blockphys.Collider expected, got T)";
- *   "world is locked: ..." inside world:step; "not enough memory" or "size limit
+ *   "add_collider: world is locked: ..." inside world:step; "not enough memory" or "size limit
  *   exceeded" (more than 16,777,215 colliders, or the collider table would pass its
  *   size limit). Nothing is added when it raises.
  */
@@ -1133,7 +1136,7 @@ static int l_world_add_collider(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
 	bp_AABB *c = check_collider(L, 2);
-	check_unlocked(L, w);
+	check_unlocked(L, w, "add_collider");
 	uint64_t handle = 0; /* raise_status does not return; the compiler cannot know */
 	bp_Status st = bp_world_add_collider(w, c, &handle);
 	if (st != BP_OK)
@@ -1157,7 +1160,7 @@ static int l_world_remove_collider(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
 	lua_Integer h = luaL_checkinteger(L, 2);
-	check_unlocked(L, w);
+	check_unlocked(L, w, "remove_collider");
 	const uint32_t index1 = bp_world_collider_slot(w, (uint64_t)h); /* h < 0: no tag */
 	if (!index1)
 		return luaL_argerror(L, 2, NO_SUCH_COLLIDER);
@@ -1223,7 +1226,7 @@ static int l_world_fail_alloc(lua_State *L)
  * @tparam integer n cycles, >= 0
  * @treturn integer the collider's handle after the last cycle
  * @raise as remove_collider for the handle, "bad argument #2 to '_reuse_collider'
- *   (must be >= 0)", "world is locked: ...", "not enough memory".
+ *   (must be >= 0)", "_reuse_collider: world is locked: ...", "not enough memory".
  * @local
  */
 static int l_world_reuse_collider(lua_State *L)
@@ -1233,7 +1236,7 @@ static int l_world_reuse_collider(lua_State *L)
 	const lua_Integer n = luaL_checkinteger(L, 3);
 	luaL_argcheck(L, slot != 0, 2, NO_SUCH_COLLIDER);
 	luaL_argcheck(L, n >= 0, 3, "must be >= 0");
-	check_unlocked(L, w);
+	check_unlocked(L, w, "_reuse_collider");
 	const bp_AABB box = w->colliders[slot - 1].box;
 	uint64_t handle = bp_world_collider_handle(w, slot);
 	for (lua_Integer i = 0; i < n; i++) {
@@ -1864,6 +1867,39 @@ static int l_entity_teleport(lua_State *L)
 	return 0;
 }
 
+/* Inside world:step (after its pre-check), a velocity component that Lua code writes
+ * must keep the entity's tick displacement within BP_MAX_MOVE (v x dt for per-second
+ * rules): a larger one raises in the hook or filter, which fails the step and undoes it,
+ * instead of being clamped without a word. `model` is the rules' model the velocity
+ * will be read under (a rules write may change it). */
+static void check_step_velocity(lua_State *L, const bp_World *w, int model, double v,
+                                const char *what, const char *key)
+{
+	const double m = fabs(v) * (model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
+	if (!(m <= BP_MAX_MOVE))
+		luaL_error(L, "%s '%s' would move the entity %s blocks in one tick "
+		              "(at most 1024 per axis inside world:step)", what, key,
+		           num_text_digits(m, 17).s);
+}
+
+/* After a method changed an entity's velocity inside world:step: the same limit as a
+ * velocity write, restoring the velocity `before` when it raises. */
+static void check_changed_velocity(lua_State *L, const bp_World *w, bp_Entity *e,
+                                   const double before[3], const char *what)
+{
+	static const char *const key[] = {"vx", "vy", "vz"};
+	if (w->locked != 1)
+		return; /* outside a step, the next step's pre-check raises */
+	const double scale = e->rules.model == BP_MODEL_MCCPP ? w->step_dt : 1.0;
+	for (int a = 0; a < 3; a++) {
+		if (fabs(e->vel[a]) * scale <= BP_MAX_MOVE)
+			continue;
+		const double v = e->vel[a];
+		memcpy(e->vel, before, sizeof e->vel);
+		check_step_velocity(L, w, e->rules.model, v, what, key[a]);
+	}
+}
+
 /***
  * Knock the entity back, as Beta's EntityLiving.knockBack: all velocity halved, then
  * the X/Z velocity pushed by `rules.knockback` (0.4F b/t) along (dx, dz) (divided by
@@ -1875,18 +1911,24 @@ static int l_entity_teleport(lua_State *L)
  *   attacker; any length), finite
  * @raise "bad argument #n to 'knockback' (number must be finite)", "knockback: the
  *   direction (dx, dz) must have a length between about 1e-45 and 3.4e38",
- *   "knockback: needs Beta rules (model beta173), not mccpp"; dead entity errors.
+ *   "knockback: needs Beta rules (model beta173), not mccpp"; inside world:step
+ *   "knockback: the velocity 'vx' would move the entity X blocks in one tick (at most
+ *   1024 per axis inside world:step)" (the velocity stays as it was); dead entity errors.
  */
 static int l_entity_knockback(lua_State *L)
 {
 	const double dx = check_finite(L, 2), dz = check_finite(L, 3);
-	bp_Entity *e = check_entity(L, 1);
+	bp_World *w;
+	bp_Entity *e = check_entity_w(L, 1, &w);
 	if (e->rules.model != BP_MODEL_BETA173)
 		return luaL_error(L, "knockback: needs Beta rules (model beta173), not %s",
 		                  MODEL_NAMES[e->rules.model]);
+	double before[3];
+	memcpy(before, e->vel, sizeof before);
 	if (bp_knockback_beta173(e, dx, dz) != BP_OK)
 		return luaL_error(L, "knockback: the direction (dx, dz) must have a length "
 		                     "between about 1e-45 and 3.4e38");
+	check_changed_velocity(L, w, e, before, "knockback: the velocity");
 	return 0;
 }
 
@@ -1942,15 +1984,21 @@ static int l_entity_native_heading(lua_State *L)
  * vy = sqrt(2 jump_height gravity). Otherwise nothing. Source:
  * reference/b173-movement.md section 0; sources/mccpp-entity-physics.txt.
  * @function Entity:native_jump
- * @raise dead entity errors.
+ * @raise inside world:step "native_jump: the velocity 'vy' would move the entity X
+ *   blocks in one tick (at most 1024 per axis inside world:step)" (vy stays as it
+ *   was); dead entity errors.
  */
 static int l_entity_native_jump(lua_State *L)
 {
-	bp_Entity *e = check_entity(L, 1);
+	bp_World *w;
+	bp_Entity *e = check_entity_w(L, 1, &w);
+	double before[3];
+	memcpy(before, e->vel, sizeof before);
 	if (e->rules.model == BP_MODEL_BETA173)
 		bp_jump_beta173(e);
 	else
 		bp_jump_mccpp(e);
+	check_changed_velocity(L, w, e, before, "native_jump: the velocity");
 	return 0;
 }
 
@@ -2369,21 +2417,6 @@ static int l_entity_index(lua_State *L)
 	}
 }
 
-/* Inside world:step (after its pre-check), a velocity component that Lua code writes
- * must keep the entity's tick displacement within BP_MAX_MOVE (v x dt for per-second
- * rules): a larger one raises in the hook or filter, which fails the step and undoes it,
- * instead of being clamped without a word. `model` is the rules' model the velocity
- * will be read under (a rules write may change it). */
-static void check_step_velocity(lua_State *L, const bp_World *w, int model, double v,
-                                const char *what, const char *key)
-{
-	const double m = fabs(v) * (model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
-	if (!(m <= BP_MAX_MOVE))
-		luaL_error(L, "%s '%s' would move the entity %s blocks in one tick "
-		              "(at most 1024 per axis inside world:step)", what, key,
-		           num_text_digits(m, 17).s);
-}
-
 /* Apply the rules table at index t to the entity at index 1 (validated first). */
 static void assign_rules(lua_State *L, int t, const char *fn)
 {
@@ -2393,6 +2426,13 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	/* The rules' metamethods may have removed the entity or destroyed the world. */
 	bp_World *w;
 	bp_Entity *e = check_entity_w(L, 1, &w);
+	const LEntity *self = lua_touserdata(L, 1);
+	if (w->locked == 1 && r.model != e->rules.model && w->ticking == self->id.index1)
+		luaL_error(L, "%s: cannot switch entity %d from %s to %s rules during its own tick "
+		              "(the rest of the tick would read the other model's constants); "
+		              "switch them outside world:step or from another entity's hook",
+		           fn, (int)self->id.index1, MODEL_NAMES[e->rules.model],
+		           MODEL_NAMES[r.model]);
 	if (w->locked == 1 && r.model != e->rules.model) { /* the velocity in other units */
 		static const char *const key[] = {"vx", "vy", "vz"};
 		for (int a = 0; a < 3; a++)
@@ -2421,7 +2461,9 @@ static void assign_rules(lua_State *L, int t, const char *fn)
  *   tick (at most 1024 per axis inside world:step)" (vx, vy, vz written from a hook or
  *   filter), "entity.rules: ..." (rules errors as make_rules; from a hook or filter
  *   also "entity.rules: the velocity 'vx' would move the entity X blocks in one tick
- *   (...)" when the new rules' model reads the velocity beyond the limit); for a
+ *   (...)" when the new rules' model reads the velocity beyond the limit, and
+ *   "entity.rules: cannot switch entity N from M1 to M2 rules during its own tick
+ *   (...)" for the entity whose tick runs); for a
  *   removed entity "entity field 'k': entity has been removed" (or "...: entity belongs
  *   to a destroyed world").
  */
@@ -2780,7 +2822,7 @@ static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
  *   "spawn: field 'k' is outside the world (|coordinate| > 2147482000)", "spawn: field
  *   'width' must be a number in (0, 16]" (height: (0, 32]), "spawn: field 'k' must be
  *   an integer in [0, 2^32)", "spawn: field 'filter' must be a function or nil",
- *   "spawn: ..." rules errors (as make_rules); "world is locked: ..." inside
+ *   "spawn: ..." rules errors (as make_rules); "spawn: world is locked: ..." inside
  *   world:step; "not enough memory" or "size limit exceeded" (the entity pool would
  *   pass its size limit). Nothing is spawned when it raises.
  */
@@ -2788,7 +2830,7 @@ static int l_world_spawn(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
-	check_unlocked(L, w);
+	check_unlocked(L, w, "spawn");
 	bp_EntityDef def = bp_default_entity_def();
 	read_entity_def(L, 2, &def);
 	double motion[4];
@@ -2826,11 +2868,24 @@ static int l_world_spawn(lua_State *L)
 	lua_getiuservalue(L, 1, 2); /* 7: hook tables */
 	/* That code may also have destroyed the world (from a metamethod). */
 	w = world_of(L, 1);
+	/* Reserve the slot in both tables first: a store that grows a table may fail for
+	 * memory, and the entity must not exist then. A raw store runs no Lua code (an
+	 * emergency collection calls no finalizer), so the slot cannot change meanwhile; a
+	 * leftover value at a free slot is never read. */
+	const lua_Integer slot1 = (lua_Integer)bp_world_next_slot(w);
+	lua_pushvalue(L, 5);
+	lua_rawseti(L, 6, slot1);
+	lua_pushvalue(L, 4);
+	lua_rawseti(L, 7, slot1);
 	bp_Status st = bp_world_spawn(w, &def, &le->id);
-	if (st != BP_OK)
+	if (st != BP_OK) {
+		for (int t = 6; t <= 7; t++) { /* storing nil at an existing key allocates nothing */
+			lua_pushnil(L);
+			lua_rawseti(L, t, slot1);
+		}
 		raise_status(L, st);
+	}
 	/* From here on no Lua call may raise or run code: the entity must end whole. */
-	uint32_t index = le->id.index1 - 1;
 	bp_Entity *e = bp_world_entity(w, le->id);
 	double *dst[4] = {&bp_entity_input(w, e)->yaw, &e->vel[0], &e->vel[1], &e->vel[2]};
 	for (int i = 0; i < 4; i++) {
@@ -2839,10 +2894,6 @@ static int l_world_spawn(lua_State *L)
 	}
 	w->nsolid += e->solid;
 	e->has_filter = (uint8_t)has_filter;
-	lua_pushvalue(L, 5);
-	lua_rawseti(L, 6, (lua_Integer)index + 1);
-	lua_pushvalue(L, 4);
-	lua_rawseti(L, 7, (lua_Integer)index + 1);
 	lua_pushvalue(L, 5);
 	return 1;
 }
@@ -2854,7 +2905,7 @@ static int l_world_spawn(lua_State *L)
  * @function World:remove
  * @tparam Entity e a live entity of this world
  * @raise "bad argument #1 to 'remove' (entity belongs to another world)", "(entity has
- *   been removed)"; "world is locked: ..." inside world:step; "not enough memory" (the
+ *   been removed)"; "remove: world is locked: ..." inside world:step; "not enough memory" (the
  *   entity stays).
  */
 static int l_world_remove(lua_State *L)
@@ -2865,7 +2916,7 @@ static int l_world_remove(lua_State *L)
 	if (!lua_rawequal(L, -1, 1))
 		return luaL_argerror(L, 2, "entity belongs to another world");
 	bp_Entity *e = check_entity(L, 2);
-	check_unlocked(L, w);
+	check_unlocked(L, w, "remove");
 	uint8_t solid = e->solid;
 	bp_Status st = bp_world_remove(w, le->id);
 	if (st != BP_OK)

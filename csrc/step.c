@@ -65,6 +65,7 @@ int bp_heading_over_limit(bp_World *w, uint32_t index, double c0, double c2)
 static int step_end(bp_World *w, int rc)
 {
 	w->locked = 0;
+	w->ticking = 0;
 	w->hooks = NULL;
 	w->hook_failed = 0; /* reported through rc: a later e:move must not see it */
 	return rc;
@@ -88,6 +89,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	int separate = 0;
 	for (uint32_t i = 0; i < p->norder; i++) {
 		uint32_t index = p->order[i];
+		w->ticking = index + 1;
 		int rc = p->items[index].rules.model == BP_MODEL_MCCPP
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
@@ -97,6 +99,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		if (rc || w->hook_failed)
 			return step_end(w, 1);
 	}
+	w->ticking = 0;
 	if (separate || w->rules_writes != writes)
 		bp_push_separate(w, dt);
 	if (w->hook_failed)

@@ -119,6 +119,37 @@ describe("native stages", function()
     assert.equal(f32(0.04), vy)
   end)
 
+  -- Inside a step, a velocity these methods give keeps the limit of a velocity write:
+  -- an entity that has already ticked would otherwise make the next step refuse.
+  it("refuses, inside a step, a velocity beyond 1024 blocks per tick and restores it", function()
+    local w = H.world()
+    H.flat(w, 0)
+    local a = w:spawn{ x = 0.5, y = 1, z = 0.5, rules = bp.rules.beta173{ jump_impulse = 2000,
+                                                                          knockback = 1e6 } }
+    local call
+    local b = w:spawn{ x = 5.5, y = 1, z = 0.5, rules = bp.rules.beta173{ jump = function() call() end } }
+    w:step(); w:step()
+    assert.is_true(a.on_ground)
+    b.jumping = true
+    local src = debug.getinfo(1, "S").short_src
+    for _, case in ipairs{
+      { function() a:native_jump() end, "native_jump: the velocity 'vy' would move the entity 2000 blocks" },
+      { function() a:knockback(1, 0) end, "knockback: the velocity 'vx' would move the entity 1000000 blocks" },
+    } do
+      call = case[1]
+      local before = H.state(a)
+      local _, err = pcall(w.step, w)
+      assert.equal(("world:step: rules hook 'jump' of entity 2 failed: %s:%d: %s in one tick (at most " ..
+        "1024 per axis inside world:step)"):format(src, debug.getinfo(case[1], "S").linedefined, case[2]), err)
+      assert.same(before, H.state(a))
+    end
+    -- outside a step nothing is checked: the next step's own check refuses
+    a:native_jump()
+    assert.equal(2000, a.vy)
+    assert.has_error(function() w:step() end,
+      "world:step: entity 1 would move 2000 blocks in one step (at most 1024 per axis)")
+  end)
+
   it("raises for bad arguments and dead entities", function()
     local w = H.world()
     local e = w:spawn{ x = 0, y = 10, z = 0 }

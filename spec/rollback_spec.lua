@@ -53,8 +53,12 @@ local function run(seed, steps)
     if c == 1 then e.rules.jump = R(2) == 1 and pool[R(#pool)] or nil
     elseif c == 2 then e.rules.heading = R(2) == 1 and pool[R(#pool)] or nil
     elseif c == 3 then e.filter = R(2) == 1 and pool[R(#pool)] or nil
-    elseif c == 4 then e.rules = R(2) == 1 and bp.rules.mccpp{ jump = pool[R(#pool)] }
-                                         or bp.rules.beta173{ heading = pool[R(#pool)] }
+    elseif c == 4 then
+      local r = R(2) == 1 and bp.rules.mccpp{ jump = pool[R(#pool)] }
+                          or bp.rules.beta173{ heading = pool[R(#pool)] }
+      -- refused for the entity whose tick runs, when the model changes
+      local ok, err = pcall(function() e.rules = r end)
+      assert(ok or err:find("during its own tick", 1, true), err)
     elseif c == 5 then e.vx = R(3) - 2
     elseif c == 6 then e.rules.gravity = R(10) / 100
     else e:teleport(R(8) - 4.5, 64, R(8) - 4.5) end

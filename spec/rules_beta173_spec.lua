@@ -999,14 +999,44 @@ describe("beta173 rules", function()
       assert.is_true(pcall(w2.step, w2))
     end)
 
+    -- The tick of one model would read the other's constants for its remaining stages.
+    it("refuses a hook's switch of its own entity's model during its tick", function()
+      local w = H.world()
+      H.flat(w, 63)
+      local other
+      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+        heading = function(self) self.rules = bp.rules.mccpp(); return 0, 0 end } }
+      local before = H.state(e)
+      local line = debug.getinfo(1, "l").currentline - 2
+      local _, err = pcall(w.step, w)
+      assert.equal(("world:step: rules hook 'heading' of entity 1 " ..
+        "failed: %s:%d: entity.rules: cannot switch entity 1 from beta173 to mccpp rules during " ..
+        "its own tick (the rest of the tick would read the other model's constants); switch " ..
+        "them outside world:step or from another entity's hook")
+        :format(debug.getinfo(1, "S").short_src, line), err)
+      assert.same(before, H.state(e))
+      assert.equal("beta173", e.rules.model)
+      -- the same model may change mid-tick; another entity's hook may switch it
+      e.rules = bp.rules.beta173{ heading = function(self)
+        self.rules = bp.rules.beta173{ gravity = 0 }; return 0, 0 end }
+      w:step()
+      assert.equal(0, e.rules.gravity)
+      other = w:spawn{ x = 5.5, y = 64, z = 0.5, rules = bp.rules.beta173{
+        heading = function() e.rules = bp.rules.mccpp(); return 0, 0 end } }
+      w:step()
+      assert.equal("mccpp", e.rules.model)
+      assert.equal("beta173", other.rules.model)
+    end)
+
     it("refuses rules set inside a step whose model would read the velocity beyond 1024", function()
       local w = H.world()
-      local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.mccpp{
-        jump = function(self)
-          self.vx = 20000 -- 1000 blocks in a step of 0.05 s
-          self.rules = bp.rules.beta173{} -- 20000 blocks per tick
-        end } }
-      e.jumping = true
+      local e -- ticks second: the first entity's hook switches its model before its tick
+      w:spawn{ x = 3.5, y = 64, z = 0.5, rules = bp.rules.mccpp{
+        jump = function()
+          e.vx = 20000 -- 1000 blocks in a step of 0.05 s
+          e.rules = bp.rules.beta173{} -- 20000 blocks per tick
+        end } }.jumping = true
+      e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = bp.rules.mccpp{} }
       local before = H.state(e)
       local ok, err = pcall(w.step, w, 0.05)
       assert.is_false(ok)

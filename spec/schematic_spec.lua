@@ -911,7 +911,7 @@ describe("blockphys.schematic", function()
         function() schematic.paste(world, tiny(), 10, 0, 0) end, -- new types: define_block raises
         function() world:paste(tiny(), 10, 0, 0) end,
       }, debug.getinfo(1, "l").currentline - 2
-      local expect = "world is locked: blocks, entities and colliders cannot be added or removed "
+      local expect = "paste: world is locked: blocks, entities and colliders cannot be added or removed "
         .. "inside world:step (from a rules hook or filter)"
       for i, call in ipairs(calls) do
         local e = world:spawn{ x = 0.5, y = 0, z = 0.5, rules = bp.rules.beta173{ jump = call } }
@@ -931,7 +931,7 @@ describe("blockphys.schematic", function()
         jump = function() world:paste(tiny(), 10, 0, 0) end } }
       e.jumping = true
       local _, err = pcall(world.step, world)
-      assert.truthy(err:find(debug.getinfo(1, "S").short_src .. ":%d+: world is locked"))
+      assert.truthy(err:find(debug.getinfo(1, "S").short_src .. ":%d+: paste: world is locked"))
       assert.equal(placed, world:stats().blocks)
     end)
 

@@ -145,7 +145,7 @@ local world_methods = core.World_methods
 -- @treturn[2] string message from `bp.schematic.load`
 -- @raise `bad argument #n to 'paste' (...)`, numbered from `schem` = #1, for a bad
 --   schematic, coordinate, shape table or definition (nothing is placed); "calling
---   'paste' on bad self (...)" when self is not a live World; "world is locked ..."
+--   'paste' on bad self (...)" when self is not a live World; "paste: world is locked ..."
 --   inside a step (at the caller's line, nothing placed). Source: our own.
 -- @usage local report = assert(world:paste("lobby.schem", 0, 64, 0))
 function world_methods.paste(world, schem, x, y, z, shapes)

@@ -46,9 +46,10 @@ local function argerror(n, msg)
   raise_outside(format("bad argument #%d to 'paste' (%s)", n, msg))
 end
 
--- An error the world raised while paste used it. The world's own errors ("world is
--- locked: ...") name the line of this file that called the world: raise them again
--- at the caller's line, as argument errors are. A world that a user's block_def or a
+-- An error the world raised while paste used it. The world's own errors ("set_block:
+-- world is locked: ...", which becomes "paste: world is locked: ...") name the line
+-- of this file that called the world: raise them again at the caller's line, as
+-- argument errors are. A world that a user's block_def or a
 -- finalizer destroyed makes the method paste called on it report a bad self
 -- ("calling 'set_block' on bad self (world has been destroyed)"): that becomes
 -- paste's own error about its world, argument 1 (`base` 0) or self (`World:paste`,
@@ -57,6 +58,8 @@ local function world_error(err, base)
   if type(err) ~= "string" then error(err, 0) end
   local here = THIS.short_src .. ":"
   local msg = err:sub(1, #here) == here and err:gsub("^[^:]*:%d+: ", "", 1) or err
+  -- the lock names the world's method that met it; the user called paste
+  msg = msg:gsub("^[%w_]+: world is locked: ", "paste: world is locked: ", 1)
   local why = msg:match("^calling '[^']*' on bad self %((.*)%)$")
   if why and base < 0 then
     raise_outside(format("calling 'paste' on bad self (%s)", why))
@@ -352,7 +355,7 @@ end
 --   coordinate or shape definition (`block_def("<state>"): <define_block's
 --   message>`), or too many new types; `bad argument #1 to 'paste' (world has
 --   been destroyed)` (`calling 'paste' on bad self (...)` for `World:paste`) when
---   a `block_def` destroyed the world; the world's own errors ("world is
+--   a `block_def` destroyed the world; the world's own errors ("paste: world is
 --   locked ..." inside a step hook or filter, raised at the caller's line, and
 --   "not enough memory" unchanged)
 function pasting.paste(world, schem, x, y, z, shapes)
