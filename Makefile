@@ -14,7 +14,13 @@ BUILD      ?= build
 SRC         = $(wildcard csrc/*.c)
 OBJ         = $(SRC:csrc/%.c=$(BUILD)/obj/%.o)
 MODULE      = $(BUILD)/blockphys/core.so
-DEBS        = lua5.4 liblua5.4-dev lua-busted lua-zlib lua-check luarocks zlib1g-dev valgrind
+# Debian packages each target needs (deps installs the missing ones): building needs a
+# C compiler and Lua's headers; the suite busted and lua-zlib (gzip schematics); the
+# checks of .ci/run and `make bench` the rest.
+DEBS_BUILD  = gcc libc6-dev lua5.4 liblua5.4-dev
+DEBS_TEST   = $(DEBS_BUILD) lua-busted lua-zlib
+DEBS_ALL    = $(DEBS_TEST) lua-check luarocks valgrind
+DEBS        = $(DEBS_ALL)
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
@@ -23,6 +29,7 @@ INST_LUADIR ?= /usr/local/share/lua/5.4
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
 # after deps may have installed the headers.
+all: DEBS = $(DEBS_BUILD)
 all: deps
 	@$(MAKE) --no-print-directory module
 
@@ -65,10 +72,12 @@ deps:
 
 # The suite; prints "N passed, N failed" (see spec/helpers/summary.lua).
 # Sub-makes: the build must see headers that `deps` may have just installed.
+test: DEBS = $(DEBS_TEST)
 test: deps
 	$(MAKE) --no-print-directory module
 	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
 
+demo repl install: DEBS = $(DEBS_BUILD)
 demo: deps
 	$(MAKE) --no-print-directory module
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua

@@ -827,7 +827,7 @@ static int l_world_define_block(lua_State *L)
 		return luaL_error(L, "define_block: field 'boxes' must be a table of boxes");
 	}
 	if (lua_getfield(L, 2, "slipperiness") != LUA_TNIL) {
-		if (!lua_isnumber(L, -1))
+		if (lua_type(L, -1) != LUA_TNUMBER) /* a table field: no string conversion */
 			return luaL_error(L, "define_block: field 'slipperiness' must be a number");
 		def.slipperiness = lua_tonumber(L, -1);
 	}
@@ -845,7 +845,7 @@ static int l_world_define_block(lua_State *L)
 		def.nboxes = 0; /* liquids default to no boxes: one swims in them, as in the game */
 	def.climbable = opt_flag(L, 2, "climbable", "define_block");
 	if (lua_getfield(L, 2, "velocity_factor") != LUA_TNIL) {
-		if (!lua_isnumber(L, -1))
+		if (lua_type(L, -1) != LUA_TNUMBER) /* a table field: no string conversion */
 			return luaL_error(L, "define_block: field 'velocity_factor' must be a number");
 		def.velocity_factor = lua_tonumber(L, -1);
 	}
@@ -853,7 +853,7 @@ static int l_world_define_block(lua_State *L)
 	if (lua_getfield(L, 2, "level") != LUA_TNIL) {
 		int ok;
 		lua_Integer level = lua_tointegerx(L, -1, &ok);
-		if (!ok)
+		if (!ok || lua_type(L, -1) != LUA_TNUMBER)
 			return luaL_error(L, "define_block: field 'level' must be an integer");
 		def.level = level < 0 || level > 15 ? -1 : (int)level; /* -1: range error below */
 	}

@@ -6,6 +6,8 @@
 -- Run from the repository root after `make`:
 --   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
 --     package.cpath="./build/?.so;"..package.cpath' examples/lobby.lua [path.schem] [beta173]
+-- (either argument alone, in either order; the schematic is ../shared/data's
+-- Limbo lobby by default, which lies beside the repository, not in it)
 -- With `beta173`, blocks get Beta 1.7.3's collision shapes where they differ from
 -- today's (bp.minecraft.beta173: fences, ladders, snow, chests, farmland, cake).
 local bp = require "blockphys"
@@ -16,8 +18,11 @@ local MAX_RISE = 1.125 -- a Beta jump clears about 1.25 blocks; keep a margin
 local MAX_DROP = 4     -- deepest drop the route planner allows
 local PLAYER_HALF = 0.3
 
-local path = arg and arg[1] or DEFAULT
-local shapes = arg and arg[2] == "beta173" and bp.minecraft.beta173 or bp.minecraft
+-- Arguments in any order: a path, and the word beta173.
+local path, shapes = DEFAULT, bp.minecraft
+for _, a in ipairs(arg or {}) do
+  if a == "beta173" then shapes = bp.minecraft.beta173 else path = a end
+end
 local f = io.open(path, "rb")
 if not f then
   io.stderr:write(("lobby.lua: no schematic at %s\n"):format(path),

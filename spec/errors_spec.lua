@@ -116,6 +116,13 @@ local cases = {
   { "define_block with slipperiness a string", function(w)
       w:define_block{ name = "new", slipperiness = "x" } end,
     "define_block: field 'slipperiness' must be a number" },
+  -- table fields take numbers only, as boxes, spawn and rules do
+  { "define_block with slipperiness a numeric string", function(w)
+      w:define_block{ name = "new", slipperiness = "0.5" } end,
+    "define_block: field 'slipperiness' must be a number" },
+  { "define_block with velocity_factor a numeric string", function(w)
+      w:define_block{ name = "new", velocity_factor = "0.5" } end,
+    "define_block: field 'velocity_factor' must be a number" },
   -- pins that a truthy non-string liquid is refused, not read as no liquid
   { "define_block with liquid = true", function(w) w:define_block{ name = "new", liquid = true } end,
     "define_block: field 'liquid' must be \"water\" or \"lava\"" },

@@ -252,6 +252,7 @@ describe("define_block level, solid and ice", function()
       { { name = "a", liquid = "water", level = -1 }, "define_block: level must be an integer in [0, 15]" },
       { { name = "a", liquid = "water", level = 1.5 }, "define_block: field 'level' must be an integer" },
       { { name = "a", liquid = "water", level = "x" }, "define_block: field 'level' must be an integer" },
+      { { name = "a", liquid = "water", level = "1" }, "define_block: field 'level' must be an integer" },
       { { name = "a", liquid = "water", level = 0 / 0 }, "define_block: field 'level' must be an integer" },
       { { name = "a", level = 3 }, "define_block: level needs liquid = \"water\" or \"lava\"" },
       { { name = "a", solid = 1 }, "define_block: field 'solid' must be a boolean" },

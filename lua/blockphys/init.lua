@@ -159,8 +159,8 @@ function world_methods.paste(world, schem, x, y, z, shapes)
     if not loaded then return nil, msg end
     schem = loaded
   end
-  -- A tail call, so that paste_method's argument errors name the caller's line.
-  return schematic.paste_method(world, schem, x, y, z, shapes)
+  -- A tail call, so that _paste_method's argument errors name the caller's line.
+  return schematic._paste_method(world, schem, x, y, z, shapes)
 end
 
 -- Optional modules, loaded on first use so that `require "blockphys"` needs only

@@ -25,7 +25,7 @@ local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
 
 -- Argument errors are raised at the line that called `paste` or `World:paste`: the
 -- first stack frame outside this file (the checks sit at different depths below it,
--- and `World:paste` tail-calls `paste_method`, so its own frame is gone). Raising
+-- and `World:paste` tail-calls `_paste_method`, so its own frame is gone). Raising
 -- directly, not through a pcall at the entry points, keeps the tracebacks of errors
 -- from a user's `block_def`; only the last phase, where the world's own methods run,
 -- is under a pcall (see world_error).
@@ -366,10 +366,10 @@ end
 --- `schematic.paste` for `World:paste`: the same, with argument numbers counted
 -- from the schematic (the world is `self`, which the caller has checked).
 -- Its argument errors carry the position of its caller; `World:paste` calls it
--- in a tail call (`return schematic.paste_method(...)`), so that position is the
+-- in a tail call (`return schematic._paste_method(...)`), so that position is the
 -- line of the user's `world:paste(...)`.
 -- @local
-function pasting.paste_method(world, schem, x, y, z, shapes)
+function pasting._paste_method(world, schem, x, y, z, shapes)
   return paste(world, schem, x, y, z, shapes, -1)
 end
 

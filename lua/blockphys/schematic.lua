@@ -588,6 +588,6 @@ schematic.paste = pasting.paste
 
 --- `paste` for `World:paste`, with argument numbers counted from the schematic.
 -- @local
-schematic.paste_method = pasting.paste_method
+schematic._paste_method = pasting._paste_method
 
 return schematic
