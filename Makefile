@@ -24,7 +24,7 @@ DEBS        = $(DEBS_ALL)
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
-.PHONY: all module deps test demo repl bench check sanitize memcheck lint clean install
+.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint clean install
 
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
@@ -56,6 +56,13 @@ $(MODULE): $(OBJ) | $(BUILD)/blockphys
 $(BUILD)/obj $(BUILD)/blockphys:
 	mkdir -p $@
 
+# spec/lua_oom_spec.lua's host: lua5.4 with an allocator told to fail. Plain flags in
+# every build (under the sanitizers the preloaded runtime serves it as it serves lua5.4).
+OOM_HOST = $(BUILD)/lua_oom_host
+$(OOM_HOST): spec/helpers/lua_oom_host.c | $(BUILD)/obj
+	$(CC) -std=c11 $(WARN) -O1 -g -I$(LUA_INCDIR) $< -o $@ -llua5.4
+test-tools: $(OOM_HOST)
+
 # Install the Debian packages that are missing (as root), or say which ones. A package
 # removed but not purged still has a status (config-files): only "installed" counts.
 deps:
@@ -74,7 +81,7 @@ deps:
 # Sub-makes: the build must see headers that `deps` may have just installed.
 test: DEBS = $(DEBS_TEST)
 test: deps
-	$(MAKE) --no-print-directory module
+	$(MAKE) --no-print-directory module test-tools
 	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
 
 demo repl install: DEBS = $(DEBS_BUILD)
@@ -102,7 +109,7 @@ SAN_BUILD  ?= build-asan
 SAN_LINK   ?=
 SAN_PRELOAD ?= $$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)
 sanitize: deps
-	$(MAKE) --no-print-directory module BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer $(SANITIZERS) -fno-sanitize-recover=all" LIBFLAG="-shared $(SAN_LINK) $(SANITIZERS)"
+	$(MAKE) --no-print-directory module test-tools BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer $(SANITIZERS) -fno-sanitize-recover=all" LIBFLAG="-shared $(SAN_LINK) $(SANITIZERS)"
 	LD_PRELOAD="$(SAN_PRELOAD)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(BUSTED) --cpath='./$(SAN_BUILD)/?.so' -o spec/helpers/summary.lua spec
@@ -112,7 +119,7 @@ sanitize: deps
 # interpreter frees everything when it closes, so "all" leak kinds can be errors;
 # --keep-debuginfo names our functions in a leak's stack after Lua unloads the module.
 memcheck: deps
-	$(MAKE) --no-print-directory module BUILD=build-vg OPT="-O1 -g"
+	$(MAKE) --no-print-directory module test-tools BUILD=build-vg OPT="-O1 -g"
 	valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=all --keep-debuginfo=yes \
 	  --errors-for-leak-kinds=all \
 	  $(BUSTED) --cpath='./build-vg/?.so' -o spec/helpers/summary.lua spec
