@@ -194,6 +194,10 @@ static int l_tolstring(lua_State *L)
 static const char *safe_tostring(lua_State *L, int idx)
 {
 	idx = lua_absindex(L, idx);
+	if (lua_type(L, idx) == LUA_TSTRING) { /* no call: at the C stack's limit a pcall fails */
+		lua_pushvalue(L, idx);
+		return lua_tostring(L, -1);
+	}
 	lua_pushcfunction(L, l_tolstring);
 	lua_pushvalue(L, idx);
 	if (lua_pcall(L, 1, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TSTRING) {

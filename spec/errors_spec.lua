@@ -685,4 +685,30 @@ describe("metamethods in rules values", function()
     e.forward = 1
     assert.has_no_error(function() w:step() end)
   end)
+
+  -- Each step names its failing hook and passes the inner message on; at Lua's C stack
+  -- limit the innermost text must still arrive (a call to turn it into text fails there).
+  it("hooks stepping other worlds to Lua's C stack limit end in 'C stack overflow'", function()
+    local worlds = {}
+    local function make()
+      local w = bp.World()
+      w:define_block{ name = "stone" }
+      w:fill(-2, -1, -2, 2, -1, 2, "stone")
+      w:spawn{ x = 0.5, y = 0, z = 0.5, rules = bp.rules.beta173{ jump = function()
+        make():step()
+      end } }.jumping = true
+      worlds[#worlds + 1] = w
+      return w
+    end
+    local first = make()
+    local ok, err = pcall(first.step, first)
+    assert.is_false(ok)
+    assert.truthy(err:find("^world:step: rules hook 'jump' of entity 1 failed: world:step: "), err:sub(1, 200))
+    assert.truthy(err:find(": C stack overflow$"), err:sub(-200))
+    assert.is_true(#worlds > 10)
+    for _, w in ipairs(worlds) do -- every step was undone and unlocked
+      assert.equal(0, w:entities()[1].y)
+      w:define_block{ name = "after" }
+    end
+  end)
 end)
