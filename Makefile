@@ -14,13 +14,15 @@ BUILD      ?= build
 SRC         = $(wildcard csrc/*.c)
 OBJ         = $(SRC:csrc/%.c=$(BUILD)/obj/%.o)
 MODULE      = $(BUILD)/blockphys/core.so
-# Debian packages each target needs (deps installs the missing ones): building needs a
-# C compiler and Lua's headers; the suite busted and lua-zlib (gzip schematics); the
-# checks of .ci/run and `make bench` the rest.
+# Debian packages each target needs: building needs a C compiler and Lua's headers, the
+# suite busted and lua-zlib (gzip schematics). Each target's recipe runs `deps` with its
+# own list first (so `make test lint` asks for both lists); plain `make deps` asks for
+# everything .ci/run uses (luarocks included).
 DEBS_BUILD  = gcc libc6-dev lua5.4 liblua5.4-dev
 DEBS_TEST   = $(DEBS_BUILD) lua-busted lua-zlib
 DEBS_ALL    = $(DEBS_TEST) lua-check luarocks valgrind
-DEBS        = $(DEBS_ALL)
+DEBS       ?= $(DEBS_ALL)
+NEED        = @$(MAKE) --no-print-directory deps DEBS=
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
@@ -29,8 +31,8 @@ INST_LUADIR ?= /usr/local/share/lua/5.4
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
 # after deps may have installed the headers.
-all: DEBS = $(DEBS_BUILD)
-all: deps
+all:
+	$(NEED)"$(DEBS_BUILD)"
 	@$(MAKE) --no-print-directory module
 
 module: $(MODULE)
@@ -79,22 +81,24 @@ deps:
 
 # The suite; prints "N passed, N failed" (see spec/helpers/summary.lua).
 # Sub-makes: the build must see headers that `deps` may have just installed.
-test: DEBS = $(DEBS_TEST)
-test: deps
+test:
+	$(NEED)"$(DEBS_TEST)"
 	$(MAKE) --no-print-directory module test-tools
 	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
 
-demo repl install: DEBS = $(DEBS_BUILD)
-demo: deps
+demo:
+	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
 
 # An interactive lua5.4 with blockphys on the paths (for the README's quick start).
-repl: deps
+repl:
+	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
 	$(LUA) -i -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath'
 
-bench: deps
+bench:
+	$(NEED)"$(DEBS_BUILD) valgrind"
 	$(MAKE) --no-print-directory module BUILD=build-bench OPT="-O3 -DNDEBUG"
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/bench.lua
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/crowd.lua
@@ -108,7 +112,8 @@ SANITIZERS  = -fsanitize=address,undefined,float-cast-overflow
 SAN_BUILD  ?= build-asan
 SAN_LINK   ?=
 SAN_PRELOAD ?= $$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)
-sanitize: deps
+sanitize:
+	$(NEED)"$(DEBS_TEST)"
 	$(MAKE) --no-print-directory module test-tools BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer $(SANITIZERS) -fno-sanitize-recover=all" LIBFLAG="-shared $(SAN_LINK) $(SANITIZERS)"
 	LD_PRELOAD="$(SAN_PRELOAD)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -118,16 +123,19 @@ sanitize: deps
 # read of uninitialised memory or any block left allocated at exit fails it. The
 # interpreter frees everything when it closes, so "all" leak kinds can be errors;
 # --keep-debuginfo names our functions in a leak's stack after Lua unloads the module.
-memcheck: deps
+memcheck:
+	$(NEED)"$(DEBS_TEST) valgrind"
 	$(MAKE) --no-print-directory module test-tools BUILD=build-vg OPT="-O1 -g"
 	valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=all --keep-debuginfo=yes \
 	  --errors-for-leak-kinds=all \
 	  $(BUSTED) --cpath='./build-vg/?.so' -o spec/helpers/summary.lua spec
 
-lint: deps
+lint:
+	$(NEED)"lua-check"
 	luacheck lua spec examples bench
 
-install: deps
+install:
+	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
 	mkdir -p $(INST_LIBDIR)/blockphys $(INST_LUADIR)/blockphys
 	cp $(MODULE) $(INST_LIBDIR)/blockphys/core.so

@@ -1154,8 +1154,8 @@ static int l_world_add_collider(lua_State *L)
  * @function World:remove_collider
  * @tparam integer handle from World:add_collider
  * @raise "bad argument #1 to 'remove_collider' (no such collider (removed, never
- *   added, or another world's))", "(number has no integer representation)"; "world is
- *   locked: ..." inside world:step.
+ *   added, or another world's))", "(number has no integer representation)";
+ *   "remove_collider: world is locked: ..." inside world:step.
  */
 /* A handle that names no live collider of this world (bp_world_collider_slot gave 0). */
 #define NO_SUCH_COLLIDER "no such collider (removed, never added, or another world's)"
@@ -1886,18 +1886,20 @@ static void check_step_velocity(lua_State *L, const bp_World *w, int model, doub
 		           num_text_digits(m, 17).s);
 }
 
-/* After a method changed an entity's velocity inside world:step: the same limit as a
- * velocity write, restoring the velocity `before` when it raises. */
+/* After a method changed another entity's velocity inside world:step: the same limit
+ * as a velocity write, on the axes it changed, restoring the velocity `before` when it
+ * raises. */
 static void check_changed_velocity(lua_State *L, const bp_World *w, bp_Entity *e,
                                    const double before[3], const char *what)
 {
 	static const char *const key[] = {"vx", "vy", "vz"};
-	if (w->locked != 1)
-		return; /* outside a step, the next step's pre-check raises */
+	if (w->locked != 1 || w->ticking == (uint32_t)(e - w->entities.items) + 1)
+		return; /* outside a step the next step's pre-check raises; the entity whose
+		         * tick runs is clamped after it, as its native stages are */
 	const double scale = e->rules.model == BP_MODEL_MCCPP ? w->step_dt : 1.0;
 	for (int a = 0; a < 3; a++) {
-		if (fabs(e->vel[a]) * scale <= BP_MAX_MOVE)
-			continue;
+		if (e->vel[a] == before[a] || fabs(e->vel[a]) * scale <= BP_MAX_MOVE)
+			continue; /* an axis the call left alone may be over until its tick ends */
 		const double v = e->vel[a];
 		memcpy(e->vel, before, sizeof e->vel);
 		check_step_velocity(L, w, e->rules.model, v, what, key[a]);
@@ -2434,7 +2436,7 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	if (w->locked == 1 && r.model != e->rules.model && w->ticking == self->id.index1)
 		luaL_error(L, "%s: cannot switch entity %d from %s to %s rules during its own tick "
 		              "(the rest of the tick would read the other model's constants); "
-		              "switch them outside world:step or from another entity's hook",
+		              "switch them outside world:step, or while another entity ticks",
 		           fn, (int)self->id.index1, MODEL_NAMES[e->rules.model],
 		           MODEL_NAMES[r.model]);
 	if (w->locked == 1 && r.model != e->rules.model) { /* the velocity in other units */
@@ -2773,12 +2775,14 @@ static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
 	}
 	if (lua_getfield(L, t, "width") != LUA_TNIL) {
 		d->width = lua_tonumber(L, -1);
-		if (!lua_isnumber(L, -1) || !(d->width > 0 && d->width <= BP_MAX_ENTITY_WIDTH))
+		if (lua_type(L, -1) != LUA_TNUMBER ||
+		    !(d->width > 0 && d->width <= BP_MAX_ENTITY_WIDTH))
 			luaL_error(L, "spawn: field 'width' must be a number in (0, 16]");
 	}
 	if (lua_getfield(L, t, "height") != LUA_TNIL) {
 		d->height = lua_tonumber(L, -1);
-		if (!lua_isnumber(L, -1) || !(d->height > 0 && d->height <= BP_MAX_ENTITY_HEIGHT))
+		if (lua_type(L, -1) != LUA_TNUMBER ||
+		    !(d->height > 0 && d->height <= BP_MAX_ENTITY_HEIGHT))
 			luaL_error(L, "spawn: field 'height' must be a number in (0, 32]");
 	}
 	d->solid = (uint8_t)opt_flag(L, t, "solid", "spawn");
@@ -2806,7 +2810,7 @@ static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
 		lua_getfield(L, t, keys[i]);
 		given[i] = !lua_isnil(L, -1);
 		v[i] = lua_tonumber(L, -1);
-		if (given[i] && (!lua_isnumber(L, -1) || !isfinite(v[i])))
+		if (given[i] && (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v[i])))
 			luaL_error(L, "spawn: field '%s' must be a finite number", keys[i]);
 		lua_pop(L, 1);
 	}

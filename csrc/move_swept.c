@@ -231,7 +231,8 @@ bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out
 	/* Grounded for the step assist: standing at the start (and not rising), or a
 	 * floor hit earlier in this move. */
 	const int was_grounded = e->on_ground && d[1] <= 0;
-	const int flying = bp_entity_input(w, e)->flying;
+	/* Flight is MC-CPP's (no step assist while flying); Beta rules have none. */
+	const int flying = r->model == BP_MODEL_MCCPP && bp_entity_input(w, e)->flying;
 	for (int pass = 0; moving(rem); pass++) {
 		if (pass == r->passes) {
 			exhausted = 1;

@@ -138,6 +138,15 @@ local cases = {
   -- pins the type check of vx, vy, vz and yaw (a non-numeric string would read as 0)
   { "spawn with a string velocity", function(w) w:spawn{ x = 0, y = 0, z = 0, vx = "fast" } end,
     "spawn: field 'vx' must be a finite number" },
+  -- numeric strings too: table fields take numbers only (README "Conventions")
+  { "spawn with a numeric string velocity", function(w) w:spawn{ x = 0, y = 0, z = 0, vy = "1" } end,
+    "spawn: field 'vy' must be a finite number" },
+  { "spawn with a numeric string yaw", function(w) w:spawn{ x = 0, y = 0, z = 0, yaw = "90" } end,
+    "spawn: field 'yaw' must be a finite number" },
+  { "spawn with a numeric string width", function(w) w:spawn{ x = 0, y = 0, z = 0, width = "0.5" } end,
+    "spawn: field 'width' must be a number in (0, 16]" },
+  { "spawn with a numeric string height", function(w) w:spawn{ x = 0, y = 0, z = 0, height = "1" } end,
+    "spawn: field 'height' must be a number in (0, 32]" },
   { "spawn with NaN", function(w) w:spawn{ x = 0 / 0, y = 0, z = 0 } end,
     "spawn: field 'x' must be a finite number" },
   { "spawn outside the world", function(w) w:spawn{ x = 0, y = -3e9, z = 0 } end,

@@ -541,6 +541,13 @@ describe("e:move_swept", function()
       local dx, dy = e:move_swept(1, 0, 0)
       assert.are.equal(0, dy)
       assert_no_step(e, dx, 0.2 - BACK * 1)
+      -- flight is MC-CPP's: under Beta rules the same entity steps (dx 1, onto 64.5)
+      e.rules = bp.rules.beta173{ resolver = "swept" }
+      e:teleport(0.5, 64, 0.5)
+      e:move_swept(0, -0.1, 0)
+      dx, dy = e:move_swept(1, 0, 0)
+      assert.are.equal(1, dx)
+      assert.are.equal(0.5, dy)
     end)
 
     it("does not step while falling onto a slab's side before landing", function()

@@ -1012,7 +1012,7 @@ describe("beta173 rules", function()
       assert.equal(("world:step: rules hook 'heading' of entity 1 " ..
         "failed: %s:%d: entity.rules: cannot switch entity 1 from beta173 to mccpp rules during " ..
         "its own tick (the rest of the tick would read the other model's constants); switch " ..
-        "them outside world:step or from another entity's hook")
+        "them outside world:step, or while another entity ticks")
         :format(debug.getinfo(1, "S").short_src, line), err)
       assert.same(before, H.state(e))
       assert.equal("beta173", e.rules.model)
