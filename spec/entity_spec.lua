@@ -176,18 +176,14 @@ describe("Entity", function()
       assert.equal(0, e.landing_fall)
       assert.has_error(function() e.landing_fall = 1 end)
       -- Beta calls fall() only for a distance > 0; a distance a script set <= 0 stays
-      e:teleport(0.5, 1, 0.5)
-      e.fall_distance = -5
-      e:move(0, -0.5, 0)
-      assert.is_true(e.on_ground)
-      assert.equal(0, e.landing_fall)
-      assert.equal(-5, e.fall_distance)
-      e:teleport(0.5, 1, 0.5)
-      e.fall_distance = -5
-      e:move_swept(0, -0.5, 0)
-      assert.is_true(e.on_ground)
-      assert.equal(0, e.landing_fall)
-      assert.equal(-5, e.fall_distance)
+      for _, move in ipairs{ e.move, e.move_swept } do
+        e:teleport(0.5, 1, 0.5)
+        e.fall_distance = -5
+        move(e, 0, -0.5, 0)
+        assert.is_true(e.on_ground)
+        assert.equal(0, e.landing_fall)
+        assert.equal(-5, e.fall_distance)
+      end
       e:teleport(-10.5, 20, 7.25)
       -- lerp has no previous position to go from: both ends are the new one
       assert.same({ -10.5, 20, 7.25 }, { e:lerp(0.5) })
