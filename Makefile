@@ -40,10 +40,16 @@ module: $(MODULE)
 # The default build is also copied to ./blockphys/core.so (DESIGN.md section 5), so
 # that package.cpath = "./?.so;..." finds it from the checkout. Compared on every
 # make, not by date: `luarocks make` in the checkout writes its own build there.
+# The Lua modules are linked there too, so that a plain `lua5.4` started in the
+# checkout finds `require "blockphys"` through its default paths (./?/init.lua,
+# ./?.lua, ./?.so): the README's quick start needs no path setup.
 ifeq ($(BUILD),build)
-module: blockphys/core.so
+LUA_LINKS = $(patsubst lua/%,%,$(wildcard lua/blockphys/*.lua))
+module: blockphys/core.so $(LUA_LINKS)
 blockphys/core.so: $(MODULE) FORCE | blockphys
 	@cmp -s $(MODULE) $@ || { echo "cp $(MODULE) $@"; cp $(MODULE) $@.tmp && mv $@.tmp $@; }
+blockphys/%.lua: | blockphys
+	ln -sf ../lua/blockphys/$*.lua $@
 blockphys:
 	mkdir -p $@
 FORCE:
