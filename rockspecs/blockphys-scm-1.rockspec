@@ -36,6 +36,7 @@ build = {
     ["blockphys.nbt"] = "lua/blockphys/nbt.lua",
     ["blockphys.schematic"] = "lua/blockphys/schematic.lua",
     ["blockphys.legacy_ids"] = "lua/blockphys/legacy_ids.lua",
+    ["blockphys.legacy_connect"] = "lua/blockphys/legacy_connect.lua",
     ["blockphys.paste"] = "lua/blockphys/paste.lua",
     ["blockphys.cells"] = "lua/blockphys/cells.lua",
     ["blockphys.structure"] = "lua/blockphys/structure.lua",

@@ -41,6 +41,7 @@
 local nbt = require "blockphys.nbt"
 local minecraft = require "blockphys.minecraft"
 local cells = require "blockphys.cells"
+local legacy_connect = require "blockphys.legacy_connect"
 
 local schematic = {}
 
@@ -471,15 +472,24 @@ local function parse_mcedit(s)
         if yy < 0 or yy >= h then return nil end
         return byte(data, i + dy * plane + 1) & 15
       end)
+      -- Fences, panes, bars and walls join their neighbours (legacy_connect).
+      local x, z = i % w, (i // w) % l
+      local joins = legacy_connect.props(id, function(dx, dz)
+        local xx, zz = x + dx, z + dz
+        if xx < 0 or xx >= w or zz < 0 or zz >= l then return nil end
+        local j = i + dx + dz * w
+        return legacy_id(blocks, add, j), byte(data, j + 1) & 15
+      end)
+      if joins then state = state .. joins end
       pi = index_of[state]
       if not pi then
         palette[#palette + 1] = state
         pi = #palette
         index_of[state] = pi
       end
-      -- Doors depend on their other half, so their states are not cached
-      -- by id and metadata alone.
-      if not DOOR_IDS[id] then index_of[key] = pi end
+      -- Doors depend on their other half, connecting blocks on their
+      -- neighbours, so their states are not cached by id and metadata alone.
+      if not DOOR_IDS[id] and not joins then index_of[key] = pi end
     end
     k = k + 1
     buf[k] = pi - 1

@@ -1,0 +1,85 @@
+-- luacheck: std +busted
+-- MCEdit files store no connection properties: fences, panes, iron bars and
+-- walls join their neighbours as today's game derives them (lua/blockphys/
+-- legacy_connect.lua, after FenceBlock, IronBarsBlock and WallBlock).
+local bp = require "blockphys"
+local D = require "helpers.nbt_doc"
+
+-- An MCEdit document one block high from rows of legacy ids (z = row, x = column);
+-- metas (optional) the same shape.
+local function mcedit(rows, metas)
+  local ids, data = {}, {}
+  for z, row in ipairs(rows) do
+    for x, id in ipairs(row) do
+      ids[#ids + 1] = string.char(id)
+      data[#data + 1] = string.char(metas and metas[z][x] or 0)
+    end
+  end
+  local function bytes(name, s) return D.tag(7, name, string.pack(">i4", #s) .. s) end
+  return assert(bp.schematic.load(D.comp("Schematic", D.short("Width", #rows[1]),
+    D.short("Height", 1), D.short("Length", #rows), D.str("Materials", "Alpha"),
+    bytes("Blocks", table.concat(ids)), bytes("Data", table.concat(data)))))
+end
+
+local FENCE, NETHER_FENCE, PANE, BARS, WALL = 85, 113, 102, 101, 139
+local STONE, GLASS, LEAVES, GATE = 1, 20, 18, 107
+
+describe("legacy connections (MCEdit)", function()
+  it("joins a line of fences, and the ends only inward", function()
+    local s = mcedit{ { FENCE, FENCE, FENCE } }
+    assert.equal("minecraft:oak_fence[east=true,north=false,south=false,west=false]", s:get(0, 0, 0))
+    assert.equal("minecraft:oak_fence[east=true,north=false,south=false,west=true]", s:get(1, 0, 0))
+    assert.equal("minecraft:oak_fence[east=false,north=false,south=false,west=true]", s:get(2, 0, 0))
+  end)
+
+  it("joins full blocks but not leaves; wooden and nether brick fences stay apart", function()
+    local s = mcedit{ { STONE, FENCE, LEAVES }, { GLASS, NETHER_FENCE, 0 } }
+    assert.equal("minecraft:oak_fence[east=false,north=false,south=false,west=true]", s:get(1, 0, 0))
+    assert.equal("minecraft:nether_brick_fence[east=false,north=false,south=false,west=true]",
+      s:get(1, 0, 1))
+  end)
+
+  it("joins a fence gate only across the join", function()
+    -- gate metadata & 3: 0 south, 1 west, 2 north, 3 east (its facing)
+    local rows = { { FENCE, GATE, FENCE }, { 0, FENCE, 0 } }
+    local across = mcedit(rows, { { 0, 0, 0 }, { 0, 0, 0 } }) -- gate faces south: a gap in x
+    assert.equal("minecraft:oak_fence[east=true,north=false,south=false,west=false]", across:get(0, 0, 0))
+    assert.equal("minecraft:oak_fence[east=false,north=false,south=false,west=false]", across:get(1, 0, 1))
+    local along = mcedit(rows, { { 0, 1, 0 }, { 0, 0, 0 } }) -- faces west: a gap in z
+    assert.equal("minecraft:oak_fence[east=false,north=false,south=false,west=false]", along:get(0, 0, 0))
+    assert.equal("minecraft:oak_fence[east=false,north=true,south=false,west=false]", along:get(1, 0, 1))
+  end)
+
+  it("joins panes, bars and walls to each other but not to fences", function()
+    local s = mcedit{ { PANE, BARS, WALL, FENCE } }
+    assert.equal("minecraft:glass_pane[east=true,north=false,south=false,west=false]", s:get(0, 0, 0))
+    assert.equal("minecraft:iron_bars[east=true,north=false,south=false,west=true]", s:get(1, 0, 0))
+    assert.equal("minecraft:cobblestone_wall[east=false,north=false,south=false,up=true,west=true]",
+      s:get(2, 0, 0))
+  end)
+
+  it("drops a wall's post only where it runs straight on", function()
+    local s = mcedit{ { 0, WALL, 0 }, { WALL, WALL, WALL }, { 0, 0, 0 } }
+    -- the middle joins three sides: a post; the ends join one: a post
+    assert.equal("minecraft:cobblestone_wall[east=true,north=true,south=false,up=true,west=true]",
+      s:get(1, 0, 1))
+    local line = mcedit{ { WALL, WALL, WALL } }
+    assert.equal("minecraft:cobblestone_wall[east=true,north=false,south=false,up=false,west=true]",
+      line:get(1, 0, 0))
+  end)
+
+  it("stops a walker at a fence line it would have passed as bare posts", function()
+    local s = mcedit{ { FENCE, FENCE, FENCE, FENCE, FENCE } }
+    local w = bp.World()
+    w:define_block{ name = "stone" }
+    w:fill(-2, -1, -3, 7, -1, 3, "stone")
+    w:paste(s, 0, 0, 0)
+    local e = w:spawn{ x = 2.0, y = 0, z = -1.5 } -- on the seam between two posts
+    e.forward = 1 -- toward +z, across the line at z = 0.5
+    for _ = 1, 40 do
+      w:step()
+      assert.same({}, w:boxes_in(e:box()))
+    end
+    assert.is_true(e.z < 0.5, tostring(e.z))
+  end)
+end)
