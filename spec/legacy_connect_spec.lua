@@ -68,6 +68,26 @@ describe("legacy connections (MCEdit)", function()
       line:get(1, 0, 0))
   end)
 
+  -- StairBlock.getStairsShape. Legacy stair metadata: & 3 facing (0 east, 1 west,
+  -- 2 south, 3 north), & 4 the top half. Rows run along x; row 1 is z = 0 (north).
+  it("turns stairs into corners with their neighbours of the same half", function()
+    local ST = 53
+    local function shape_of(s, x, z) return s:get(x, 0, z):match("shape=([%w_]+)") end
+    -- a stair facing north with a stair in front of it (north) facing east: outer
+    local outer = mcedit({ { 0, ST, 0 }, { 0, ST, 0 } }, { { 0, 0, 0 }, { 0, 3, 0 } })
+    assert.equal("minecraft:oak_stairs[facing=north,half=bottom,shape=outer_right]", outer:get(1, 0, 1))
+    assert.equal("straight", shape_of(outer, 1, 0)) -- the one in front: nothing across it
+    -- facing north with a stair behind it (south) facing west: inner, turning left
+    local inner = mcedit({ { 0, ST, 0 }, { 0, ST, 0 } }, { { 0, 3, 0 }, { 0, 1, 0 } })
+    assert.equal("inner_left", shape_of(inner, 1, 0))
+    -- the same with the halves apart: straight
+    local halves = mcedit({ { 0, ST, 0 }, { 0, ST, 0 } }, { { 0, 3, 0 }, { 0, 5, 0 } })
+    assert.equal("straight", shape_of(halves, 1, 0))
+    -- a flight of stairs side by side facing the same way stays straight
+    local flight = mcedit({ { ST, ST, ST } }, { { 3, 3, 3 } })
+    for x = 0, 2 do assert.equal("straight", shape_of(flight, x, 0)) end
+  end)
+
   it("stops a walker at a fence line it would have passed as bare posts", function()
     local s = mcedit{ { FENCE, FENCE, FENCE, FENCE, FENCE } }
     local w = bp.World()

@@ -1,4 +1,5 @@
---- Connections of legacy fences, panes, iron bars and walls, for MCEdit
+--- Connections of legacy fences, panes, iron bars and walls, and the corner
+-- shapes of legacy stairs, for MCEdit
 -- `.schematic` files: before 1.13 the game stored no connection properties
 -- (it derived them from the neighbours when it drew or collided a block), so a
 -- legacy id alone gives an isolated post that an entity walks around. This
@@ -13,7 +14,8 @@
 -- bars, gates across the join and full blocks. Leaves, pumpkins, melons,
 -- barriers and shulker boxes are not joined even when full. A wall shows its
 -- post unless it continues straight on exactly two opposite sides (the game
--- also looks at the block above; we do not).
+-- also looks at the block above; we do not). Stairs turn into inner and outer
+-- corners after the modern game's StairBlock.getStairsShape.
 -- @module blockphys.legacy_connect
 
 local legacy_ids = require "blockphys.legacy_ids"
@@ -78,6 +80,42 @@ local function joins(kind, side, nid, nmeta)
   return nkind == nil and sturdy(nid, nmeta)
 end
 
+-- Stairs: legacy ids, and their metadata's facing (meta & 3) and half (meta & 4).
+local STAIRS = set{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 }
+local STAIR_FACING = { [0] = "east", "west", "south", "north" }
+local STEP = { north = { 0, -1 }, south = { 0, 1 }, west = { -1, 0 }, east = { 1, 0 } }
+local OPPOSITE = { north = "south", south = "north", west = "east", east = "west" }
+local COUNTER_CLOCKWISE = { north = "west", west = "south", south = "east", east = "north" }
+local AXIS = { north = "z", south = "z", west = "x", east = "x" }
+
+-- The facing and half of the stairs at the neighbour (dx, dz), or nil.
+local function stair_at(neighbour, dir)
+  local nid, nmeta = neighbour(STEP[dir][1], STEP[dir][2])
+  if not (nid and STAIRS[nid]) then return nil end
+  return STAIR_FACING[nmeta & 3], nmeta & 4
+end
+
+-- The modern game's StairBlock.getStairsShape: a stair of the same half in front
+-- (toward its facing) turned across makes an outer corner, one behind an inner
+-- corner, unless the stair on the side the corner turns toward already faces the
+-- same way.
+local function stair_shape(meta, neighbour)
+  local facing, half = STAIR_FACING[meta & 3], meta & 4
+  local function can_take(dir)
+    local f, h = stair_at(neighbour, dir)
+    return f == nil or f ~= facing or h ~= half
+  end
+  local f, h = stair_at(neighbour, facing)
+  if f and h == half and AXIS[f] ~= AXIS[facing] and can_take(OPPOSITE[f]) then
+    return f == COUNTER_CLOCKWISE[facing] and "outer_left" or "outer_right"
+  end
+  f, h = stair_at(neighbour, OPPOSITE[facing])
+  if f and h == half and AXIS[f] ~= AXIS[facing] and can_take(f) then
+    return f == COUNTER_CLOCKWISE[facing] and "inner_left" or "inner_right"
+  end
+  return "straight"
+end
+
 --- The connection properties of a legacy connecting block, or nil for any
 -- other id.
 -- @tparam integer id legacy block id (0..4095)
@@ -103,6 +141,23 @@ function legacy_connect.props(id, neighbour)
   end
   table.sort(parts) -- properties in name order, as modern files write them
   return "[" .. table.concat(parts, ",") .. "]"
+end
+
+--- The state of a legacy cell whose shape depends on its neighbours, or nil
+-- for one that does not (its state depends on its id and metadata alone).
+-- @tparam integer id legacy block id
+-- @tparam integer meta its metadata, 0..15
+-- @tparam string state what `legacy_ids.state` gives for them
+-- @tparam function neighbour as for `props`
+-- @treturn string|nil the state with its connections (fences, panes, bars,
+--   walls) or its stair shape (`shape=inner_left` and so on)
+function legacy_connect.state(id, meta, state, neighbour)
+  if STAIRS[id] then
+    local shape = stair_shape(meta, neighbour)
+    return (state:gsub("shape=straight", "shape=" .. shape, 1))
+  end
+  local props = legacy_connect.props(id, neighbour)
+  return props and state .. props
 end
 
 return legacy_connect

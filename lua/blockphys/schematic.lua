@@ -472,15 +472,16 @@ local function parse_mcedit(s)
         if yy < 0 or yy >= h then return nil end
         return byte(data, i + dy * plane + 1) & 15
       end)
-      -- Fences, panes, bars and walls join their neighbours (legacy_connect).
+      -- Fences, panes, bars and walls join their neighbours, stairs turn
+      -- corners with them (legacy_connect).
       local x, z = i % w, (i // w) % l
-      local joins = legacy_connect.props(id, function(dx, dz)
+      local joins = legacy_connect.state(id, meta, state, function(dx, dz)
         local xx, zz = x + dx, z + dz
         if xx < 0 or xx >= w or zz < 0 or zz >= l then return nil end
         local j = i + dx + dz * w
         return legacy_id(blocks, add, j), byte(data, j + 1) & 15
       end)
-      if joins then state = state .. joins end
+      state = joins or state
       pi = index_of[state]
       if not pi then
         palette[#palette + 1] = state
