@@ -623,6 +623,36 @@ describe("blockphys.schematic", function()
   end
 
   describe("paste() into a stand-in world", function()
+    -- One-byte cells skip runs of air with a pattern of the air indices: indices that
+    -- are pattern characters (% ] ^ - and \0) must stay literal.
+    it("places every non-air cell of a box whose air indices are pattern characters", function()
+      local pal = {}
+      for i = 1, 120 do pal[i] = "minecraft:stone" end
+      for _, i in ipairs{ 37, 45, 91, 93, 94, 46, 42, 0x5c } do pal[i + 1] = "minecraft:air" end
+      pal[1] = "minecraft:air" -- and index 0
+      local w, h, l = 7, 5, 6
+      local cells, rand = {}, 12345
+      for c = 1, w * h * l do
+        rand = (rand * 1103515245 + 12345) % 2147483648
+        cells[c] = string.char(rand % 120)
+      end
+      local schem = { width = w, height = h, length = l, palette = pal, cell_bytes = 1,
+                      blocks = table.concat(cells) }
+      local world = fake_world()
+      local report = schematic.paste(world, schem, 100, 200, 300)
+      local expected = 0
+      for c = 1, #cells do
+        local i = c - 1
+        local x, y, z = 100 + i % w, 200 + i // (w * l), 300 + (i // w) % l
+        local air = pal[cells[c]:byte() + 1] == "minecraft:air"
+        if not air then expected = expected + 1 end
+        assert.equal(air and 0 or world:block_id("minecraft:stone"), world:get_block(x, y, z),
+          ("cell %d (index %d)"):format(i, cells[c]:byte()))
+      end
+      assert.equal(expected, report.placed)
+      assert.equal(expected, world.calls)
+    end)
+
     it("places non-air cells from the minimum corner and reports guesses", function()
       local world = fake_world()
       local report = schematic.paste(world, tiny(), 10, -64, 2147483646)

@@ -15,6 +15,7 @@ local pasting = {}
 
 local format = string.format
 local unpack = string.unpack
+local byte, char, find = string.byte, string.char, string.find
 local mtype = math.type
 
 -- Cell integer formats by `cell_bytes` (see the schematic table in
@@ -22,6 +23,7 @@ local mtype = math.type
 local CELL_FORMATS = cells.FORMATS
 
 local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
+local CHECK_RUN = 4096 -- cells per string.byte call in the index check
 
 -- Argument errors are raised at the line that called `paste` or `World:paste`: the
 -- first stack frame outside this file (the checks sit at different depths below it,
@@ -136,8 +138,20 @@ local function check_schematic(schem, base)
   end
   -- `load` checks its indices; a table built or changed by hand may hold others.
   local fmt = CELL_FORMATS[nb]
+  local from = 1
+  if nb == 1 and npal < 256 then
+    -- the largest byte of each run of cells, in C; the cell loop below then starts
+    -- at the first run that holds a bad index (or past the end)
+    from = #blocks + 1
+    for i = 1, #blocks, CHECK_RUN do
+      if math.max(0, byte(blocks, i, i + CHECK_RUN - 1)) >= npal then
+        from = i
+        break
+      end
+    end
+  end
   if npal < 256 ^ nb then
-    for pos = 1, #blocks, nb do
+    for pos = from, #blocks, nb do
       local v = unpack(fmt, blocks, pos)
       if v >= npal then
         argerror(n, format("schematic cell %d: palette index %d out of range (palette has %d entries)",
@@ -281,9 +295,43 @@ local function define_all(world, defs, npal)
   return ids
 end
 
+-- A pattern that matches a run of one-byte cells whose palette entries place
+-- nothing (air), anchored where the search starts; nil if there are none.
+local function air_run_pattern(ids, npal)
+  local set = {}
+  for i = 0, math.min(npal, 256) - 1 do
+    if not ids[i + 1] then
+      local c = char(i)
+      set[#set + 1] = c:match("%w") and c or "%" .. c -- escapes never make a class
+    end
+  end
+  return #set > 0 and "^[" .. table.concat(set) .. "]+" or nil
+end
+
+-- place() for one-byte cells: string.find skips runs of air cells in C, so a
+-- box that is mostly air costs its blocks, not its volume.
+local function place_bytes(world, schem, ids, x, y, z)
+  local blocks, w, l = schem.blocks, schem.width, schem.length
+  local air = air_run_pattern(ids, #schem.palette)
+  local plane, n, pos, placed = w * l, #blocks, 1, 0
+  while pos <= n do
+    if air then
+      local _, e = find(blocks, air, pos)
+      if e then pos = e + 1 end
+    end
+    if pos > n then break end
+    local i = pos - 1
+    world:set_block(x + i % w, y + i // plane, z + (i // w) % l, ids[byte(blocks, pos) + 1])
+    placed = placed + 1
+    pos = pos + 1
+  end
+  return placed
+end
+
 -- Set the schematic's non-air cells (ids: block id per palette entry) with the
 -- minimum corner at (x, y, z). Returns the number of blocks set.
 local function place(world, schem, ids, x, y, z)
+  if schem.cell_bytes == 1 then return place_bytes(world, schem, ids, x, y, z) end
   local blocks, nb = schem.blocks, schem.cell_bytes
   local fmt = CELL_FORMATS[nb]
   local placed, pos = 0, 1
