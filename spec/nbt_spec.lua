@@ -315,6 +315,46 @@ describe("blockphys.nbt", function()
     end)
   end)
 
+  -- nbt._decode(bytes, opts, skip): the schematic loaders leave out entries they
+  -- never read (block entities, entities, ticks); the skipped bytes are still checked.
+  describe("_decode() with skipped names", function()
+    local doc = every_tag_document()
+
+    it("leaves out every entry so named, of every type, and ends where decode ends", function()
+      local skip = {}
+      for _, k in ipairs{ "b", "s", "i", "l", "f", "d", "ba", "str", "li", "empty", "lc", "ia", "la" } do
+        skip[k] = true
+      end
+      local name, v, kind, used = nbt._decode(doc, nil, skip)
+      assert.same({ "Root", "compound", #doc }, { name, kind, used })
+      assert.same({ c = { name = "inner" } }, v) -- nested names are skipped too: "name" is not
+      local _, inner = nbt._decode(doc, nil, { name = true })
+      assert.same({}, inner.c)
+    end)
+
+    it("counts no values in what it skips", function()
+      local n = nbt.MAX_VALUES + 1
+      local big = root(compound(named(9, "Entities", list(1, n, string.rep("\1", n))),
+                                named(3, "kept", pack(">i4", 5))))
+      local ok, err = nbt.decode(big)
+      assert.is_nil(ok)
+      assert.truthy(err:find("more than 8388608 values", 1, true), err)
+      local _, v = nbt._decode(big, nil, { Entities = true })
+      assert.same({ kept = 5 }, v)
+    end)
+
+    it("still refuses truncated or malformed bytes inside a skipped entry", function()
+      for cut = #doc - 1, 8, -1 do
+        assert.is_nil((nbt._decode(doc:sub(1, cut), nil, { lc = true, la = true, str = true })))
+      end
+      local bad = root(compound(named(9, "E", list(10, 1, named(99, "x", "")))))
+      local ok, err = nbt._decode(bad, nil, { E = true })
+      assert.is_nil(ok)
+      assert.equal("nbt: unknown tag type 99 at byte 12", err) -- as decode says it
+      assert.equal(err, select(2, nbt.decode(bad)))
+    end)
+  end)
+
   describe("list_type() and kind()", function()
     it("return nil for values that are not decoded containers", function()
       assert.is_nil(nbt.list_type({}))

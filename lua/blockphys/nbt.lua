@@ -177,6 +177,21 @@ local function read_list(r, depth)
   return out
 end
 
+local skip_payload -- forward declaration: a skipped container recurses
+
+-- Moves past a compound's entries without building them (see r.skip).
+local function skip_compound(r, depth)
+  while true do
+    local id = read_fixed(r, ">i1", 1, "tag type")
+    if id == TAG["end"] then return end
+    if id < 0 or id > #TAG_NAMES then
+      fail("unknown tag type %d at byte %d", id, r.pos - 2)
+    end
+    read_string(r)
+    skip_payload(r, id, depth)
+  end
+end
+
 local function read_compound(r, depth)
   local out = {}
   while true do
@@ -187,9 +202,13 @@ local function read_compound(r, depth)
     end
     add_values(r, 1, r.pos - 2) -- at the tag type
     local name = read_string(r)
-    -- Duplicate names are malformed but harmless: the last one wins, as in
-    -- vanilla's map-backed compound.
-    out[name] = read_payload(r, id, depth)
+    if r.skip and r.skip[name] then
+      skip_payload(r, id, depth) -- checked as strictly, left out of the result
+    else
+      -- Duplicate names are malformed but harmless: the last one wins, as in
+      -- vanilla's map-backed compound.
+      out[name] = read_payload(r, id, depth)
+    end
   end
 end
 
@@ -224,6 +243,51 @@ function read_payload(r, id, depth)
     return read_compound(r, depth + 1)
   end
   fail("unexpected tag type %d at byte %d", id, r.pos - 1)
+end
+
+local ARRAYS = { [TAG.byte_array] = { 1, "byte array" }, [TAG.int_array] = { 4, "int array" },
+                 [TAG.long_array] = { 8, "long array" } }
+
+-- Moves past one payload, checking it as read_payload does but building no
+-- value (so it counts nothing against MAX_VALUES).
+function skip_payload(r, id, depth)
+  local scalar = SCALARS[id]
+  if scalar then
+    need(r, scalar[2], TAG_NAMES[id])
+    r.pos = r.pos + scalar[2]
+    return
+  end
+  local array = ARRAYS[id]
+  if array then
+    local n = read_length(r, array[1], array[2]) -- moves past the length first
+    r.pos = r.pos + n * array[1]
+    return
+  elseif id == TAG.string then
+    read_string(r)
+    return
+  end
+  if depth >= r.max_depth then
+    fail("nesting deeper than %d at byte %d", r.max_depth, r.pos - 1)
+  end
+  if id == TAG.list then
+    local elem = read_fixed(r, ">i1", 1, "list element type")
+    if elem < 0 or elem > #TAG_NAMES then
+      fail("unknown list element type %d at byte %d", elem, r.pos - 2)
+    end
+    local n = read_length(r, MIN_SIZE[elem], "list")
+    if elem == TAG["end"] and n > 0 then
+      fail("list of type end with %d elements at byte %d", n, r.pos - 6)
+    end
+    if SCALARS[elem] then -- read_length checked that n of them fit
+      r.pos = r.pos + n * SCALARS[elem][2]
+    else
+      for _ = 1, n do skip_payload(r, elem, depth + 1) end
+    end
+  elseif id == TAG.compound then
+    skip_compound(r, depth + 1)
+  else
+    fail("unexpected tag type %d at byte %d", id, r.pos - 1)
+  end
 end
 
 local function decode_root(r)
@@ -279,6 +343,14 @@ end
 -- @usage local name, root = nbt.decode(data)
 -- if not name then error(root) end
 function nbt.decode(bytes, opts)
+  return nbt._decode(bytes, opts, nil)
+end
+
+--- decode, leaving out of every compound the entries whose names are keys of
+-- `skip` (their bytes are still checked; they count no values): the schematic
+-- loaders skip block entities, entities and ticks, which they never read.
+-- @local
+function nbt._decode(bytes, opts, skip)
   if type(bytes) ~= "string" then
     return nil, "nbt: expected a string, got " .. type(bytes)
   end
@@ -293,7 +365,8 @@ function nbt.decode(bytes, opts)
   elseif math.type(max_depth) ~= "integer" or max_depth < 0 then
     return nil, "nbt: opts.max_depth must be a non-negative integer"
   end
-  local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0 }
+  local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0,
+              skip = skip }
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
   if getmetatable(name) == Failure then

@@ -544,6 +544,15 @@ local function parse_root(root_name, root, max_bytes)
     root_name)
 end
 
+-- Entries of the documents that no loader reads, left undecoded: block
+-- entities (chest contents, signs), entities and scheduled ticks of Sponge,
+-- MCEdit, structure (`nbt` of a block, `entities`) and Litematica files. A build
+-- with thousands of filled containers would otherwise pass nbt.MAX_VALUES.
+local UNREAD = {
+  BlockEntities = true, TileEntities = true, Entities = true, entities = true,
+  nbt = true, TileTicks = true, PendingBlockTicks = true, PendingFluidTicks = true,
+}
+
 --- Loads a schematic from a file path or from its bytes.
 --
 -- `src` is read as a file if such a file exists; otherwise it is taken as
@@ -574,7 +583,7 @@ function schematic.load(src, opts)
   local ok, res, err = pcall(function()
     local bytes, derr = document_bytes(src, max_bytes)
     if not bytes then return nil, derr end
-    local name, root = nbt.decode(bytes)
+    local name, root = nbt._decode(bytes, nil, UNREAD)
     if not name then return nil, root end
     return parse_root(name, root, max_bytes)
   end)
