@@ -39,6 +39,29 @@ describe("legacy connections (MCEdit)", function()
       s:get(1, 0, 1))
   end)
 
+  -- Full faces that are not full boxes: a stair's back (BlockStairs.getBlockFaceShape),
+  -- soul sand, snow 8 layers deep. Stair metadata & 3: 0 east, 1 west, 2 south, 3 north.
+  it("joins the back of a stair, soul sand and deep snow", function()
+    local E = "minecraft:oak_fence[east=true,north=false,south=false,west=false]"
+    local NONE = "minecraft:oak_fence[east=false,north=false,south=false,west=false]"
+    -- the stair east of the fence faces west: its back is toward the fence
+    assert.equal(E, mcedit({ { FENCE, 53 } }, { { 0, 1 } }):get(0, 0, 0))
+    assert.equal(NONE, mcedit({ { FENCE, 53 } }, { { 0, 0 } }):get(0, 0, 0)) -- its front
+    assert.equal(NONE, mcedit({ { FENCE, 53 } }, { { 0, 3 } }):get(0, 0, 0)) -- its side
+    -- upside down too, and for a pane
+    assert.equal("minecraft:glass_pane[east=true,north=false,south=false,west=false]",
+      mcedit({ { PANE, 53 } }, { { 0, 5 } }):get(0, 0, 0))
+    assert.equal(E, mcedit({ { FENCE, 88 } }):get(0, 0, 0)) -- soul sand
+    assert.equal(E, mcedit({ { FENCE, 78 } }, { { 0, 7 } }):get(0, 0, 0)) -- snow, 8 layers
+    assert.equal(NONE, mcedit({ { FENCE, 78 } }, { { 0, 6 } }):get(0, 0, 0)) -- 7 layers
+    -- an inner corner shows two backs: the stair east of the fence faces north and,
+    -- with a west-facing stair behind it, turns inner_left (full faces north and
+    -- west), so the fence west of it joins it
+    local corner = mcedit({ { FENCE, 53 }, { 0, 53 } }, { { 0, 3 }, { 0, 1 } })
+    assert.truthy(corner:get(1, 0, 0):find("shape=inner_left", 1, true), corner:get(1, 0, 0))
+    assert.equal(E, corner:get(0, 0, 0))
+  end)
+
   it("joins a fence gate only across the join", function()
     -- gate metadata & 3: 0 south, 1 west, 2 north, 3 east (its facing)
     local rows = { { FENCE, GATE, FENCE }, { 0, FENCE, 0 } }

@@ -321,15 +321,18 @@ describe("blockphys.nbt", function()
     local doc = every_tag_document()
 
     it("leaves out every entry so named, of every type, and ends where decode ends", function()
-      local skip = {}
-      for _, k in ipairs{ "b", "s", "i", "l", "f", "d", "ba", "str", "li", "empty", "lc", "ia", "la" } do
-        skip[k] = true
-      end
+      local skip = { b = 1, s = 2, i = 3, l = 4, f = 5, d = 6, ba = 7, str = 8, li = 9, empty = 9,
+                     lc = 9, ia = 11, la = 12 }
       local name, v, kind, used = nbt._decode(doc, nil, skip)
       assert.same({ "Root", "compound", #doc }, { name, kind, used })
-      assert.same({ c = { name = "inner" } }, v) -- nested names are skipped too: "name" is not
-      local _, inner = nbt._decode(doc, nil, { name = true })
+      assert.same({ c = { name = "inner" } }, v)
+      local _, inner = nbt._decode(doc, nil, { name = 8 }) -- at any depth
       assert.same({}, inner.c)
+      local _, typed = nbt._decode(doc, nil, { name = 10, b = 3 }) -- only with the type given
+      assert.same({ name = "inner" }, typed.c)
+      assert.equal(-128, typed.b)
+      local _, kept = nbt._decode(doc, nil, { "c", name = 8 }) -- the entries of skip[1] stay
+      assert.same({ name = "inner" }, kept.c)
     end)
 
     it("counts no values in what it skips", function()
@@ -339,16 +342,16 @@ describe("blockphys.nbt", function()
       local ok, err = nbt.decode(big)
       assert.is_nil(ok)
       assert.truthy(err:find("more than 8388608 values", 1, true), err)
-      local _, v = nbt._decode(big, nil, { Entities = true })
+      local _, v = nbt._decode(big, nil, { Entities = 9 })
       assert.same({ kept = 5 }, v)
     end)
 
     it("still refuses truncated or malformed bytes inside a skipped entry", function()
       for cut = #doc - 1, 8, -1 do
-        assert.is_nil((nbt._decode(doc:sub(1, cut), nil, { lc = true, la = true, str = true })))
+        assert.is_nil((nbt._decode(doc:sub(1, cut), nil, { lc = 9, la = 12, str = 8 })))
       end
       local bad = root(compound(named(9, "E", list(10, 1, named(99, "x", "")))))
-      local ok, err = nbt._decode(bad, nil, { E = true })
+      local ok, err = nbt._decode(bad, nil, { E = 9 })
       assert.is_nil(ok)
       assert.equal("nbt: unknown tag type 99 at byte 12", err) -- as decode says it
       assert.equal(err, select(2, nbt.decode(bad)))

@@ -155,6 +155,23 @@ describe("Litematica schematics", function()
       "0,1,0=" .. slab, "1,1,0=" .. slab, "2,1,0=" .. slab, "1,1,1=minecraft:stone" }, cells_of(s))
   end)
 
+  -- load leaves block entities, entities and ticks undecoded by name; a region may
+  -- be named like one of them, and must still load.
+  it("loads regions named like the entries load skips, and skips those inside them", function()
+    local pal = { entry("minecraft:air"), entry("minecraft:stone") }
+    for _, name in ipairs{ "Entities", "entities", "nbt", "TileEntities" } do
+      local s = assert(schematic.load(litematic(region(name, { 0, 0, 0 }, { 2, 1, 1 }, pal, { 1, 1 }),
+        region("zz", { 5, 0, 0 }, { 1, 1, 1 }, pal, { 1 }))))
+      assert.same({ 6, 1, 1 }, { s.width, s.height, s.length }, name)
+      assert.equal("minecraft:stone", s:get(0, 0, 0))
+    end
+    -- a region's own Entities list (here a list of ints) is not decoded at all
+    local doc = litematic(comp("main", xyz("Position", 0, 0, 0), xyz("Size", 1, 1, 1),
+      D.list("BlockStatePalette", TAG.compound, pal), D.longs("BlockStates", D.pack_bits({ 1 }, 2)),
+      D.int_list("Entities", { 1, 2, 3 })))
+    assert.equal("minecraft:stone", assert(schematic.load(doc)):get(0, 0, 0))
+  end)
+
   it("spans longs with 5 bits per cell (17 states)", function()
     local pal = { entry("minecraft:air") }
     for i = 1, 16 do pal[#pal + 1] = entry("minecraft:stone" .. i) end

@@ -1,21 +1,27 @@
 --- Connections of legacy fences, panes, iron bars and walls, and the corner
--- shapes of legacy stairs, for MCEdit
--- `.schematic` files: before 1.13 the game stored no connection properties
--- (it derived them from the neighbours when it drew or collided a block), so a
--- legacy id alone gives an isolated post that an entity walks around. This
--- module derives `north`, `east`, `south`, `west` (and a wall's `up`) from the
--- four horizontal neighbours, as today's game does when it places a block.
+-- shapes of legacy stairs, for MCEdit `.schematic` files: before 1.13 the game
+-- stored no connection properties (it derived them from the neighbours when it
+-- drew or collided a block), so a legacy id alone gives an isolated post that an
+-- entity walks around. This module derives `north`, `east`, `south`, `west` (and
+-- a wall's `up`) from the four horizontal neighbours, as today's game does when
+-- it places a block.
 --
 -- Source: our own, after the rules of the modern game's FenceBlock,
 -- IronBarsBlock and WallBlock: a fence joins fences of its own kind (wooden
 -- ones join each other, nether brick only nether brick), a fence gate whose
--- facing runs across the join, and the sturdy side of a full block; a pane or
--- iron bars join panes, bars, walls and full blocks; a wall joins walls, panes,
--- bars, gates across the join and full blocks. Leaves, pumpkins, melons,
--- barriers and shulker boxes are not joined even when full. A wall shows its
--- post unless it continues straight on exactly two opposite sides (the game
--- also looks at the block above; we do not). Stairs turn into inner and outer
--- corners after the modern game's StairBlock.getStairsShape.
+-- facing runs across the join, and a full face of a block; a pane or iron bars
+-- join panes, bars, walls and full faces; a wall joins walls, panes, bars,
+-- gates across the join and full faces. A full face is a side of a full cube
+-- (and of soul sand and of snow 8 layers deep), or the back of a stair (both
+-- backs of an inner corner: 1.12's BlockStairs.getBlockFaceShape). Leaves,
+-- pumpkins, melons, barriers and shulker boxes are not joined even when full.
+-- A wall shows its post unless it continues straight on exactly two opposite
+-- sides (the game also looks at the block above; we do not). Stairs turn into
+-- inner and outer corners after StairBlock.getStairsShape (1.12's
+-- BlockStairs.getStairsShape is the same).
+--
+-- Cells are described by small integer codes, so that the loader can cache the
+-- palette entry of each (id, metadata, code) and build each state string once.
 -- @module blockphys.legacy_connect
 
 local legacy_ids = require "blockphys.legacy_ids"
@@ -39,66 +45,43 @@ local GATES = set{ 107, 183, 184, 185, 186, 187 }
 -- jack o'lantern, melon, barrier, shulker boxes.
 local EXCEPTIONS = set{ 18, 161, 86, 91, 103, 166 }
 for id = 219, 234 do EXCEPTIONS[id] = true end
-
--- Directions in the order of the property names, with their cell offsets and
--- the axis a gate must face to join from that side (the join's clockwise axis).
-local SIDES = {
-  { name = "east", dx = 1, dz = 0, gate_axis = "z" },
-  { name = "north", dx = 0, dz = -1, gate_axis = "x" },
-  { name = "south", dx = 0, dz = 1, gate_axis = "x" },
-  { name = "west", dx = -1, dz = 0, gate_axis = "z" },
-}
--- Legacy gate metadata & 3 -> the axis of its facing (south, west, north, east).
-local GATE_AXIS = { [0] = "z", "x", "z", "x" }
-
--- Whether a legacy id and metadata is a full unit cube (a sturdy side), cached.
-local sturdy_cache = {}
-local function sturdy(id, meta)
-  local key = id * 16 + meta
-  local v = sturdy_cache[key]
-  if v == nil then
-    local def = minecraft.block_def(legacy_ids.state(id, meta))
-    local b = def.boxes
-    v = not EXCEPTIONS[id] and not def.liquid and b ~= nil and #b == 1
-      and b[1][1] == 0 and b[1][2] == 0 and b[1][3] == 0
-      and b[1][4] == 1 and b[1][5] == 1 and b[1][6] == 1
-    sturdy_cache[key] = v
-  end
-  return v
-end
-
-local function joins(kind, side, nid, nmeta)
-  local nkind = KIND[nid]
-  if kind == "pane" then
-    if nkind == "pane" or nkind == "wall" then return true end
-  elseif kind == "wall" then
-    if nkind == "wall" or nkind == "pane" then return true end
-  elseif nkind == kind then -- a fence of the same kind
-    return true
-  end
-  if kind ~= "pane" and GATES[nid] then return GATE_AXIS[nmeta & 3] == side.gate_axis end
-  return nkind == nil and sturdy(nid, nmeta)
-end
+-- Full faces that are not full boxes: soul sand (88); snow (78) 8 layers deep.
+local FULL_FACE = { [88] = function() return true end,
+                    [78] = function(meta) return meta & 7 == 7 end }
 
 -- Stairs: legacy ids, and their metadata's facing (meta & 3) and half (meta & 4).
 local STAIRS = set{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 }
 local STAIR_FACING = { [0] = "east", "west", "south", "north" }
+local SHAPES = { "straight", "inner_left", "inner_right", "outer_left", "outer_right" }
+
+-- Directions in the order of the property names (the bits of a connection code),
+-- with their cell offsets.
+local SIDES = { "east", "north", "south", "west" }
 local STEP = { north = { 0, -1 }, south = { 0, 1 }, west = { -1, 0 }, east = { 1, 0 } }
 local OPPOSITE = { north = "south", south = "north", west = "east", east = "west" }
+local CLOCKWISE = { north = "east", east = "south", south = "west", west = "north" }
 local COUNTER_CLOCKWISE = { north = "west", west = "south", south = "east", east = "north" }
 local AXIS = { north = "z", south = "z", west = "x", east = "x" }
+-- Legacy gate metadata & 3 -> its facing (south, west, north, east).
+local GATE_FACING = { [0] = "south", "west", "north", "east" }
 
--- The facing and half of the stairs at the neighbour (dx, dz), or nil.
+-- A neighbour function moved by one step toward dir (for a neighbour's own shape).
+local function shifted(neighbour, dir)
+  local sx, sz = STEP[dir][1], STEP[dir][2]
+  return function(dx, dz) return neighbour(dx + sx, dz + sz) end
+end
+
+-- The facing and half of the stairs one step toward dir, or nil.
 local function stair_at(neighbour, dir)
   local nid, nmeta = neighbour(STEP[dir][1], STEP[dir][2])
   if not (nid and STAIRS[nid]) then return nil end
   return STAIR_FACING[nmeta & 3], nmeta & 4
 end
 
--- The modern game's StairBlock.getStairsShape: a stair of the same half in front
--- (toward its facing) turned across makes an outer corner, one behind an inner
--- corner, unless the stair on the side the corner turns toward already faces the
--- same way.
+-- StairBlock.getStairsShape for the stair of metadata meta: a stair of the same
+-- half in front (toward its facing) turned across makes an outer corner, one
+-- behind an inner corner, unless the stair on the side the corner turns toward
+-- already faces the same way. Returns an index into SHAPES.
 local function stair_shape(meta, neighbour)
   local facing, half = STAIR_FACING[meta & 3], meta & 4
   local function can_take(dir)
@@ -107,57 +90,110 @@ local function stair_shape(meta, neighbour)
   end
   local f, h = stair_at(neighbour, facing)
   if f and h == half and AXIS[f] ~= AXIS[facing] and can_take(OPPOSITE[f]) then
-    return f == COUNTER_CLOCKWISE[facing] and "outer_left" or "outer_right"
+    return f == COUNTER_CLOCKWISE[facing] and 4 or 5
   end
   f, h = stair_at(neighbour, OPPOSITE[facing])
   if f and h == half and AXIS[f] ~= AXIS[facing] and can_take(f) then
-    return f == COUNTER_CLOCKWISE[facing] and "inner_left" or "inner_right"
+    return f == COUNTER_CLOCKWISE[facing] and 2 or 3
   end
-  return "straight"
+  return 1
 end
 
---- The connection properties of a legacy connecting block, or nil for any
--- other id.
+-- Whether the stair of metadata meta (whose neighbours `neighbour` gives) shows a
+-- full face toward `face` (BlockStairs.getBlockFaceShape, sides only).
+local function stair_face_full(meta, neighbour, face)
+  local facing = STAIR_FACING[meta & 3]
+  local shape = SHAPES[stair_shape(meta, neighbour)]
+  if shape == "straight" then return facing == face end
+  if shape == "inner_right" then return facing == face or facing == COUNTER_CLOCKWISE[face] end
+  if shape == "inner_left" then return facing == face or facing == CLOCKWISE[face] end
+  return false -- outer corners have no full side
+end
+
+-- Whether a legacy id and metadata is a full unit cube (a full face on every
+-- side), cached.
+local cube_cache = {}
+local function full_cube(id, meta)
+  local key = id * 16 + meta
+  local v = cube_cache[key]
+  if v == nil then
+    local def = minecraft.block_def(legacy_ids.state(id, meta))
+    local b = def.boxes
+    v = not def.liquid and b ~= nil and #b == 1
+      and b[1][1] == 0 and b[1][2] == 0 and b[1][3] == 0
+      and b[1][4] == 1 and b[1][5] == 1 and b[1][6] == 1
+    cube_cache[key] = v
+  end
+  return v
+end
+
+-- Whether the neighbour toward `side` (legacy nid, nmeta) shows a full face back.
+local function full_face(side, nid, nmeta, neighbour)
+  if EXCEPTIONS[nid] then return false end
+  if STAIRS[nid] then return stair_face_full(nmeta, shifted(neighbour, side), OPPOSITE[side]) end
+  if FULL_FACE[nid] then return FULL_FACE[nid](nmeta) end
+  return full_cube(nid, nmeta)
+end
+
+local function joins(kind, side, nid, nmeta, neighbour)
+  local nkind = KIND[nid]
+  if kind == "pane" then
+    if nkind == "pane" or nkind == "wall" then return true end
+  elseif kind == "wall" then
+    if nkind == "wall" or nkind == "pane" then return true end
+  elseif nkind == kind then -- a fence of the same kind
+    return true
+  end
+  if kind ~= "pane" and GATES[nid] then -- a gate joins across its facing
+    return AXIS[GATE_FACING[nmeta & 3]] ~= AXIS[side]
+  end
+  return nkind == nil and full_face(side, nid, nmeta, neighbour)
+end
+
+--- The code of a legacy cell whose state depends on its neighbours, or nil for
+-- one whose state depends on its id and metadata alone. A fence, pane, bars or
+-- wall gives a 4-bit mask of the sides it joins (bit 0 east, 1 north, 2 south,
+-- 3 west); stairs give their shape (1 straight .. 5 outer_right).
 -- @tparam integer id legacy block id (0..4095)
+-- @tparam integer meta its metadata, 0..15
 -- @tparam function neighbour `neighbour(dx, dz)` returns the legacy id and
---   metadata of the cell beside it (dx, dz in -1..1, one of them 0), or nil
---   outside the schematic (nothing joins there)
--- @treturn string|nil properties in name order, such as
---   `"[east=true,north=false,south=true,west=false]"` (walls also have `up`)
-function legacy_connect.props(id, neighbour)
+--   metadata of the cell (dx, dz) away in the same layer (|dx|, |dz| <= 2), or
+--   nil outside the schematic (nothing joins there)
+-- @treturn integer|nil
+function legacy_connect.code(id, meta, neighbour)
+  if STAIRS[id] then return stair_shape(meta, neighbour) end
   local kind = KIND[id]
   if not kind then return nil end
-  local parts, joined = {}, {}
-  for i, side in ipairs(SIDES) do
-    local nid, nmeta = neighbour(side.dx, side.dz)
-    joined[side.name] = nid ~= nil and joins(kind, side, nid, nmeta)
-    parts[i] = side.name .. "=" .. tostring(joined[side.name])
+  local mask = 0
+  for bit, side in ipairs(SIDES) do
+    local nid, nmeta = neighbour(STEP[side][1], STEP[side][2])
+    if nid ~= nil and joins(kind, side, nid, nmeta, neighbour) then
+      mask = mask | 1 << (bit - 1)
+    end
   end
-  if kind == "wall" then
-    local ns, ew = joined.north and joined.south, joined.east and joined.west
-    local straight = (ns and not joined.east and not joined.west)
-      or (ew and not joined.north and not joined.south)
+  return mask
+end
+
+--- The state of a legacy cell with its code applied.
+-- @tparam integer id legacy block id, one `code` gave a code for
+-- @tparam string state what `legacy_ids.state` gives for its id and metadata
+-- @tparam integer code from `code`
+-- @treturn string the state with its connections in name order (walls also
+--   with `up`), or its stair shape (`shape=inner_left` and so on)
+function legacy_connect.apply(id, state, code)
+  if STAIRS[id] then return (state:gsub("shape=straight", "shape=" .. SHAPES[code], 1)) end
+  local parts, joined = {}, {}
+  for bit, side in ipairs(SIDES) do
+    joined[side] = code & 1 << (bit - 1) ~= 0
+    parts[bit] = side .. "=" .. tostring(joined[side])
+  end
+  if KIND[id] == "wall" then
+    local straight = (joined.north and joined.south and not joined.east and not joined.west)
+      or (joined.east and joined.west and not joined.north and not joined.south)
     parts[#parts + 1] = "up=" .. tostring(not straight)
   end
   table.sort(parts) -- properties in name order, as modern files write them
-  return "[" .. table.concat(parts, ",") .. "]"
-end
-
---- The state of a legacy cell whose shape depends on its neighbours, or nil
--- for one that does not (its state depends on its id and metadata alone).
--- @tparam integer id legacy block id
--- @tparam integer meta its metadata, 0..15
--- @tparam string state what `legacy_ids.state` gives for them
--- @tparam function neighbour as for `props`
--- @treturn string|nil the state with its connections (fences, panes, bars,
---   walls) or its stair shape (`shape=inner_left` and so on)
-function legacy_connect.state(id, meta, state, neighbour)
-  if STAIRS[id] then
-    local shape = stair_shape(meta, neighbour)
-    return (state:gsub("shape=straight", "shape=" .. shape, 1))
-  end
-  local props = legacy_connect.props(id, neighbour)
-  return props and state .. props
+  return state .. "[" .. table.concat(parts, ",") .. "]"
 end
 
 return legacy_connect

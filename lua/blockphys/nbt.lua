@@ -192,7 +192,7 @@ local function skip_compound(r, depth)
   end
 end
 
-local function read_compound(r, depth)
+local function read_compound(r, depth, keep_all)
   local out = {}
   while true do
     local id = read_fixed(r, ">i1", 1, "tag type")
@@ -202,12 +202,13 @@ local function read_compound(r, depth)
     end
     add_values(r, 1, r.pos - 2) -- at the tag type
     local name = read_string(r)
-    if r.skip and r.skip[name] then
+    local skip = r.skip
+    if skip and not keep_all and skip[name] == id then
       skip_payload(r, id, depth) -- checked as strictly, left out of the result
     else
       -- Duplicate names are malformed but harmless: the last one wins, as in
       -- vanilla's map-backed compound.
-      out[name] = read_payload(r, id, depth)
+      out[name] = read_payload(r, id, depth, skip and skip[1] == name)
     end
   end
 end
@@ -217,7 +218,7 @@ local SCALARS = {
   [4] = { ">i8", 8 }, [5] = { ">f", 4 }, [6] = { ">d", 8 },
 }
 
-function read_payload(r, id, depth)
+function read_payload(r, id, depth, keep_all)
   local scalar = SCALARS[id]
   if scalar then
     return read_fixed(r, scalar[1], scalar[2], TAG_NAMES[id])
@@ -240,7 +241,7 @@ function read_payload(r, id, depth)
   if id == TAG.list then
     return read_list(r, depth + 1)
   elseif id == TAG.compound then
-    return read_compound(r, depth + 1)
+    return read_compound(r, depth + 1, keep_all)
   end
   fail("unexpected tag type %d at byte %d", id, r.pos - 1)
 end
@@ -346,9 +347,11 @@ function nbt.decode(bytes, opts)
   return nbt._decode(bytes, opts, nil)
 end
 
---- decode, leaving out of every compound the entries whose names are keys of
--- `skip` (their bytes are still checked; they count no values): the schematic
--- loaders skip block entities, entities and ticks, which they never read.
+--- decode, leaving out of every compound the entries whose name is a key of
+-- `skip` and whose tag type is its value (their bytes are still checked; they
+-- count no values): the schematic loaders skip block entities, entities and
+-- ticks, which they never read. The entries of a compound named `skip[1]` are
+-- all kept (Litematica's `Regions`, whose keys are names users choose).
 -- @local
 function nbt._decode(bytes, opts, skip)
   if type(bytes) ~= "string" then

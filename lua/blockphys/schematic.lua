@@ -457,40 +457,52 @@ local function parse_mcedit(s)
   end
   local palette, index_of, buf = {}, {}, {}
   local plane = w * l
+  -- The cell being read, for the two neighbour functions (made once per load).
+  local i, x, z, y = 0, 0, 0, 0
+  local function meta_at(dy) -- doors read their other half
+    local yy = y + dy
+    if yy < 0 or yy >= h then return nil end
+    return byte(data, i + dy * plane + 1) & 15
+  end
+  local function neighbour(dx, dz) -- fences, panes, walls and stairs (legacy_connect)
+    local xx, zz = x + dx, z + dz
+    if xx < 0 or xx >= w or zz < 0 or zz >= l then return nil end
+    local j = i + dx + dz * w
+    return legacy_id(blocks, add, j), byte(data, j + 1) & 15
+  end
+  local function entry(state) -- the 1-based palette index of a state
+    local pi = index_of[state]
+    if not pi then
+      palette[#palette + 1] = state
+      pi = #palette
+      index_of[state] = pi
+    end
+    return pi
+  end
   -- Cells are packed as they are read, PACK_CHUNK at a time, two bytes each (a
   -- table of one number per cell took 16 bytes per cell: gigabytes for the
   -- largest files); narrowed to one byte at the end if the palette allows.
   local pieces, k = {}, 0
-  for i = 0, ncells - 1 do
+  for cell = 0, ncells - 1 do
+    i = cell
     local id, meta = legacy_id(blocks, add, i), byte(data, i + 1) & 15
     local key = id * 16 + meta
     local pi = index_of[key]
     if not pi then
-      local y = i // plane
-      local state = schematic.legacy_state(id, meta, function(dy)
-        local yy = y + dy
-        if yy < 0 or yy >= h then return nil end
-        return byte(data, i + dy * plane + 1) & 15
-      end)
-      -- Fences, panes, bars and walls join their neighbours, stairs turn
-      -- corners with them (legacy_connect).
-      local x, z = i % w, (i // w) % l
-      local joins = legacy_connect.state(id, meta, state, function(dx, dz)
-        local xx, zz = x + dx, z + dz
-        if xx < 0 or xx >= w or zz < 0 or zz >= l then return nil end
-        local j = i + dx + dz * w
-        return legacy_id(blocks, add, j), byte(data, j + 1) & 15
-      end)
-      state = joins or state
-      pi = index_of[state]
+      x, z, y = i % w, (i // w) % l, i // plane
+      -- A connecting block or stair: cached by its neighbour code as well.
+      local code = legacy_connect.code(id, meta, neighbour)
+      local ckey = code and (key * 32 + code) * -1 - 1 -- negative: apart from plain keys
+      pi = ckey and index_of[ckey]
       if not pi then
-        palette[#palette + 1] = state
-        pi = #palette
-        index_of[state] = pi
+        local state = schematic.legacy_state(id, meta, meta_at)
+        if code then state = legacy_connect.apply(id, state, code) end
+        pi = entry(state)
+        if ckey then index_of[ckey] = pi end
       end
-      -- Doors depend on their other half, connecting blocks on their
+      -- Doors depend on their other half, connecting blocks and stairs on their
       -- neighbours, so their states are not cached by id and metadata alone.
-      if not DOOR_IDS[id] and not joins then index_of[key] = pi end
+      if not DOOR_IDS[id] and not code then index_of[key] = pi end
     end
     k = k + 1
     buf[k] = pi - 1
@@ -548,9 +560,12 @@ end
 -- entities (chest contents, signs), entities and scheduled ticks of Sponge,
 -- MCEdit, structure (`nbt` of a block, `entities`) and Litematica files. A build
 -- with thousands of filled containers would otherwise pass nbt.MAX_VALUES.
+-- Each name with the tag type it has there (9 list, 10 compound); [1] names the
+-- compound whose entries are never skipped: Litematica's regions, named by users.
 local UNREAD = {
-  BlockEntities = true, TileEntities = true, Entities = true, entities = true,
-  nbt = true, TileTicks = true, PendingBlockTicks = true, PendingFluidTicks = true,
+  "Regions",
+  BlockEntities = 9, TileEntities = 9, Entities = 9, entities = 9, nbt = 10,
+  TileTicks = 9, PendingBlockTicks = 9, PendingFluidTicks = 9,
 }
 
 --- Loads a schematic from a file path or from its bytes.
