@@ -158,7 +158,8 @@ end
 
 local read_payload -- forward declaration: lists and compounds recurse
 
-local function read_list(r, depth)
+-- A list's element type and count, checked: the count must fit the bytes left.
+local function read_list_header(r)
   local elem = read_fixed(r, ">i1", 1, "list element type")
   if elem < 0 or elem > #TAG_NAMES then
     fail("unknown list element type %d at byte %d", elem, r.pos - 2)
@@ -169,7 +170,12 @@ local function read_list(r, depth)
   if elem == TAG["end"] and n > 0 then
     fail("list of type end with %d elements at byte %d", n, r.pos - 6)
   end
-  add_values(r, n, r.pos - 6) -- at the element type, as the message above
+  return elem, n
+end
+
+local function read_list(r, depth)
+  local elem, n = read_list_header(r)
+  add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
   local out = setmetatable({}, LIST_MT[elem])
   for i = 1, n do
     out[i] = read_payload(r, elem, depth)
@@ -271,14 +277,7 @@ function skip_payload(r, id, depth)
     fail("nesting deeper than %d at byte %d", r.max_depth, r.pos - 1)
   end
   if id == TAG.list then
-    local elem = read_fixed(r, ">i1", 1, "list element type")
-    if elem < 0 or elem > #TAG_NAMES then
-      fail("unknown list element type %d at byte %d", elem, r.pos - 2)
-    end
-    local n = read_length(r, MIN_SIZE[elem], "list")
-    if elem == TAG["end"] and n > 0 then
-      fail("list of type end with %d elements at byte %d", n, r.pos - 6)
-    end
+    local elem, n = read_list_header(r)
     if SCALARS[elem] then -- read_length checked that n of them fit
       r.pos = r.pos + n * SCALARS[elem][2]
     else
