@@ -1876,10 +1876,15 @@ static int l_entity_teleport(lua_State *L)
  * rules): a larger one raises in the hook or filter, which fails the step and undoes it,
  * instead of being clamped without a word. `model` is the rules' model the velocity
  * will be read under (a rules write may change it). */
+static double tick_move(const bp_World *w, int model, double v)
+{
+	return fabs(v) * (model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
+}
+
 static void check_step_velocity(lua_State *L, const bp_World *w, int model, double v,
                                 const char *what, const char *key)
 {
-	const double m = fabs(v) * (model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
+	const double m = tick_move(w, model, v);
 	if (!(m <= BP_MAX_MOVE))
 		luaL_error(L, "%s '%s' would move the entity %s blocks in one tick "
 		              "(at most 1024 per axis inside world:step)", what, key,
@@ -1896,9 +1901,8 @@ static void check_changed_velocity(lua_State *L, const bp_World *w, bp_Entity *e
 	if (w->locked != 1 || w->ticking == (uint32_t)(e - w->entities.items) + 1)
 		return; /* outside a step the next step's pre-check raises; the entity whose
 		         * tick runs is clamped after it, as its native stages are */
-	const double scale = e->rules.model == BP_MODEL_MCCPP ? w->step_dt : 1.0;
 	for (int a = 0; a < 3; a++) {
-		if (e->vel[a] == before[a] || fabs(e->vel[a]) * scale <= BP_MAX_MOVE)
+		if (e->vel[a] == before[a] || tick_move(w, e->rules.model, e->vel[a]) <= BP_MAX_MOVE)
 			continue; /* an axis the call left alone may be over until its tick ends */
 		const double v = e->vel[a];
 		memcpy(e->vel, before, sizeof e->vel);

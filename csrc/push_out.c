@@ -32,7 +32,7 @@ static void push_point(bp_World *w, bp_Entity *e, double px, double py, double p
 	    fabs(py) > 4e9 || fabs(pz) > 4e9)
 		return; /* past the grid: air */
 	const int64_t i = (int64_t)floor(px), j = (int64_t)floor(py), k = (int64_t)floor(pz);
-	if (!normal_cube(w, i, j, k) && !normal_cube(w, i, j + 1, k))
+	if (open2(w, i, j, k))
 		return;
 	const double fx = px - (double)i, fz = pz - (double)k;
 	int side = -1;
