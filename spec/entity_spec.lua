@@ -406,12 +406,14 @@ describe("Entity", function()
       define_block = function(w) w:define_block{ name = "new" } end,
       remove = function(w, e) w:remove(e) end,
       add_collider = function(w) w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1)) end,
+      remove_collider = function(w, _, handle) w:remove_collider(handle) end,
     }
     for name, attempt in pairs(attempts) do
       it("refuses " .. name .. " from a hook and restores the world", function()
         local w = H.world()
+        local handle = w:add_collider(bp.Collider(5, 5, 5, 6, 6, 6))
         local e = w:spawn{ x = 0.5, y = 10, z = 0.5, rules = bp.rules.beta173{
-          jump = function(ent) attempt(ent.world, ent) end } }
+          jump = function(ent) attempt(ent.world, ent, handle) end } }
         e.jumping = true
         local before, stats = H.state(e), w:stats()
         local ok, err = pcall(w.step, w)
