@@ -213,6 +213,9 @@ describe("ray and sweep results under finalizers", function()
   -- or nil when none did (where the collector's timing differs, as under valgrind,
   -- the caller then marks the test pending).
   local function during_finalizer(setup, query)
+    -- A full cycle first: the suite's earlier garbage would otherwise make each cycle
+    -- too long for a finalizer to come due within the loop.
+    collectgarbage()
     collectgarbage("incremental", 0, 1000) -- a collector step on nearly every allocation
     for i = 1, 20000 do
       action = setup()
