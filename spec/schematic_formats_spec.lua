@@ -38,6 +38,16 @@ describe("vanilla structure files", function()
       D.list("palette", TAG.compound, pal), D.list("blocks", TAG.compound, items), extra or "")
   end
 
+  it("refuses a palette of more than 65,536 entries (the block types a world holds)", function()
+    local pal = {}
+    for i = 1, 65537 do pal[i] = entry("minecraft:test_" .. i) end
+    fails(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 65536 } }),
+      "palette has 65537 entries (at most 65536)")
+    pal[65537] = nil
+    local s = assert(schematic.load(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 65535 } })))
+    assert.equal("minecraft:test_65536", s:get(0, 0, 0))
+  end)
+
   it("places the listed blocks; cells it does not list are air", function()
     local doc = structure({ 3, 2, 2 }, {
       entry("minecraft:stone"),

@@ -191,7 +191,19 @@ describe("blockphys.schematic", function()
     end)
 
     it("honours max_bytes", function()
-      fails(LOBBY, "schematic: decompressed data exceeds 1000 bytes", { max_bytes = 1000 })
+      -- the file is 6,768 bytes: read whole, and refused once inflated past the bound
+      fails(LOBBY, "schematic: decompressed data exceeds 7000 bytes", { max_bytes = 7000 })
+      fails(raw, "schematic: decompressed data exceeds 1000 bytes", { max_bytes = 1000 })
+      -- a file larger than any document of the bound can be is refused unread
+      fails(LOBBY, "schematic: file " .. LOBBY .. " is larger than 2024 bytes, the most a "
+        .. "document of max_bytes 1000 can take", { max_bytes = 1000 })
+    end)
+
+    it("reads a file of any size only as far as max_bytes allows", function()
+      -- /dev/zero never ends; the read stops a megabyte past the bound
+      fails("/dev/zero", "schematic: file /dev/zero is larger than 1124 bytes, the most a "
+        .. "document of max_bytes 100 can take", { max_bytes = 100 })
+      assert(schematic.load(LOBBY, { max_bytes = math.maxinteger }))
     end)
 
     it("returns nil and a message for bad options", function()
@@ -262,6 +274,14 @@ describe("blockphys.schematic", function()
         assert.equal(4, s.count_nonair)
       end)
     end
+
+    it("refuses a palette compound of 65,537 entries as it decodes it", function()
+      local states = {}
+      for i = 1, 65537 do states[i] = "minecraft:test_" .. i end
+      local s, err = schematic.load(sponge2(1, 1, 1, states, varints{ 0 }))
+      assert.is_nil(s)
+      assert.matches("^schematic: nbt: compound of more than 65536 entries at byte %d+$", err)
+    end)
 
     it("accepts a missing Offset and a Sponge v1 document", function()
       local s = assert(schematic.load(sponge2(1, 1, 1, STATES, "\2", {
@@ -1161,6 +1181,31 @@ describe("blockphys.schematic", function()
       for i = 1, 255 do pal[i] = "minecraft:air" end
       assert.has_error(function() schematic.paste(world, hand(1, "\255", pal), 0, 0, 0) end,
         "bad argument #2 to 'paste' (schematic cell 0: palette index 255 out of range (palette has 255 entries))")
+    end)
+
+    it("paste() refuses extents whose product wraps around, and changes nothing", function()
+      -- maxinteger^2 wraps to 1 in integer arithmetic, so the size check once passed
+      -- and the paste placed blocks before failing (or in the wrong shape).
+      local bp = require "blockphys"
+      local w = bp.World()
+      local M = math.maxinteger
+      local function hand(wd, h, l, nb, blocks)
+        return { width = wd, height = h, length = l, cell_bytes = nb, blocks = blocks,
+          palette = { "minecraft:stone" } }
+      end
+      assert.has_error(function() w:paste(hand(M, 1, M, 2, "\0\0"), 2, 0, 2) end,
+        "bad argument #1 to 'paste' (schematic has no valid width)")
+      assert.has_error(function() w:paste(hand(1, 3, (1 << 32) + 1, 1, "\0\0\0"), 2, 0, 2) end,
+        "bad argument #1 to 'paste' (schematic has no valid length)")
+      assert.has_error(function() w:paste(hand(1 << 32, 1 << 32, 1 << 31, 1, "\0"), 2, 0, 2) end,
+        "bad argument #1 to 'paste' (schematic blocks do not match its size)")
+      assert.has_error(function() w:paste(hand(1 << 32, 1, 1, 1, "\0"), 2, 0, 2) end,
+        "bad argument #1 to 'paste' (schematic blocks do not match its size)")
+      assert.equal(0, w:get_block(2, 0, 2))
+      assert.equal(1, w:stats().block_types)
+      local placed = w:paste(hand(1, 3, 1, 1, "\0\0\0"), 2, 0, 2)
+      assert.equal(3, placed.placed)
+      assert.equal(w:block_id("minecraft:stone"), w:get_block(2, 2, 2))
     end)
 
     it("completes MCEdit doors only from halves inside the schematic, uncached", function()

@@ -26,7 +26,14 @@ cells.FORMATS = { ">I1", ">I2", ">I3" }
 --- Indices buffered before they are packed: bounds the Lua table a loader keeps.
 cells.PACK_CHUNK = 4096
 
---- Bytes per cell for a palette of `npal` entries (1, 2 or 3).
+--- Most entries a loaded palette may hold: the block types a world holds, air
+-- included, so a larger palette could never be pasted whole. It also bounds the
+-- work per entry (a state string parsed and kept), which a small file could
+-- otherwise multiply: a 59 MB Sponge palette of 4 million entries took a minute.
+cells.MAX_PALETTE = 65536
+
+--- Bytes per cell for a palette of `npal` entries (1, 2 or 3: regions of a
+-- Litematica file may together use more states than one palette holds).
 function cells.bytes_for(npal)
   if npal <= 256 then return 1 end
   if npal <= 65536 then return 2 end

@@ -28,8 +28,6 @@ local AIR = "minecraft:air"
 local MAX_EXTENT = 65535
 --- Regions one document may hold (Litematica's own files have a few).
 litematic.MAX_REGIONS = 64
--- Palette entries, leaving room for air in a 3-byte cell.
-local MAX_PALETTE = (1 << 24) - 1
 
 --- Whether a decoded root compound looks like a Litematica document.
 function litematic.detect(root)
@@ -65,7 +63,7 @@ local function read_region(name, r)
   if not sx then return nil, sy end
   if sx == 0 or sy == 0 or sz == 0 then return nil, where .. ": Size has a zero extent" end
   local palette, perr = cells.palette_list(r.BlockStatePalette, where .. " BlockStatePalette",
-    MAX_PALETTE)
+    cells.MAX_PALETTE)
   if not palette then return nil, perr end
   local longs = r.BlockStates
   if nbt.kind(longs) ~= "long_array" then return nil, where .. ": missing or invalid BlockStates" end

@@ -199,12 +199,16 @@ local function skip_compound(r, depth)
 end
 
 local function read_compound(r, depth, keep_all)
-  local out = {}
+  local out, n = {}, 0
   while true do
     local id = read_fixed(r, ">i1", 1, "tag type")
     if id == TAG["end"] then return out end
     if id < 0 or id > #TAG_NAMES then
       fail("unknown tag type %d at byte %d", id, r.pos - 2)
+    end
+    n = n + 1
+    if n > r.max_entries then
+      fail("compound of more than %d entries at byte %d", r.max_entries, r.pos - 2)
     end
     add_values(r, 1, r.pos - 2) -- at the tag type
     local name = read_string(r)
@@ -351,8 +355,11 @@ end
 -- count no values): the schematic loaders skip block entities, entities and
 -- ticks, which they never read. The entries of a compound named `skip[1]` are
 -- all kept (Litematica's `Regions`, whose keys are names users choose).
+-- `max_entries` (default: no bound but MAX_VALUES) bounds the entries of each
+-- decoded compound: a loader that knows its largest compound (a palette) refuses a
+-- larger one as soon as it is read, not after decoding millions of entries.
 -- @local
-function nbt._decode(bytes, opts, skip)
+function nbt._decode(bytes, opts, skip, max_entries)
   if type(bytes) ~= "string" then
     return nil, "nbt: expected a string, got " .. type(bytes)
   end
@@ -368,7 +375,7 @@ function nbt._decode(bytes, opts, skip)
     return nil, "nbt: opts.max_depth must be a non-negative integer"
   end
   local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0,
-              skip = skip }
+              skip = skip, max_entries = max_entries or math.huge }
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
   if getmetatable(name) == Failure then

@@ -23,6 +23,7 @@ local mtype = math.type
 local CELL_FORMATS = cells.FORMATS
 
 local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
+local MAX_EXTENT = 1 << 32 -- cells along one axis of the int32 range
 local CHECK_RUN = 4096 -- cells per string.byte call in the index check
 
 -- Argument errors are raised at the line that called `paste` or `World:paste`: the
@@ -111,14 +112,20 @@ local function check_schematic(schem, base)
   local sc = {}
   for _, k in ipairs({ "width", "height", "length" }) do
     local v = schem[k]
-    if mtype(v) ~= "integer" or v < 0 then argerror(n, "schematic has no valid " .. k) end
+    -- at most 2^32 (no int32 corner reaches past that): the sums and products below
+    -- then stay exact
+    if mtype(v) ~= "integer" or v < 0 or v > MAX_EXTENT then
+      argerror(n, "schematic has no valid " .. k)
+    end
     sc[k] = v
   end
   local nb, palette, blocks = schem.cell_bytes, schem.palette, schem.blocks
   if type(palette) ~= "table" or type(blocks) ~= "string" or not CELL_FORMATS[nb] then
     argerror(n, "schematic has no valid palette, blocks or cell_bytes")
   end
-  if #blocks ~= sc.width * sc.height * sc.length * nb then
+  -- In floats: integer products of such extents could wrap around to #blocks. A
+  -- float product equal to #blocks (< 2^53) was exact at every stage.
+  if #blocks ~= (sc.width + 0.0) * sc.height * sc.length * nb then
     argerror(n, "schematic blocks do not match its size")
   end
   -- Entries 1..#palette, holes included (ipairs would stop at the first hole, and

@@ -116,26 +116,55 @@ local function looks_like_data(s)
   return sub(s, 1, 2) == GZIP_MAGIC or sub(s, 1, 1) == NBT_COMPOUND
 end
 
--- Returns the file's bytes, or nil, a message and whether it exists.
-local function read_file(path)
+-- The largest file `load` reads for a `max_bytes` bound: gzip stores data that
+-- does not compress in blocks of at most 64 KiB with 5 bytes of header each, plus
+-- its own header and trailer, so no file of a document within the bound is larger.
+local function file_limit(max_bytes)
+  local extra = max_bytes // 8192 + 1024
+  return max_bytes <= math.maxinteger - extra and max_bytes + extra or math.maxinteger
+end
+
+-- Bytes per read: file:read(n) allocates n bytes before it reads.
+local READ_PIECE = 1024 * 1024
+
+-- Returns the file's bytes, or nil, a message and whether it exists. Reads in
+-- pieces and stops past file_limit(max_bytes), so that a huge file (or /dev/zero)
+-- costs no more memory than that.
+local function read_file(path, max_bytes)
+  local limit = file_limit(max_bytes)
   local f, err = io.open(path, "rb")
   if not f then return nil, "cannot open file: " .. err, false end
-  local data, rerr = f:read("a")
+  local parts, total = {}, 0
+  while total <= limit do
+    local piece, rerr = f:read(READ_PIECE)
+    if not piece then
+      if rerr then
+        f:close()
+        return nil, format("cannot read file: %s: %s", path, tostring(rerr)), true
+      end
+      break -- the end of the file
+    end
+    parts[#parts + 1] = piece
+    total = total + #piece
+  end
   f:close()
-  if not data then return nil, format("cannot read file: %s: %s", path, tostring(rerr)), true end
-  return data
+  if total > limit then
+    return nil, format("file %s is larger than %d bytes, the most a document of max_bytes %d "
+      .. "can take", path, limit, max_bytes), true
+  end
+  return concat(parts)
 end
 
 -- Returns the raw file or data bytes. A string holding a NUL byte cannot be
 -- a path, so it is data; otherwise an existing file wins over data that
 -- merely looks like gzip or NBT.
-local function input_bytes(src)
+local function input_bytes(src, max_bytes)
   if type(src) ~= "string" then
     return nil, "expected a file path or schematic data (string), got " .. type(src)
   end
   if src == "" then return nil, "empty string (expected a file path or schematic data)" end
   if not src:find("\0", 1, true) and #src <= 4096 then
-    local data, err, exists = read_file(src)
+    local data, err, exists = read_file(src, max_bytes)
     if data then return data end
     if exists or not looks_like_data(src) then return nil, err end
   end
@@ -167,7 +196,7 @@ local function inflate_all(data, max_bytes)
 end
 
 local function document_bytes(src, max_bytes)
-  local data, err = input_bytes(src)
+  local data, err = input_bytes(src, max_bytes)
   if not data then return nil, err end
   if sub(data, 1, 2) == GZIP_MAGIC then
     return inflate_all(data, max_bytes)
@@ -218,6 +247,7 @@ end
 -- Indices must be exactly 0..n-1 so every cell maps to one entry.
 local function palette_array(c, where)
   if not is_compound(c) then return nil, "missing or invalid " .. where end
+  -- (at most cells.MAX_PALETTE entries: `load` decodes no larger compound)
   local entries = {}
   for state, idx in pairs(c) do entries[#entries + 1] = { state, idx } end
   local n = #entries
@@ -598,7 +628,8 @@ function schematic.load(src, opts)
   local ok, res, err = pcall(function()
     local bytes, derr = document_bytes(src, max_bytes)
     if not bytes then return nil, derr end
-    local name, root = nbt._decode(bytes, nil, UNREAD)
+    -- No compound of a schematic is larger than its palette.
+    local name, root = nbt._decode(bytes, nil, UNREAD, cells.MAX_PALETTE)
     if not name then return nil, root end
     return parse_root(name, root, max_bytes)
   end)

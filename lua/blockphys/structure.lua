@@ -43,7 +43,7 @@ local function palette_of(root)
   if list == nil and nbt.kind(root.palettes) == "list" then
     list, where = root.palettes[1], "palettes[0]"
   end
-  return cells.palette_list(list, where, (1 << 24) - 1) -- room for air in 3 bytes
+  return cells.palette_list(list, where, cells.MAX_PALETTE)
 end
 
 -- The cell index (0-based, Sponge order) of blocks entry i, and its palette index.
