@@ -2,9 +2,9 @@
 -- ticks) it prints the largest overlap between two mobs (circles of radius
 -- width/2 in X/Z) and the fastest horizontal speed.
 --
--- Run from the checkout root after `make`:
---   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---              package.cpath="./build/?.so;"..package.cpath' examples/crowd.lua [push] [n]
+-- Run from the checkout root after `make` (which links the modules into ./blockphys/):
+--   lua5.4 examples/crowd.lua [push] [n]
+-- (a copy installed by `make install` or LuaRocks, if any, is found first)
 -- push: "separate" (default) or "beta173"; n: number of mobs (default 400).
 local bp = require "blockphys"
 

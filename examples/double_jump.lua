@@ -11,9 +11,9 @@
 -- mid-air (and a third time, which does nothing). It prints their heights per tick
 -- and the apex of each, then swims a hooked and a native entity up through water.
 --
--- Run from the checkout root after `make`:
---   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---     package.cpath="./build/?.so;"..package.cpath' examples/double_jump.lua
+-- Run from the checkout root after `make` (which links the modules into ./blockphys/):
+--   lua5.4 examples/double_jump.lua
+-- (a copy installed by `make install` or LuaRocks, if any, is found first)
 --
 -- The chunk returns the apexes and the swim speed for a spec.
 local bp = require "blockphys"

@@ -3,9 +3,9 @@
 -- player along a route through it, jumping where it is blocked and stepping up
 -- slabs and stairs.
 --
--- Run from the repository root after `make`:
---   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---     package.cpath="./build/?.so;"..package.cpath' examples/lobby.lua [path.schem] [beta173]
+-- Run from the checkout root after `make` (which links the modules into ./blockphys/):
+--   lua5.4 examples/lobby.lua [path.schem] [beta173]
+-- (a copy installed by `make install` or LuaRocks, if any, is found first)
 -- (either argument alone, in either order; the schematic is ../shared/data's
 -- Limbo lobby by default, which lies beside the repository, not in it)
 -- With `beta173`, blocks get Beta 1.7.3's collision shapes where they differ from

@@ -8,9 +8,9 @@
 -- put), and one walking upstream (-X) against it. It prints their X every 10 ticks,
 -- then where each ended.
 --
--- Run from the checkout root after `make`:
---   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---     package.cpath="./build/?.so;"..package.cpath' examples/river.lua
+-- Run from the checkout root after `make` (which links the modules into ./blockphys/):
+--   lua5.4 examples/river.lua
+-- (a copy installed by `make install` or LuaRocks, if any, is found first)
 --
 -- The chunk returns the final X of each player for a spec.
 local bp = require "blockphys"

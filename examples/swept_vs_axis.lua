@@ -1,9 +1,9 @@
 --- swept_vs_axis.lua: the same input through the swept (MC-CPP) and the per-axis
 -- (Beta) resolvers on the same course, printing where they differ and why.
 --
--- Run after `make`:
---   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---     package.cpath="./build/?.so;"..package.cpath' examples/swept_vs_axis.lua
+-- Run from the checkout root after `make` (which links the modules into ./blockphys/):
+--   lua5.4 examples/swept_vs_axis.lua
+-- (a copy installed by `make install` or LuaRocks, if any, is found first)
 --
 -- Both entities use the MC-CPP rules (per second); only `resolver` differs. dt is
 -- 1/60 s, MC-CPP's frame time: at dt >= 1 / friction (0.05 s) the grounded decay

@@ -6,9 +6,9 @@
 -- apex and the airtime of each. Last it writes a rule live through the entity's
 -- rules view (`e.rules.jump_impulse = 0.5`) and jumps again.
 --
--- Run from the checkout root after `make`:
---   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---     package.cpath="./build/?.so;"..package.cpath' examples/tuning.lua
+-- Run from the checkout root after `make` (which links the modules into ./blockphys/):
+--   lua5.4 examples/tuning.lua
+-- (a copy installed by `make install` or LuaRocks, if any, is found first)
 --
 -- The chunk returns the apexes and airtimes for a spec.
 local bp = require "blockphys"

@@ -7,9 +7,9 @@
 -- prints one line per tick (position, velocity, flags and what happened) and a
 -- summary saying whether each section was passed. This is what `make demo` runs.
 --
--- Run from the checkout root after `make`:
---   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
---     package.cpath="./build/?.so;"..package.cpath' examples/walkthrough.lua
+-- Run from the checkout root after `make` (which links the modules into ./blockphys/):
+--   lua5.4 examples/walkthrough.lua
+-- (a copy installed by `make install` or LuaRocks, if any, is found first)
 --
 -- The chunk returns the summary table (sections passed, ticks, ...) for a spec.
 local bp = require "blockphys"
