@@ -122,6 +122,26 @@ checks["river.lua"] = function(out)
   assert_line(out, "anchored  ends at x = 1.5000, y = 1.0000, in water: true")
 end
 
+-- The raft carries both riders 4 blocks along X, 2 up and 2 down again, exactly
+-- (steps of 0.2 and 0.1 sum without rounding here); the player's jump leaves it
+-- 0.42 (jump_impulse) above the raft for a tick and lands it back on it.
+checks["platform.lua"] = function(out)
+  assert_line(out, "settle (10 ticks)            raft (0.50, 64.00)  player (0.00, 64.5000) riding, "
+    .. "on_ground true   mob (1.20, 64.5000) riding")
+  assert_line(out, "slide +X 0.2 b/t (20 ticks)  raft (4.50, 64.00)  player (4.00, 64.5000) riding, "
+    .. "on_ground true   mob (5.20, 64.5000) riding")
+  assert_line(out, "rise 0.1 b/t (20 ticks)      raft (4.50, 66.00)  player (4.00, 66.5000) riding, "
+    .. "on_ground true   mob (5.20, 66.5000) riding")
+  assert_line(out, "player jumps (1 tick)        raft (4.50, 66.00)  player (4.00, 66.9200) off, "
+    .. "on_ground false  mob (5.20, 66.5000) riding")
+  assert_line(out, "lands again (15 ticks)       raft (4.50, 66.00)  player (4.00, 66.5000) riding, "
+    .. "on_ground true   mob (5.20, 66.5000) riding")
+  assert_line(out, "down 0.1 b/t (20 ticks)      raft (4.50, 64.00)  player (4.00, 64.5000) riding, "
+    .. "on_ground true   mob (5.20, 64.5000) riding")
+  assert.truthy(out:match("\nplayer walks off %(30 ticks%)  raft %(4%.50, 64%.00%)  player %(%S+, "
+    .. "64%.0000%) off, on_ground true   mob %(%S+, 64%.0000%) off\n$"), out)
+end
+
 describe("examples", function()
   local files = example_files()
 
