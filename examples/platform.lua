@@ -30,7 +30,10 @@ end
 -- first; then each rider follows the platform's actual move and a short drop of
 -- RIDE_GAP onto it, which lands it there: on_ground stays true, so it can walk and
 -- jump as on a floor (a plain e:move(dx, 0, dz) would clear on_ground). A rider
--- blocked by a wall or a ceiling stays behind. Returns the platform's actual move.
+-- blocked by a wall or a ceiling stays behind. Returns the platform's actual move,
+-- which is shorter when something blocks it: a wall, a ceiling over a rider, or a
+-- solid rider that has something standing on it (only riders of the platform
+-- itself are carried; to carry stacks, carry the topmost riders first).
 local function carry(world, platform, dx, dy, dz)
   local riders = riders_of(world, platform)
   if dy > 0 then

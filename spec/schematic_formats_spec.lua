@@ -42,7 +42,7 @@ describe("vanilla structure files", function()
     local pal = {}
     for i = 1, 65537 do pal[i] = entry("minecraft:test_" .. i) end
     fails(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 65536 } }),
-      "palette has 65537 entries (at most 65536)")
+      "nbt: list palette of 65537 entries (at most 65536) at byte 55")
     pal[65537] = nil
     local s = assert(schematic.load(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 65535 } })))
     assert.equal("minecraft:test_65536", s:get(0, 0, 0))

@@ -173,8 +173,17 @@ local function read_list_header(r)
   return elem, n
 end
 
-local function read_list(r, depth)
+-- The entries a container named `name` may hold (r.caps, see nbt._decode), or nil.
+local function cap_of(r, name)
+  return r.caps and name and r.caps[name]
+end
+
+local function read_list(r, depth, name)
   local elem, n = read_list_header(r)
+  local cap = cap_of(r, name)
+  if cap and n > cap then
+    fail("list %s of %d entries (at most %d) at byte %d", name, n, cap, r.pos - 6)
+  end
   add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
   local out = setmetatable({}, LIST_MT[elem])
   for i = 1, n do
@@ -198,8 +207,8 @@ local function skip_compound(r, depth)
   end
 end
 
-local function read_compound(r, depth, keep_all)
-  local out, n = {}, 0
+local function read_compound(r, depth, keep_all, name)
+  local out, n, cap = {}, 0, cap_of(r, name)
   while true do
     local id = read_fixed(r, ">i1", 1, "tag type")
     if id == TAG["end"] then return out end
@@ -207,18 +216,18 @@ local function read_compound(r, depth, keep_all)
       fail("unknown tag type %d at byte %d", id, r.pos - 2)
     end
     n = n + 1
-    if n > r.max_entries then
-      fail("compound of more than %d entries at byte %d", r.max_entries, r.pos - 2)
+    if cap and n > cap then
+      fail("compound %s of more than %d entries at byte %d", name, cap, r.pos - 2)
     end
     add_values(r, 1, r.pos - 2) -- at the tag type
-    local name = read_string(r)
+    local key = read_string(r)
     local skip = r.skip
-    if skip and not keep_all and skip[name] == id then
+    if skip and not keep_all and skip[key] == id then
       skip_payload(r, id, depth) -- checked as strictly, left out of the result
     else
       -- Duplicate names are malformed but harmless: the last one wins, as in
       -- vanilla's map-backed compound.
-      out[name] = read_payload(r, id, depth, skip and skip[1] == name)
+      out[key] = read_payload(r, id, depth, skip and skip[1] == key, key)
     end
   end
 end
@@ -228,7 +237,7 @@ local SCALARS = {
   [4] = { ">i8", 8 }, [5] = { ">f", 4 }, [6] = { ">d", 8 },
 }
 
-function read_payload(r, id, depth, keep_all)
+function read_payload(r, id, depth, keep_all, name)
   local scalar = SCALARS[id]
   if scalar then
     return read_fixed(r, scalar[1], scalar[2], TAG_NAMES[id])
@@ -249,9 +258,9 @@ function read_payload(r, id, depth, keep_all)
     fail("nesting deeper than %d at byte %d", r.max_depth, r.pos - 1)
   end
   if id == TAG.list then
-    return read_list(r, depth + 1)
+    return read_list(r, depth + 1, name)
   elseif id == TAG.compound then
-    return read_compound(r, depth + 1, keep_all)
+    return read_compound(r, depth + 1, keep_all, name)
   end
   fail("unexpected tag type %d at byte %d", id, r.pos - 1)
 end
@@ -355,11 +364,12 @@ end
 -- count no values): the schematic loaders skip block entities, entities and
 -- ticks, which they never read. The entries of a compound named `skip[1]` are
 -- all kept (Litematica's `Regions`, whose keys are names users choose).
--- `max_entries` (default: no bound but MAX_VALUES) bounds the entries of each
--- decoded compound: a loader that knows its largest compound (a palette) refuses a
--- larger one as soon as it is read, not after decoding millions of entries.
+-- `caps` (optional) maps a name to the most entries a list or compound of that
+-- name may hold: a loader refuses an oversized palette as soon as it reads its
+-- length (a list) or the entry past the cap (a compound), not after decoding
+-- millions of entries.
 -- @local
-function nbt._decode(bytes, opts, skip, max_entries)
+function nbt._decode(bytes, opts, skip, caps)
   if type(bytes) ~= "string" then
     return nil, "nbt: expected a string, got " .. type(bytes)
   end
@@ -375,7 +385,7 @@ function nbt._decode(bytes, opts, skip, max_entries)
     return nil, "nbt: opts.max_depth must be a non-negative integer"
   end
   local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0,
-              skip = skip, max_entries = max_entries or math.huge }
+              skip = skip, caps = caps }
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
   if getmetatable(name) == Failure then

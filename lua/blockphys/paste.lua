@@ -339,19 +339,15 @@ end
 -- minimum corner at (x, y, z). Returns the number of blocks set.
 local function place(world, schem, ids, x, y, z)
   if schem.cell_bytes == 1 then return place_bytes(world, schem, ids, x, y, z) end
-  local blocks, nb = schem.blocks, schem.cell_bytes
-  local fmt = CELL_FORMATS[nb]
-  local placed, pos = 0, 1
-  for dy = 0, schem.height - 1 do
-    for dz = 0, schem.length - 1 do
-      for dx = 0, schem.width - 1 do
-        local id = ids[unpack(fmt, blocks, pos) + 1]
-        pos = pos + nb
-        if id then
-          world:set_block(x + dx, y + dy, z + dz, id)
-          placed = placed + 1
-        end
-      end
+  local blocks, nb, w, l = schem.blocks, schem.cell_bytes, schem.width, schem.length
+  local fmt, plane, placed = CELL_FORMATS[nb], w * l, 0
+  -- By cell, not by (y, z, x): a box with a zero extent (no cells) then costs nothing
+  for pos = 1, #blocks, nb do
+    local id = ids[unpack(fmt, blocks, pos) + 1]
+    if id then
+      local i = (pos - 1) // nb
+      world:set_block(x + i % w, y + i // plane, z + (i // w) % l, id)
+      placed = placed + 1
     end
   end
   return placed

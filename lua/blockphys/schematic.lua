@@ -116,98 +116,102 @@ local function looks_like_data(s)
   return sub(s, 1, 2) == GZIP_MAGIC or sub(s, 1, 1) == NBT_COMPOUND
 end
 
--- The largest file `load` reads for a `max_bytes` bound: gzip stores data that
--- does not compress in blocks of at most 64 KiB with 5 bytes of header each, plus
--- its own header and trailer, so no file of a document within the bound is larger.
-local function file_limit(max_bytes)
-  local extra = max_bytes // 8192 + 1024
-  return max_bytes <= math.maxinteger - extra and max_bytes + extra or math.maxinteger
+-- Pieces: a source of bytes read piece by piece, `pieces(n)` giving the next at
+-- most n bytes, nil at the end, or nil and a message when reading fails. A file is
+-- never read whole: gzip is inflated as it is read and raw NBT stops past
+-- `max_bytes`, so a huge file (or /dev/zero) costs no more memory than the bound.
+
+local function string_pieces(s)
+  local pos = 1
+  return function(n)
+    if pos > #s then return nil end
+    local piece = sub(s, pos, pos + n - 1)
+    pos = pos + n
+    return piece
+  end
 end
 
--- Bytes per read: file:read(n) allocates n bytes before it reads.
-local READ_PIECE = 1024 * 1024
-
--- Returns the file's bytes, or nil, a message and whether it exists. Reads in
--- pieces and stops past file_limit(max_bytes), so that a huge file (or /dev/zero)
--- costs no more memory than that.
-local function read_file(path, max_bytes)
-  local limit = file_limit(max_bytes)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, "cannot open file: " .. err, false end
-  local parts, total = {}, 0
-  while total <= limit do
-    local piece, rerr = f:read(READ_PIECE)
-    if not piece then
-      if rerr then
-        f:close()
-        return nil, format("cannot read file: %s: %s", path, tostring(rerr)), true
-      end
-      break -- the end of the file
-    end
-    parts[#parts + 1] = piece
-    total = total + #piece
+local function file_pieces(f, path)
+  return function(n)
+    local piece, err = f:read(n)
+    if piece == nil and err then return nil, format("cannot read file: %s: %s", path, err) end
+    return piece
   end
-  f:close()
-  if total > limit then
-    return nil, format("file %s is larger than %d bytes, the most a document of max_bytes %d "
-      .. "can take", path, limit, max_bytes), true
-  end
-  return concat(parts)
 end
 
--- Returns the raw file or data bytes. A string holding a NUL byte cannot be
--- a path, so it is data; otherwise an existing file wins over data that
--- merely looks like gzip or NBT.
-local function input_bytes(src, max_bytes)
+-- The pieces of `src` and a function that releases them, or nil and a message. A
+-- string holding a NUL byte cannot be a path, so it is data; otherwise an
+-- existing file wins over data that merely looks like gzip or NBT.
+local function open_source(src)
   if type(src) ~= "string" then
     return nil, "expected a file path or schematic data (string), got " .. type(src)
   end
   if src == "" then return nil, "empty string (expected a file path or schematic data)" end
   if not src:find("\0", 1, true) and #src <= 4096 then
-    local data, err, exists = read_file(src, max_bytes)
-    if data then return data end
-    if exists or not looks_like_data(src) then return nil, err end
+    local f, err = io.open(src, "rb")
+    if f then return file_pieces(f, src), function() f:close() end end
+    if not looks_like_data(src) then return nil, "cannot open file: " .. err end
   end
-  return src
+  return string_pieces(src), function() end
 end
 
 -- Size of each piece fed to zlib. Small enough that a maximal compression
 -- ratio (about 1000:1) cannot overshoot `max_bytes` by more than ~16 MiB.
 local INFLATE_PIECE = 16 * 1024
+-- Bytes per read of raw NBT (file:read(n) allocates n bytes before it reads).
+local READ_PIECE = 1024 * 1024
 
-local function inflate_all(data, max_bytes)
+-- The inflated document from `first` and the pieces after it.
+local function inflate_all(first, pieces, max_bytes)
   local ok_req, zlib = pcall(require, "zlib")
   if not ok_req then return nil, "gzip data needs lua-zlib (require \"zlib\" failed)" end
   local stream = zlib.inflate()
-  local parts, total, eof = {}, 0, false
-  for pos = 1, #data, INFLATE_PIECE do
-    local ok, out, done = pcall(stream, sub(data, pos, pos + INFLATE_PIECE - 1))
+  local parts, total, piece = {}, 0, first
+  while piece do
+    local ok, out, done = pcall(stream, piece)
     if not ok then return nil, "corrupted gzip data (" .. tostring(out) .. ")" end
     total = total + #out
     if total > max_bytes then
       return nil, format("decompressed data exceeds %d bytes", max_bytes)
     end
     parts[#parts + 1] = out
-    -- Bytes after the end of the gzip member (padding) are ignored.
-    if done then eof = true break end
+    -- Bytes after the end of the gzip member (padding) are not read.
+    if done then return concat(parts) end
+    local err
+    piece, err = pieces(INFLATE_PIECE)
+    if err then return nil, err end
   end
-  if not eof then return nil, "truncated gzip data (stream ends early)" end
+  return nil, "truncated gzip data (stream ends early)"
+end
+
+-- The raw document from `first` and the pieces after it.
+local function read_all(first, pieces, max_bytes)
+  local parts, total, piece = {}, 0, first
+  while piece do
+    total = total + #piece
+    if total > max_bytes then return nil, format("data exceeds %d bytes", max_bytes) end
+    parts[#parts + 1] = piece
+    local err
+    piece, err = pieces(READ_PIECE)
+    if err then return nil, err end
+  end
   return concat(parts)
 end
 
 local function document_bytes(src, max_bytes)
-  local data, err = input_bytes(src, max_bytes)
-  if not data then return nil, err end
-  if sub(data, 1, 2) == GZIP_MAGIC then
-    return inflate_all(data, max_bytes)
+  local pieces, close = open_source(src)
+  if not pieces then return nil, close end -- close is the message then
+  local first, err = pieces(INFLATE_PIECE)
+  local data
+  if sub(first or "", 1, 2) == GZIP_MAGIC then
+    data, err = inflate_all(first, pieces, max_bytes)
+  elseif sub(first or "", 1, 1) == NBT_COMPOUND then
+    data, err = read_all(first, pieces, max_bytes)
+  elseif not err then
+    err = "not a schematic (expected gzip or NBT data)"
   end
-  if sub(data, 1, 1) == NBT_COMPOUND then
-    if #data > max_bytes then
-      return nil, format("data exceeds %d bytes", max_bytes)
-    end
-    return data
-  end
-  return nil, "not a schematic (expected gzip or NBT data)"
+  close()
+  return data, err
 end
 
 ---------------------------------------------------------------------------
@@ -588,14 +592,22 @@ end
 
 -- Entries of the documents that no loader reads, left undecoded: block
 -- entities (chest contents, signs), entities and scheduled ticks of Sponge,
--- MCEdit, structure (`nbt` of a block, `entities`) and Litematica files. A build
--- with thousands of filled containers would otherwise pass nbt.MAX_VALUES.
+-- MCEdit, structure (`nbt` of a block, `entities`) and Litematica files, and the
+-- free-form `Metadata` of Sponge and Litematica files. A build with thousands of
+-- filled containers would otherwise pass nbt.MAX_VALUES.
 -- Each name with the tag type it has there (9 list, 10 compound); [1] names the
 -- compound whose entries are never skipped: Litematica's regions, named by users.
 local UNREAD = {
   "Regions",
   BlockEntities = 9, TileEntities = 9, Entities = 9, entities = 9, nbt = 10,
-  TileTicks = 9, PendingBlockTicks = 9, PendingFluidTicks = 9,
+  TileTicks = 9, PendingBlockTicks = 9, PendingFluidTicks = 9, Metadata = 10,
+}
+
+-- The palettes of every format (Sponge's compound, the structure and Litematica
+-- lists), refused past cells.MAX_PALETTE entries as they are decoded.
+local PALETTE_CAPS = {
+  Palette = cells.MAX_PALETTE, palette = cells.MAX_PALETTE,
+  BlockStatePalette = cells.MAX_PALETTE,
 }
 
 --- Loads a schematic from a file path or from its bytes.
@@ -628,8 +640,7 @@ function schematic.load(src, opts)
   local ok, res, err = pcall(function()
     local bytes, derr = document_bytes(src, max_bytes)
     if not bytes then return nil, derr end
-    -- No compound of a schematic is larger than its palette.
-    local name, root = nbt._decode(bytes, nil, UNREAD, cells.MAX_PALETTE)
+    local name, root = nbt._decode(bytes, nil, UNREAD, PALETTE_CAPS)
     if not name then return nil, root end
     return parse_root(name, root, max_bytes)
   end)
