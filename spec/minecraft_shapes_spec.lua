@@ -183,9 +183,10 @@ describe("blockphys.minecraft", function()
     end)
 
     it("add an arm toward each connected side", function()
-      assert.same({ POST, px(6, 0, 0, 10, 24, 8), px(8, 0, 6, 16, 24, 10) },
+      -- each arm runs from its side to the far edge of its own width (CrossCollisionBlock)
+      assert.same({ POST, px(6, 0, 0, 10, 24, 10), px(6, 0, 6, 16, 24, 10) },
         boxes("minecraft:oak_fence[north=true,east=true,south=false,west=false,waterlogged=false]"))
-      assert.same({ POST, px(6, 0, 8, 10, 24, 16), px(0, 0, 6, 8, 24, 10) },
+      assert.same({ POST, px(6, 0, 6, 10, 24, 16), px(0, 0, 6, 10, 24, 10) },
         boxes("minecraft:nether_brick_fence[south=true,west=true]"))
     end)
 
@@ -205,27 +206,32 @@ describe("blockphys.minecraft", function()
     end)
 
     it("add one-block-high arms", function()
-      assert.same({ CORE, px(7, 0, 0, 9, 16, 8), px(8, 0, 7, 16, 16, 9), px(7, 0, 8, 9, 16, 16),
-        px(0, 0, 7, 8, 16, 9) },
+      assert.same({ CORE, px(7, 0, 0, 9, 16, 9), px(7, 0, 7, 16, 16, 9), px(7, 0, 7, 9, 16, 16),
+        px(0, 0, 7, 9, 16, 9) },
         boxes("minecraft:iron_bars[north=true,east=true,south=true,west=true,waterlogged=false]"))
-      assert.same({ CORE, px(8, 0, 7, 16, 16, 9), px(0, 0, 7, 8, 16, 9) },
+      assert.same({ CORE, px(7, 0, 7, 16, 16, 9), px(0, 0, 7, 9, 16, 9) },
         boxes("minecraft:red_stained_glass_pane[east=true,west=true]"))
     end)
   end)
 
   describe("walls", function()
     it("have a post when up=true and 1.5 high arms for low and tall sides", function()
-      assert.same({ px(4, 0, 4, 12, 24, 12), px(5, 0, 0, 11, 24, 8), px(5, 0, 8, 11, 24, 16) },
+      assert.same({ px(4, 0, 4, 12, 24, 12), px(5, 0, 0, 11, 24, 11), px(5, 0, 5, 11, 24, 16) },
         boxes("minecraft:cobblestone_wall[north=low,south=tall,east=none,west=none,up=true]"))
     end)
 
-    it("have only arms when up=false", function()
-      assert.same({ px(8, 0, 5, 16, 24, 11), px(0, 0, 5, 8, 24, 11) },
+    it("have only arms when up=false, each reaching 3/16 past the centre (WallBlock)", function()
+      assert.same({ px(5, 0, 5, 16, 24, 11), px(0, 0, 5, 11, 24, 11) },
         boxes("minecraft:stone_brick_wall[east=tall,west=low,north=none,south=none,up=false]"))
+      -- one arm, or two at a right angle: the union ends at 11/16, not at the centre
+      assert.same({ px(5, 0, 0, 11, 24, 11) },
+        boxes("minecraft:cobblestone_wall[up=false,north=low,east=none,south=none,west=none]"))
+      assert.same({ px(5, 0, 5, 16, 24, 11), px(5, 0, 5, 11, 24, 16) },
+        boxes("minecraft:cobblestone_wall[up=false,north=none,east=low,south=tall,west=none]"))
     end)
 
     it("accept the pre-1.16 true/false connections", function()
-      assert.same({ px(4, 0, 4, 12, 24, 12), px(5, 0, 0, 11, 24, 8) },
+      assert.same({ px(4, 0, 4, 12, 24, 12), px(5, 0, 0, 11, 24, 11) },
         boxes("minecraft:cobblestone_wall[north=true,east=false,up=true]"))
     end)
   end)
@@ -246,6 +252,12 @@ describe("blockphys.minecraft", function()
       for _, s in ipairs({ "minecraft:purple_carpet", "minecraft:white_carpet", "minecraft:moss_carpet" }) do
         assert.same({ { 0, 0, 0, 1, 0.0625, 1 } }, boxes(s))
       end
+    end)
+
+    it("pale moss carpet collides only as a bottom piece (MossyCarpetBlock)", function()
+      assert.same({ px(0, 0, 0, 16, 1, 16) }, boxes("minecraft:pale_moss_carpet[bottom=true,north=low]"))
+      assert.same({ px(0, 0, 0, 16, 1, 16) }, boxes("minecraft:pale_moss_carpet"))
+      assert.same({}, boxes("minecraft:pale_moss_carpet[bottom=false,north=tall]"))
     end)
   end)
 
@@ -356,6 +368,32 @@ describe("blockphys.minecraft", function()
       assert.same({ px(1, 0, 1, 16, 14, 15) }, boxes("minecraft:chest[facing=north,type=left]"))
       assert.same({ px(0, 0, 1, 15, 14, 15) }, boxes("minecraft:chest[facing=north,type=right]"))
       assert.same({ px(1, 0, 1, 15, 14, 16) }, boxes("minecraft:trapped_chest[facing=east,type=left]"))
+      -- copper chests are chests (CopperChestBlock extends ChestBlock), at every stage
+      assert.same({ px(1, 0, 1, 15, 14, 15) }, boxes("minecraft:exposed_copper_chest[facing=north,type=single]"))
+      assert.same({ px(1, 0, 1, 15, 14, 16) }, boxes("minecraft:waxed_copper_chest[facing=east,type=left]"))
+      assert.same({ px(1, 0, 1, 16, 14, 15) }, boxes("minecraft:copper_chest[facing=south,type=right]"))
+    end)
+
+    it("shelves: a back panel with two lips, turned by the facing (ShelfBlock)", function()
+      assert.same({ px(0, 0, 13, 16, 16, 16), px(0, 12, 11, 16, 16, 13), px(0, 0, 11, 16, 4, 13) },
+        boxes("minecraft:oak_shelf[facing=north,powered=false]"))
+      assert.same({ px(0, 0, 0, 3, 16, 16), px(3, 12, 0, 5, 16, 16), px(3, 0, 0, 5, 4, 16) },
+        boxes("minecraft:bamboo_shelf[facing=east]"))
+    end)
+
+    it("potted saplings and tulips are flower pots, the plants themselves walk-through", function()
+      for _, plant in ipairs({ "oak_sapling", "cherry_sapling", "red_tulip", "pink_tulip", "poppy" }) do
+        assert.same({ px(5, 0, 5, 11, 6, 11) }, boxes("minecraft:potted_" .. plant))
+      end
+      assert.same({}, boxes("minecraft:oak_sapling[stage=0]"))
+      assert.same({}, boxes("minecraft:red_tulip"))
+    end)
+
+    it("copper golem statues and dried ghasts are columns", function()
+      assert.same({ px(3, 0, 3, 13, 14, 13) }, boxes("minecraft:copper_golem_statue"))
+      assert.same({ px(3, 0, 3, 13, 14, 13) },
+        boxes("minecraft:waxed_weathered_copper_golem_statue[facing=south,copper_golem_pose=running]"))
+      assert.same({ px(3, 0, 3, 13, 10, 13) }, boxes("minecraft:dried_ghast[facing=north,hydration=2]"))
     end)
 
     it("anvils turn their top across the facing", function()

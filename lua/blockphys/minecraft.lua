@@ -223,14 +223,16 @@ local function connected(v) return v == "true" or v == "low" or v == "tall" end
 
 local SIDES = { "north", "east", "south", "west" }
 
--- Arm of a cross-shaped block reaching from side `dir` to the centre line,
--- `lo`..`hi` wide across it, 0..`h` high. Arms overlap the post; the union
--- is what collides, and edge-to-centre arms stay right when a wall has no post.
+-- Arm of a cross-shaped block reaching from side `dir` across the centre to
+-- the far side of its own width, `lo`..`hi` wide, 0..`h` high, as the game's
+-- CrossCollisionBlock and WallBlock build them. Arms overlap the post; the
+-- union is what collides, and it matters without a post: a wall with one arm
+-- (up=false, which only files and commands make) reaches 11/16, not 8/16.
 local function arm(dir, lo, hi, h)
-  if dir == "north" then return { lo, 0, 0, hi, h, 0.5 } end
-  if dir == "south" then return { lo, 0, 0.5, hi, h, 1 } end
-  if dir == "west" then return { 0, 0, lo, 0.5, h, hi } end
-  return { 0.5, 0, lo, 1, h, hi }
+  if dir == "north" then return { lo, 0, 0, hi, h, hi } end
+  if dir == "south" then return { lo, 0, lo, hi, h, 1 } end
+  if dir == "west" then return { 0, 0, lo, hi, h, hi } end
+  return { lo, 0, lo, 1, h, hi }
 end
 
 local function cross_props(extra)
@@ -380,6 +382,22 @@ families.chest = {
     if p.type == "right" then return rotate({ px(0, 0, 1, 15, 14, 15) }, p.facing) end
     return { px(1, 0, 1, 15, 14, 15) }
   end,
+}
+
+-- Shelves (ShelfBlock): a back panel with a lip at the top and at the bottom,
+-- north frame (the facing points away from the panel).
+families.shelf = {
+  props = { { "facing", "north", FACING4 } },
+  build = function(p)
+    return rotate({ px(0, 0, 13, 16, 16, 16), px(0, 12, 11, 16, 16, 13), px(0, 0, 11, 16, 4, 13) },
+      p.facing)
+  end,
+}
+
+-- The hanging pieces of pale moss carpet (bottom=false) are walked through.
+families.pale_moss_carpet = {
+  props = { { "bottom", "true", BOOL } },
+  build = function(p) return p.bottom == "true" and { px(0, 0, 0, 16, 1, 16) } or {} end,
 }
 
 families.cake = {
@@ -701,6 +719,9 @@ local FIXED = {
   cactus = { px(1, 0, 1, 15, 15, 15) },
   honey_block = { px(1, 0, 1, 15, 15, 15) },
   ender_chest = { px(1, 0, 1, 15, 14, 15) },
+  -- every weathering stage of the statue ends in "_copper_golem_statue" (SUFFIXES)
+  copper_golem_statue = { px(3, 0, 3, 13, 14, 13) },
+  dried_ghast = { px(3, 0, 3, 13, 10, 13) },
   lily_pad = { px(1, 0, 1, 15, 1.5, 15) },
   brewing_stand = { px(1, 0, 1, 15, 2, 15), px(7, 2, 7, 9, 14, 9) },
   stonecutter = { px(0, 0, 0, 16, 9, 16) },
@@ -813,7 +834,7 @@ local FAMILY_BY_NAME = {
   trapped_chest = "chest", cake = "cake", anvil = "anvil", chipped_anvil = "anvil",
   damaged_anvil = "anvil", hopper = "hopper", end_portal_frame = "end_portal_frame",
   piglin_head = "piglin_head", piglin_wall_head = "piglin_wall_head",
-  moss_carpet = "carpet", pale_moss_carpet = "carpet",
+  moss_carpet = "carpet", pale_moss_carpet = "pale_moss_carpet",
   piston = "piston", sticky_piston = "piston", piston_head = "piston_head",
   grindstone = "grindstone", bell = "bell", cocoa = "cocoa",
   amethyst_cluster = "amethyst_cluster", large_amethyst_bud = "large_amethyst_bud",
@@ -840,6 +861,8 @@ local SUFFIXES = {
   { "_carpet", "carpet" }, { "_wall", "wall" },
   { "_bed", "bed" },
   { "_chain", "chain" }, { "_lantern", "lantern" }, { "_lightning_rod", "rod" },
+  { "_copper_chest", "chest" }, { "_shelf", "shelf" },
+  { "_copper_golem_statue", FIXED.copper_golem_statue },
   { "_candle_cake", FIXED.candle_cake },
   { "_candle", "candle" },
 }
@@ -849,13 +872,14 @@ local NOT_BY_SUFFIX = { piston_head = true, sea_lantern = true, jack_o_lantern =
 
 local function suffix_match(base)
   if NOT_BY_SUFFIX[base] then return nil end
+  -- before the suffixes: a potted sapling or tulip is a pot, not a plant
+  if base:sub(1, 7) == "potted_" then return FIXED.flower_pot end
   for _, entry in ipairs(SUFFIXES) do
     local suffix = entry[1]
     if base == suffix:sub(2) or base:sub(-#suffix) == suffix then
       return entry[2]
     end
   end
-  if base:sub(1, 7) == "potted_" then return FIXED.flower_pot end
   return nil
 end
 
