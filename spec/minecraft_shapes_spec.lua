@@ -389,6 +389,37 @@ describe("blockphys.minecraft", function()
       assert.same({}, boxes("minecraft:red_tulip"))
     end)
 
+    it("wall hanging signs collide by their top plank only; other signs not at all", function()
+      assert.same({ px(0, 14, 6, 16, 16, 10) }, boxes("minecraft:oak_wall_hanging_sign[facing=south]"))
+      assert.same({ px(6, 14, 0, 10, 16, 16) }, boxes("minecraft:crimson_wall_hanging_sign[facing=west]"))
+      assert.same({}, boxes("minecraft:oak_hanging_sign[rotation=4,attached=true]"))
+      assert.same({}, boxes("minecraft:oak_wall_sign[facing=north]"))
+    end)
+
+    it("straw beds: a mattress, and a pillow on the head half toward the facing", function()
+      assert.same({ px(0, 0, 0, 16, 4, 16) }, boxes("minecraft:straw_bed[facing=west,part=foot]"))
+      assert.same({ px(0, 0, 0, 16, 4, 16), px(0, 0, 0, 16, 5, 8) },
+        boxes("minecraft:straw_bed[facing=north,part=head]"))
+      assert.same({ px(0, 0, 0, 16, 4, 16), px(8, 0, 0, 16, 5, 16) },
+        boxes("minecraft:straw_bed[facing=east,part=head]"))
+    end)
+
+    it("shelf mushrooms grow out of the wall behind them", function()
+      assert.same({ px(3, 9, 9, 13, 11, 16), px(5, 8, 12, 11, 9, 16) },
+        boxes("minecraft:shelf_mushroom[age=0,facing=north]"))
+      assert.same({ px(1, 8, 6, 15, 11, 16), px(4, 6, 10, 12, 8, 16) },
+        boxes("minecraft:shelf_mushroom[age=1,facing=north]"))
+      assert.same({ px(0, 9, 3, 7, 11, 13), px(0, 8, 5, 4, 9, 11) },
+        boxes("minecraft:shelf_mushroom[age=0,facing=east]"))
+    end)
+
+    it("sulfur spikes take pointed dripstone's shapes; pitcher crops collide by the lower half", function()
+      assert.same({ px(5, 0, 5, 11, 11, 11) }, boxes("minecraft:sulfur_spike[thickness=tip,vertical_direction=up]"))
+      assert.same({ px(2, 0, 2, 14, 16, 14) }, boxes("minecraft:sulfur_spike[thickness=base,vertical_direction=down]"))
+      assert.same({}, boxes("minecraft:pitcher_crop[age=0,half=upper]"))
+      assert.same({ px(5, 0, 5, 11, 3, 11) }, boxes("minecraft:pitcher_crop[age=0,half=lower]"))
+    end)
+
     it("copper golem statues and dried ghasts are columns", function()
       assert.same({ px(3, 0, 3, 13, 14, 13) }, boxes("minecraft:copper_golem_statue"))
       assert.same({ px(3, 0, 3, 13, 14, 13) },

@@ -496,6 +496,38 @@ families.bed = {
   end,
 }
 
+-- Straw beds (StrawBedBlock): a 4/16 mattress, and on the head half a pillow
+-- 5/16 high over the half toward the facing.
+families.straw_bed = {
+  props = { { "facing", "north", FACING4 }, { "part", "foot", set("foot", "head") } },
+  build = function(p)
+    if p.part ~= "head" then return { px(0, 0, 0, 16, 4, 16) } end
+    return rotate({ px(0, 0, 0, 16, 4, 16), px(0, 0, 0, 16, 5, 8) }, p.facing)
+  end,
+}
+
+-- Wall hanging signs: only the plank along the top collides
+-- (WallHangingSignBlock); the sign itself and ceiling hanging signs do not.
+families.wall_hanging_sign = {
+  props = { { "facing", "north", FACING4 } },
+  build = function(p)
+    if p.facing == "north" or p.facing == "south" then return { px(0, 14, 6, 16, 16, 10) } end
+    return { px(6, 14, 0, 10, 16, 16) }
+  end,
+}
+
+-- Shelf mushrooms (ShelfMushroomBlock): a cap and a stem growing out of the wall
+-- behind them, larger at age 1; north frame (the facing points away from the wall).
+families.shelf_mushroom = {
+  props = { { "facing", "north", FACING4 }, { "age", "0", set("0", "1") } },
+  build = function(p)
+    if p.age == "1" then
+      return rotate({ px(1, 8, 6, 15, 11, 16), px(4, 6, 10, 12, 8, 16) }, p.facing)
+    end
+    return rotate({ px(3, 9, 9, 13, 11, 16), px(5, 8, 12, 11, 9, 16) }, p.facing)
+  end,
+}
+
 -- Pieces that stand on the floor, hang from the ceiling or sit on a wall
 -- ("face"), written for the wall case facing north.
 local FACE = set("floor", "wall", "ceiling")
@@ -653,9 +685,11 @@ families.chorus_plant = {
 families.pitcher_crop = {
   props = { { "age", "0", set("0", "1", "2", "3", "4") }, { "half", "lower", set("lower", "upper") } },
   build = function(p)
+    -- Only the lower half collides (PitcherCropBlock). The game's box starts 1/16
+    -- below the cell, in the farmland, which a block type cannot: cut at the cell.
+    if p.half ~= "lower" then return {} end
     if p.age == "0" then return { px(5, 0, 5, 11, 3, 11) } end
-    if p.half == "lower" then return { px(3, 0, 3, 13, 5, 13) } end
-    return {}
+    return { px(3, 0, 3, 13, 5, 13) }
   end,
 }
 
@@ -673,7 +707,7 @@ local PASSABLE = {
   "dandelion", "poppy", "blue_orchid", "allium", "azure_bluet", "oxeye_daisy",
   "cornflower", "lily_of_the_valley", "wither_rose", "torchflower", "sunflower",
   "lilac", "rose_bush", "peony", "pitcher_plant", "pink_petals", "spore_blossom",
-  "open_eyeblossom", "closed_eyeblossom", "cactus_flower",
+  "open_eyeblossom", "closed_eyeblossom", "cactus_flower", "golden_dandelion", "red_shrub",
   "brown_mushroom", "red_mushroom", "crimson_fungus", "warped_fungus",
   "crimson_roots", "warped_roots", "nether_sprouts", "hanging_roots",
   "mangrove_propagule", "bamboo_sapling", "sugar_cane",
@@ -842,6 +876,7 @@ local FAMILY_BY_NAME = {
   sea_pickle = "sea_pickle", turtle_egg = "turtle_egg",
   pointed_dripstone = "pointed_dripstone", big_dripleaf = "big_dripleaf",
   chorus_plant = "chorus_plant", pitcher_crop = "pitcher_crop",
+  sulfur_spike = "pointed_dripstone", straw_bed = "straw_bed", shelf_mushroom = "shelf_mushroom",
 }
 
 -- Name suffixes and the family or fixed shape they select, tried in order
@@ -855,7 +890,7 @@ local SUFFIXES = {
   { "_glass_pane", "pane" }, { "_bars", "pane" },
   { "_wall_head", "wall_head" }, { "_wall_skull", "wall_head" },
   { "_head", "head" }, { "_skull", "head" },
-  { "_sign", NONE }, { "_banner", NONE }, { "_button", NONE },
+  { "_wall_hanging_sign", "wall_hanging_sign" }, { "_sign", NONE }, { "_banner", NONE }, { "_button", NONE },
   { "_pressure_plate", NONE }, { "_sapling", NONE }, { "_tulip", NONE },
   { "_coral", NONE }, { "_coral_fan", NONE }, { "_coral_wall_fan", NONE },
   { "_carpet", "carpet" }, { "_wall", "wall" },
@@ -902,6 +937,8 @@ local FULL_NAMES = {
   "muddy_mangrove_roots", "packed_mud", "trial_spawner", "vault",
   "creaking_heart", "netherite_block", "magma_block", "quartz_pillar",
   "purpur_pillar", "chiseled_bookshelf", "infested_stone", "bricks", "chiseled_tuff",
+  "sulfur", "polished_sulfur", "chiseled_sulfur", "potent_sulfur", "cinnabar",
+  "polished_cinnabar", "chiseled_cinnabar",
   "polished_tuff", "shulker_box", "bamboo_mosaic", "chorus_flower",
 }
 
