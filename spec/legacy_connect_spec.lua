@@ -25,6 +25,23 @@ local FENCE, NETHER_FENCE, PANE, BARS, WALL = 85, 113, 102, 101, 139
 local STONE, GLASS, LEAVES, GATE = 1, 20, 18, 107
 
 describe("legacy connections (MCEdit)", function()
+  -- BlockChest.getBoundingBox: a chest beside a chest of the same block reaches their
+  -- shared edge (tested north, south, west, east); a chest never joins a trapped chest.
+  it("joins a chest to a chest of the same block beside it", function()
+    local CHEST, TRAPPED = 54, 146
+    local s = mcedit({ { CHEST, CHEST, TRAPPED } }, { { 2, 2, 2 } }) -- all facing north
+    assert.equal("minecraft:chest[facing=north,type=left]", s:get(0, 0, 0))  -- partner east
+    assert.equal("minecraft:chest[facing=north,type=right]", s:get(1, 0, 0)) -- partner west
+    assert.equal("minecraft:trapped_chest[facing=north]", s:get(2, 0, 0))
+    local box = bp.minecraft.block_def(s:get(0, 0, 0)).boxes[1]
+    assert.same({ 1 / 16, 0, 1 / 16, 1, 14 / 16, 15 / 16 }, box)
+    -- a partner in front: the facing turns across the join, the box reaches it
+    s = mcedit({ { CHEST }, { CHEST } }, { { 3 }, { 3 } }) -- facing south, stacked along z
+    assert.equal("minecraft:chest[facing=east,type=left]", s:get(0, 0, 0))
+    assert.same({ 1 / 16, 0, 1 / 16, 15 / 16, 14 / 16, 1 }, bp.minecraft.block_def(s:get(0, 0, 0)).boxes[1])
+    assert.same({ 1 / 16, 0, 0, 15 / 16, 14 / 16, 15 / 16 }, bp.minecraft.block_def(s:get(0, 0, 1)).boxes[1])
+  end)
+
   it("joins a line of fences, and the ends only inward", function()
     local s = mcedit{ { FENCE, FENCE, FENCE } }
     assert.equal("minecraft:oak_fence[east=true,north=false,south=false,west=false]", s:get(0, 0, 0))

@@ -406,6 +406,46 @@ describe("blockphys.schematic", function()
       end
     end)
 
+    -- 1.12's getStateFromMeta: EnumFacing.getFront(v) takes v mod 6 (down, up, north,
+    -- south, west, east), horizontal blocks turn up and down into north;
+    -- getHorizontal(v) is south, west, north, east.
+    it("decodes facings as the game's getFront and getHorizontal do", function()
+      local cases = {
+        { 65, 9, "minecraft:ladder[facing=south]" }, { 65, 10, "minecraft:ladder[facing=west]" },
+        { 65, 11, "minecraft:ladder[facing=east]" }, { 65, 12, "minecraft:ladder[facing=north]" },
+        { 65, 15, "minecraft:ladder[facing=south]" }, { 54, 7, "minecraft:chest[facing=north]" },
+        { 198, 8, "minecraft:end_rod[facing=north]" }, { 198, 12, "minecraft:end_rod[facing=down]" },
+        { 198, 6, "minecraft:end_rod[facing=down]" },
+        { 33, 0, "minecraft:piston[extended=false,facing=down]" },
+        { 33, 13, "minecraft:piston[extended=true,facing=east]" },
+        { 29, 9, "minecraft:sticky_piston[extended=true,facing=up]" },
+        { 34, 1, "minecraft:piston_head[facing=up,short=false,type=normal]" },
+        { 34, 13, "minecraft:piston_head[facing=east,short=false,type=sticky]" },
+        { 26, 0, "minecraft:red_bed[facing=south,part=foot]" },
+        { 26, 11, "minecraft:red_bed[facing=east,part=head]" },
+        { 127, 7, "minecraft:cocoa[age=1,facing=east]" }, { 127, 8, "minecraft:cocoa[age=2,facing=south]" },
+      }
+      for _, c in ipairs(cases) do
+        assert.equal(c[3], schematic.legacy_state(c[1], c[2]), c[1] .. ":" .. c[2])
+      end
+      -- and the shapes follow: an extended piston is a 12/16 base, a ladder hugs its wall
+      assert.same({ { 0, 0, 0, 1, 0.75, 1 } },
+        require("blockphys").minecraft.block_def(schematic.legacy_state(29, 9)).boxes)
+      assert.same({ { 0, 0, 0, 1, 1, 0.1875 } },
+        require("blockphys").minecraft.block_def(schematic.legacy_state(65, 9)).boxes)
+    end)
+
+    it("completes a door half only from the same door above or below it", function()
+      -- an upper half (meta 8: hinge left) over stone, and over air: BlockDoor's defaults
+      for _, below in ipairs({ 1, 0 }) do
+        local s = assert(schematic.load(mcedit(1, 2, 1, string.char(below, 64), "\3\8")))
+        assert.equal("minecraft:oak_door[facing=north,half=upper,hinge=left,open=false]", s:get(0, 1, 0))
+      end
+      -- a lower half (meta 5: facing south, open) under a different door keeps hinge left
+      local s = assert(schematic.load(mcedit(1, 2, 1, "\64\71", "\5\9")))
+      assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=true]", s:get(0, 0, 0))
+    end)
+
     it("legacy_state checks its arguments and meta_at's answers", function()
       local function bad(n, msg) return "bad argument #" .. n .. " to 'legacy_state' (" .. msg .. ")" end
       local ls = schematic.legacy_state
@@ -1259,8 +1299,8 @@ describe("blockphys.schematic", function()
       end
       local s = assert(schematic.load(doors(1, 1, "\64", "\1")))
       assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=false]", s:get(0, 0, 0))
-      s = assert(schematic.load(doors(1, 1, "\64", "\8")))
-      assert.equal("minecraft:oak_door[facing=east,half=upper,hinge=left,open=false]", s:get(0, 0, 0))
+      s = assert(schematic.load(doors(1, 1, "\64", "\8"))) -- no lower half: BlockDoor's defaults
+      assert.equal("minecraft:oak_door[facing=north,half=upper,hinge=left,open=false]", s:get(0, 0, 0))
       -- Same id and metadata below, different hinges above.
       s = assert(schematic.load(doors(2, 2, "\64\64\64\64", "\1\1\8\9")))
       assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=false]", s:get(0, 0, 0))

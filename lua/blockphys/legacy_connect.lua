@@ -18,7 +18,8 @@
 -- A wall shows its post unless it continues straight on exactly two opposite
 -- sides (the game also looks at the block above; we do not). Stairs turn into
 -- inner and outer corners after StairBlock.getStairsShape (1.12's
--- BlockStairs.getStairsShape is the same).
+-- BlockStairs.getStairsShape is the same). A chest next to a chest of the same
+-- block reaches their shared edge (1.12's BlockChest.getBoundingBox).
 --
 -- Cells are described by small integer codes, so that the loader can cache the
 -- palette entry of each (id, metadata, code) and build each state string once.
@@ -48,6 +49,12 @@ for id = 219, 234 do EXCEPTIONS[id] = true end
 -- Full faces that are not full boxes: soul sand (88); snow (78) 8 layers deep.
 local FULL_FACE = { [88] = function() return true end,
                     [78] = function(meta) return meta & 7 == 7 end }
+
+-- Chests and trapped chests: the box of one next to another of the same block
+-- reaches their shared edge (BlockChest.getBoundingBox tests north, south, west,
+-- then east); the code is the index of that side in CHEST_SIDES, 0 for none.
+local CHESTS = set{ 54, 146 }
+local CHEST_SIDES = { "north", "south", "west", "east" }
 
 -- Stairs: legacy ids, and their metadata's facing (meta & 3) and half (meta & 4).
 local STAIRS = set{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 }
@@ -150,10 +157,37 @@ local function joins(kind, side, nid, nmeta, neighbour)
   return nkind == nil and full_face(side, nid, nmeta, neighbour)
 end
 
+-- The side of a chest's partner (an index into CHEST_SIDES), or 0.
+local function chest_side(id, neighbour)
+  for k, side in ipairs(CHEST_SIDES) do
+    if neighbour(STEP[side][1], STEP[side][2]) == id then return k end
+  end
+  return 0
+end
+
+-- A chest's state joined toward side CHEST_SIDES[code]: a modern double-chest half
+-- of its facing when the partner is beside it (type=left joins toward the
+-- clockwise side); otherwise (a partner in front or behind, which the modern
+-- properties cannot say) a facing across the join, which only the shape reads.
+local function chest_state(state, code)
+  local side = CHEST_SIDES[code]
+  if not side then return state end
+  local facing = state:match("facing=(%a+)") or "north"
+  local half = "left"
+  if COUNTER_CLOCKWISE[facing] == side then
+    half = "right"
+  elseif CLOCKWISE[facing] ~= side then
+    facing = COUNTER_CLOCKWISE[side]
+  end
+  return (state:gsub("%[.*$", "")) .. "[facing=" .. facing .. ",type=" .. half .. "]"
+end
+
 --- The code of a legacy cell whose state depends on its neighbours, or nil for
 -- one whose state depends on its id and metadata alone. A fence, pane, bars or
 -- wall gives a 4-bit mask of the sides it joins (bit 0 east, 1 north, 2 south,
--- 3 west); stairs give their shape (1 straight .. 5 outer_right).
+-- 3 west); stairs give their shape (1 straight .. 5 outer_right); chests and
+-- trapped chests the side of a partner of the same block (1 north, 2 south,
+-- 3 west, 4 east; 0 none).
 -- @tparam integer id legacy block id (0..4095)
 -- @tparam integer meta its metadata, 0..15
 -- @tparam function neighbour `neighbour(dx, dz)` returns the legacy id and
@@ -162,6 +196,7 @@ end
 -- @treturn integer|nil
 function legacy_connect.code(id, meta, neighbour)
   if STAIRS[id] then return stair_shape(meta, neighbour) end
+  if CHESTS[id] then return chest_side(id, neighbour) end
   local kind = KIND[id]
   if not kind then return nil end
   local mask = 0
@@ -182,6 +217,7 @@ end
 --   with `up`), or its stair shape (`shape=inner_left` and so on)
 function legacy_connect.apply(id, state, code)
   if STAIRS[id] then return (state:gsub("shape=straight", "shape=" .. SHAPES[code], 1)) end
+  if CHESTS[id] then return chest_state(state, code) end
   local parts, joined = {}, {}
   for bit, side in ipairs(SIDES) do
     joined[side] = code & 1 << (bit - 1) ~= 0

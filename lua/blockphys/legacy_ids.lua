@@ -35,6 +35,17 @@ end
 
 -- Facing tables of the legacy metadata encodings.
 local FACE_2345 = { [2] = "north", [3] = "south", [4] = "west", [5] = "east" }
+-- EnumFacing.getFront(v): the facing of index v mod 6 (down, up, north, south, west, east).
+local FRONT = { [0] = "down", "up", "north", "south", "west", "east" }
+local function front(v) return FRONT[v % 6] end
+-- Horizontal blocks that read getFront(meta) turn up and down into north (BlockLadder,
+-- BlockChest, BlockFurnace, BlockWallSign).
+local function horizontal_front(meta)
+  local f = front(meta)
+  return (f == "up" or f == "down") and "north" or f
+end
+-- EnumFacing.getHorizontal(v): south, west, north, east (BlockBed, BlockCocoa).
+local HORIZONTAL = { [0] = "south", "west", "north", "east" }
 local STAIR_FACING = { [0] = "east", "west", "south", "north" }
 local SOUTH_WEST_NORTH_EAST = { [0] = "south", "west", "north", "east" }
 
@@ -60,7 +71,7 @@ end
 
 local function facing_2345(name)
   return function(meta)
-    return mc(format("%s[facing=%s]", name, FACE_2345[meta & 7] or "north"))
+    return mc(format("%s[facing=%s]", name, horizontal_front(meta)))
   end
 end
 
@@ -80,21 +91,33 @@ local function torch(floor, wall)
   end
 end
 
+-- BlockPistonBase: facing getFront(meta & 7), extended when meta & 8.
+local function piston(name)
+  return function(meta)
+    return mc(format("%s[extended=%s,facing=%s]", name, tostring((meta & 8) ~= 0), front(meta & 7)))
+  end
+end
+
 -- Doors keep facing/open in the lower half and hinge in the upper half;
--- each half reads the other through `ctx.meta_at(dy)`.
+-- each half reads the other through `ctx.meta_at(dy)`, nil where that cell is not
+-- the same door. Without it a half keeps the defaults of BlockDoor
+-- (facing north, closed, hinge left) for what the other half holds.
 local DOOR_FACING = { [0] = "east", "south", "west", "north" }
 local function door(name)
   return function(meta, ctx)
-    local lower, upper, half
+    local facing, open, hinge, half
     if (meta & 8) ~= 0 then
-      lower, upper, half = ctx.meta_at(-1) or 0, meta, "upper"
+      local lower = ctx.meta_at(-1)
+      facing = lower and DOOR_FACING[lower & 3] or "north"
+      open = lower and (lower & 4) ~= 0
+      hinge, half = (meta & 1) ~= 0, "upper"
     else
-      lower, upper, half = meta, ctx.meta_at(1) or 8, "lower"
+      local upper = ctx.meta_at(1)
+      facing, open = DOOR_FACING[meta & 3], (meta & 4) ~= 0
+      hinge, half = upper and (upper & 1) ~= 0, "lower"
     end
-    local hinge = (upper & 1) ~= 0 and "right" or "left"
-    local open = (lower & 4) ~= 0 and "true" or "false"
     return mc(format("%s[facing=%s,half=%s,hinge=%s,open=%s]",
-      name, DOOR_FACING[lower & 3], half, hinge, open))
+      name, facing, half, hinge and "right" or "left", tostring(open and true or false)))
   end
 end
 
@@ -124,7 +147,6 @@ local STONE_SLABS = {
   "smooth_stone", "sandstone", "petrified_oak", "cobblestone", "brick",
   "stone_brick", "nether_brick", "quartz",
 }
-local END_ROD_FACING = { [0] = "down", "up", "north", "south", "west", "east" }
 local HOPPER_FACING = { [0] = "down", "down", "north", "south", "west", "east" }
 
 legacy[0] = plain("air")
@@ -159,15 +181,23 @@ legacy[22] = plain("lapis_block")
 legacy[23] = plain("dispenser")
 legacy[24] = by_meta({ "sandstone", "chiseled_sandstone", "cut_sandstone" })
 legacy[25] = plain("note_block")
-legacy[26] = plain("red_bed")
+-- BlockBed: facing getHorizontal(meta & 3), head when meta & 8.
+legacy[26] = function(meta)
+  return mc(format("red_bed[facing=%s,part=%s]", HORIZONTAL[meta & 3],
+    (meta & 8) ~= 0 and "head" or "foot"))
+end
 legacy[27] = plain("powered_rail")
 legacy[28] = plain("detector_rail")
-legacy[29] = plain("sticky_piston")
+legacy[29] = piston("sticky_piston")
 legacy[30] = plain("cobweb")
 legacy[31] = by_meta({ "dead_bush", "short_grass", "fern" })
 legacy[32] = plain("dead_bush")
-legacy[33] = plain("piston")
-legacy[34] = plain("piston_head")
+legacy[33] = piston("piston")
+-- BlockPistonExtension: facing getFront(meta & 7), sticky when meta & 8.
+legacy[34] = function(meta)
+  return mc(format("piston_head[facing=%s,short=false,type=%s]", front(meta & 7),
+    (meta & 8) ~= 0 and "sticky" or "normal"))
+end
 legacy[35] = colored("_wool")
 legacy[36] = plain("moving_piston")
 legacy[37] = plain("dandelion")
@@ -265,7 +295,10 @@ legacy[123] = plain("redstone_lamp")
 legacy[124] = plain("redstone_lamp")
 legacy[125] = double_slab(WOODS)
 legacy[126] = slab(WOODS)
-legacy[127] = plain("cocoa")
+-- BlockCocoa: facing getHorizontal(meta & 3), age meta >> 2.
+legacy[127] = function(meta)
+  return mc(format("cocoa[age=%d,facing=%s]", math.min(meta >> 2, 2), HORIZONTAL[meta & 3]))
+end
 legacy[128] = stairs("sandstone_stairs")
 legacy[129] = plain("emerald_ore")
 legacy[130] = facing_2345("ender_chest")
@@ -341,7 +374,7 @@ end
 for i, wood in ipairs({ "spruce", "birch", "jungle", "acacia", "dark_oak" }) do
   legacy[192 + i] = door(wood .. "_door")
 end
-legacy[198] = function(meta) return mc(format("end_rod[facing=%s]", END_ROD_FACING[meta & 7] or "up")) end
+legacy[198] = function(meta) return mc(format("end_rod[facing=%s]", front(meta))) end
 legacy[199] = plain("chorus_plant")
 legacy[200] = plain("chorus_flower")
 legacy[201] = plain("purpur_block")
@@ -387,7 +420,7 @@ local function is_nibble(v) return math.type(v) == "integer" and v >= 0 and v <=
 -- @tparam integer meta metadata, 0..15
 -- @tparam[opt] function meta_at `meta_at(dy)` returns the metadata (nil or an
 --   integer 0..15) of the cell `dy` blocks above (dy = 1 or -1: doors need
---   the other half); nil when outside
+--   the other half); nil when outside or when that cell is not the same block
 -- @treturn string
 -- @raise "bad argument #n to 'legacy_state' (...)": an id that is not an
 --   integer 0..4095, a meta that is not an integer 0..15, a meta_at that is

@@ -493,10 +493,12 @@ local function parse_mcedit(s)
   local plane = w * l
   -- The cell being read, for the two neighbour functions (made once per load).
   local i, x, z, y = 0, 0, 0, 0
-  local function meta_at(dy) -- doors read their other half
+  local function meta_at(dy) -- doors read their other half: the same block only
     local yy = y + dy
     if yy < 0 or yy >= h then return nil end
-    return byte(data, i + dy * plane + 1) & 15
+    local j = i + dy * plane
+    if legacy_id(blocks, add, j) ~= legacy_id(blocks, add, i) then return nil end
+    return byte(data, j + 1) & 15
   end
   local function neighbour(dx, dz) -- fences, panes, walls and stairs (legacy_connect)
     local xx, zz = x + dx, z + dz
