@@ -424,6 +424,9 @@ describe("blockphys.schematic", function()
         { 26, 0, "minecraft:red_bed[facing=south,part=foot]" },
         { 26, 11, "minecraft:red_bed[facing=east,part=head]" },
         { 127, 7, "minecraft:cocoa[age=1,facing=east]" }, { 127, 8, "minecraft:cocoa[age=2,facing=south]" },
+        -- a variant past the table is the default one (byMetadata)
+        { 139, 3, "minecraft:cobblestone_wall" }, { 155, 7, "minecraft:quartz_block" },
+        { 155, 4, "minecraft:quartz_pillar[axis=z]" },
       }
       for _, c in ipairs(cases) do
         assert.equal(c[3], schematic.legacy_state(c[1], c[2]), c[1] .. ":" .. c[2])

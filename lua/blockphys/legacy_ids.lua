@@ -310,7 +310,8 @@ legacy[135] = stairs("birch_stairs")
 legacy[136] = stairs("jungle_stairs")
 legacy[137] = plain("command_block")
 legacy[138] = plain("beacon")
-legacy[139] = by_meta({ "cobblestone_wall", "mossy_cobblestone_wall" }, 1)
+-- byMetadata: a variant past the table is the default (BlockWall, BlockQuartz)
+legacy[139] = by_meta({ "cobblestone_wall", "mossy_cobblestone_wall" })
 legacy[140] = plain("flower_pot")
 legacy[141] = plain("carrots")
 legacy[142] = plain("potatoes")
@@ -336,6 +337,7 @@ legacy[154] = function(meta) return mc(format("hopper[facing=%s]", HOPPER_FACING
 legacy[155] = function(meta)
   if meta == 0 then return mc("quartz_block") end
   if meta == 1 then return mc("chiseled_quartz_block") end
+  if meta > 4 then return mc("quartz_block") end
   local axis = meta == 3 and "x" or meta == 4 and "z" or "y"
   return mc(format("quartz_pillar[axis=%s]", axis))
 end
