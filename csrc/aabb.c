@@ -5,12 +5,6 @@
 
 #include <math.h>
 
-
-
-
-
-
-
 /* Entry and exit time on one axis. A still axis is "always overlapping" (-inf, +inf)
  * when the open intervals overlap and "never" (+inf, -inf) otherwise: we use strict
  * overlap so that touching boxes on a still axis never hit (no snag on seams). */
@@ -37,8 +31,10 @@ bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3])
 	for (int a = 0; a < 3; a++)
 		axis_times(m, s, a, v[a], &en[a], &ex[a]);
 	/* Early rejections of the specification: all entries behind us (already
-	 * overlapping), or any entry beyond this frame. */
-	if (en[0] < 0 && en[1] < 0 && en[2] < 0)
+	 * overlapping), or any entry beyond this frame. The overlap is also tested on
+	 * the boxes themselves: an overlap below DBL_MIN × |v| divides to -0, no entry
+	 * behind us. */
+	if ((en[0] < 0 && en[1] < 0 && en[2] < 0) || bp_aabb_overlaps(m, s))
 		return none;
 	if (en[0] > 1 || en[1] > 1 || en[2] > 1)
 		return none;

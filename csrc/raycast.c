@@ -11,6 +11,7 @@
  */
 #include "blockphys.h"
 
+#include <float.h>
 #include <math.h>
 
 /* floor of a coordinate as a cell index; callers keep |v| within BP_MAX_COORD + a
@@ -342,9 +343,19 @@ static int sweep_one(SweepBest *s, const bp_AABB *b)
 	return 1;
 }
 
+/* How far a swept region's computed bound may fall short of a face that the entry
+ * time still meets at t = 1: the bound m + v is rounded, the entry time (face - m) / v
+ * is not rounded the same way (m.hi = -0.586..., v = 2 - m.hi gives m.hi + v one ulp
+ * below 2 but an entry time of exactly 1). A few ulps of the bound; extra cells only
+ * cost a visit, since bp_aabb_sweep rejects what the path misses. */
+static double sweep_margin(double bound)
+{
+	return fabs(bound) * (8 * DBL_EPSILON) + DBL_MIN;
+}
+
 /* The cells [lo, hi] that can hold a box touching `region` (closed, so that a box
- * met exactly at the end of the displacement counts, at t = 1), one block lower on
- * Y when some shape rises above its cell. 0 if empty. */
+ * met exactly at the end of the displacement counts, at t = 1, with sweep_margin),
+ * one block lower on Y when some shape rises above its cell. 0 if empty. */
 static int sweep_range(const bp_World *w, const bp_AABB *region, int64_t lo[3], int64_t hi[3])
 {
 	for (int a = 0; a < 3; a++) {
@@ -353,9 +364,9 @@ static int sweep_range(const bp_World *w, const bp_AABB *region, int64_t lo[3], 
 		const double top = (double)INT32_MAX + ((a == 1 && w->tall_shapes) ? 3.0 : 2.0);
 		if (!(region->lo[a] <= top && region->hi[a] >= (double)INT32_MIN))
 			return 0;
-		lo[a] = clamp_ceil(region->lo[a]) - 1;
+		lo[a] = clamp_ceil(region->lo[a] - sweep_margin(region->lo[a])) - 1;
 		lo[a] = lo[a] < INT32_MIN ? INT32_MIN : lo[a];
-		hi[a] = clamp_floor(region->hi[a]);
+		hi[a] = clamp_floor(region->hi[a] + sweep_margin(region->hi[a]));
 	}
 	if (w->tall_shapes && lo[1] > INT32_MIN)
 		lo[1] -= 1;
@@ -364,6 +375,8 @@ static int sweep_range(const bp_World *w, const bp_AABB *region, int64_t lo[3], 
 
 double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[3])
 {
+	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+		return 0; /* bp_world_sweep scans nothing for a still box */
 	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
 	int64_t lo[3], hi[3];
 	if (!sweep_range(w, &region, lo, hi))

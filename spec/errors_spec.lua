@@ -414,10 +414,12 @@ describe("limits at their exact bound", function()
     -- pins `> MAX_QUERY_CELLS` in sweep: the range counts touching cells, so a box
     -- [0.5, 255.5]^3 spans 256^3 cells
     local w = bp.World()
-    local t = w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, 0, 0)
+    local t = w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 1e-9, 0, 0)
     assert.equal(1, t)
-    assert.has_error(function() w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 256.5), 0, 0, 0) end,
+    assert.has_error(function() w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 256.5), 1e-9, 0, 0) end,
       "sweep: region too large (more than 16777216 cells)")
+    -- a still box scans nothing, however large
+    assert.equal(1, (w:sweep(bp.Collider(0, 0, 0, 4096, 4096, 4096), 0, 0, 0)))
   end)
 
   it("remove_collider reads the whole 24-bit slot of a handle", function()

@@ -581,22 +581,23 @@ describe("query errors", function()
   it("counts the swept region in cells: 256 x 256 x 256 passes, 257 x 256 x 256 raises", function()
     local empty = bp.World()
     local msg = "sweep: region too large (more than 16777216 cells)"
-    assert.same({ 1, 0, 0, 0 }, { empty:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, 0, 0) })
+    -- (a displacement of 1e-9 keeps each region's cells; a still box scans none)
+    assert.same({ 1, 1e-9, 0, 0 }, { empty:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 1e-9, 0, 0) })
     assert.same({ 1, 0, 0, -0.5 }, { empty:sweep(bp.Collider(0.5, 0.5, 1, 255.5, 255.5, 255.5), 0, 0, -0.5) })
     for _, c in ipairs{
-      { bp.Collider(0.5, 0.5, 0.5, 256.5, 255.5, 255.5), 0, 0, 0 },
-      { bp.Collider(0.5, 0.5, 0.5, 255.5, 256.5, 255.5), 0, 0, 0 },
-      { bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 256.5), 0, 0, 0 },
+      { bp.Collider(0.5, 0.5, 0.5, 256.5, 255.5, 255.5), 1e-9, 0, 0 },
+      { bp.Collider(0.5, 0.5, 0.5, 255.5, 256.5, 255.5), 1e-9, 0, 0 },
+      { bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 256.5), 1e-9, 0, 0 },
       { bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 1, 0, 0 },
       { bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, -1, 0 },
-      { bp.Collider(0, 0.5, 0.5, 255, 255.5, 255.5), 0, 0, 0 },
+      { bp.Collider(0, 0.5, 0.5, 255, 255.5, 255.5), 0, 1e-9, 0 },
       { bp.Collider(0.5, 0.5, 1, 255.5, 255.5, 255.5), 0, 0, -1 },
     } do
       assert.has_error(function() empty:sweep(c[1], c[2], c[3], c[4]) end, msg)
     end
     -- a world with a shape rising above its cell (the fence) scans one more Y layer
-    assert.has_error(function() w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, 0, 0) end, msg)
-    assert.same({ 1, 0, 0, 0 }, { w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 254.5, 255.5), 0, 0, 0) })
+    assert.has_error(function() w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 1e-9, 0, 0) end, msg)
+    assert.same({ 1, 1e-9, 0, 0 }, { w:sweep(bp.Collider(0.5, 0.5, 0.5, 255.5, 254.5, 255.5), 1e-9, 0, 0) })
   end)
 
   -- Beyond the int32 grid every cell is air: a region wholly past it on some axis
@@ -609,8 +610,36 @@ describe("query errors", function()
     -- 2^31 + 1 is the top of the last cell's top face: still counted
     local msg = "sweep: region too large (more than 16777216 cells)"
     assert.has_error(function()
-      empty:sweep(bp.Collider(2 ^ 31 + 1, 0.5, 0.5, 2 ^ 31 + 1, 4095.5, 4095.5), 0, 0, 0)
+      empty:sweep(bp.Collider(2 ^ 31 + 1, 0.5, 0.5, 2 ^ 31 + 1, 4095.5, 4095.5), 0, 1e-9, 0)
     end, msg)
+  end)
+
+  -- The cells to visit come from the rounded end position, the entry time from the
+  -- gap: top + (2 - top) rounds one ulp below 2, yet the entry time is exactly 1.
+  it("reports a block met exactly at t = 1, as a collider or c:sweep does", function()
+    local world = bp.World()
+    world:define_block{ name = "stone" }
+    world:set_block(0, 2, 0, "stone")
+    local top = -0.58691572609807197
+    local vy = 2 - top
+    assert.is_true(top + vy < 2)
+    local m = bp.Collider(0.25, top - 1, 0.25, 0.75, top, 0.75)
+    local t, _, ay, _, hit = world:sweep(m, 0, vy, 0)
+    assert.equal(1, t)
+    assert.equal(vy, ay)
+    assert.same({ 0, 2, 0, -1 }, { hit.x, hit.y, hit.z, hit.ny })
+  end)
+
+  -- An overlap below DBL_MIN x |v| divides to -0, which once read as an entry at 0.
+  it("never hits a box it already overlaps, by however little", function()
+    local m = bp.Collider(-1, 0.25, 0.25, 5e-324, 0.75, 0.75)
+    local s = bp.Collider(0, 0, 0, 1, 1, 1)
+    assert.is_true(m:overlaps(s))
+    assert.same({ 1, 0, 0, 0 }, { m:sweep(s, 1000, 0, 0) })
+    local world = bp.World()
+    world:define_block{ name = "stone" }
+    world:set_block(0, 0, 0, "stone")
+    assert.same({ 1, 1000, 0, 0 }, { world:sweep(m, 1000, 0, 0) })
   end)
 
   it("accepts the largest region and displacement", function()
