@@ -252,6 +252,23 @@ describe("e:move_swept", function()
       assert.is_true(x1 < 2 and z1 < 2)
     end)
 
+    -- README "A pass moves along the path": pass 1 meets both walls at t = 0.9 and
+    -- stops at 2.697 (back-off 0.001 x 3); pass 2 has 0.303 of Z left and a gap of
+    -- 0.003, and backs off 0.001 x 0.303: z = 2.697 + 0.003 - 0.000303.
+    it("backs off a later pass by a fraction of the displacement left (inside corner)", function()
+      local w = bp.World()
+      w:define_block{ name = "s" }
+      for i = -3, 6 do
+        w:set_block(3, 0, i, "s")
+        w:set_block(i, 0, 3, "s")
+      end
+      local e = w:spawn{ x = 0, y = 0, z = 0, width = 0.6, height = 0.9, rules = bp.rules.mccpp{} }
+      local dx, dy, dz = e:move_swept(3, 0, 3)
+      assert.is_near(2.697, dx, 1e-12)
+      assert.equal(0, dy)
+      assert.is_near(2.699697, dz, 1e-12)
+    end)
+
     it("moving exactly into a block's edge slides past it on the other axis", function()
       local w = floor_world()
       w:set_block(1, 64, 1, "stone")
