@@ -669,6 +669,8 @@ describe("blockphys.minecraft", function()
       assert.is_false(minecraft.known(nil))
       assert.is_true(minecraft.is_air("minecraft:cave_air"))
       assert.is_true(minecraft.is_air("void_air"))
+      -- structure files and Litematica write it for "leave this cell as it is"
+      assert.is_true(minecraft.is_air("minecraft:structure_void"))
       assert.is_false(minecraft.is_air("minecraft:stone"))
     end)
   end)

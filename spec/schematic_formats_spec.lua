@@ -83,9 +83,30 @@ describe("vanilla structure files", function()
     assert.same({ "minecraft:air", "minecraft:dirt" }, s.palette)
     assert.same({ "1,0,0=minecraft:dirt" }, cells_of(s))
     assert.equal(1, s.cell_bytes)
+    -- with both, `palettes` wins (StructureTemplate.load reads it first)
+    doc = D.root("", int_list("size", { 1, 1, 1 }),
+      D.list("palette", TAG.compound, { entry("minecraft:stone") }),
+      D.list("palettes", TAG.list, { D.payload.list(TAG.compound, { entry("minecraft:dirt") }) }),
+      D.list("blocks", TAG.compound, { D.payload.comp(int_list("pos", { 0, 0, 0 }), int("state", 0)) }))
+    assert.same({ "0,0,0=minecraft:dirt" }, cells_of(assert(schematic.load(doc))))
   end)
 
-  it("takes the later entry for a position listed twice, as the game does", function()
+  it("pastes structure_void as air: the world's block stays", function()
+    local s = assert(schematic.load(structure({ 2, 1, 1 },
+      { entry("minecraft:structure_void"), entry("minecraft:stone") },
+      { { { 0, 0, 0 }, 0 }, { { 1, 0, 0 }, 1 } })))
+    assert.equal(1, s.count_nonair)
+    local w = bp.World()
+    w:define_block{ name = "minecraft:glass" }
+    w:set_block(10, 0, 10, "minecraft:glass")
+    assert.equal(1, w:paste(s, 10, 0, 10).placed)
+    assert.equal(w:block_id("minecraft:glass"), w:get_block(10, 0, 10))
+    assert.equal(w:block_id("minecraft:stone"), w:get_block(11, 0, 10))
+  end)
+
+  -- The game never writes a position twice (it saves a world); ours takes the later
+  -- entry (the game's own placement would sort the entries by shape first).
+  it("takes the later entry for a position listed twice", function()
     local s = assert(schematic.load(structure({ 1, 1, 1 }, { entry("minecraft:stone"), entry("minecraft:dirt") },
       { { { 0, 0, 0 }, 0 }, { { 0, 0, 0 }, 1 } })))
     assert.same({ "0,0,0=minecraft:dirt" }, cells_of(s))
@@ -99,7 +120,12 @@ describe("vanilla structure files", function()
       "blocks entry 0: state must be an index into the palette (0..0)")
     fails(structure({ 2, 2 }, pal, {}), "size must be a list of 3 ints")
     fails(structure({ 2, -1, 2 }, pal, {}), "size[1] must be an integer in 0..65535")
-    fails(structure({ 2, 2, 2 }, {}, {}), "palette is empty")
+    -- an empty palette, as the game writes for a structure of structure voids: all air
+    local empty = assert(schematic.load(structure({ 2, 2, 2 }, {}, {})))
+    assert.same({ "minecraft:air" }, empty.palette)
+    assert.equal(string.rep("\0", 8), empty.blocks)
+    fails(structure({ 2, 2, 2 }, {}, { { { 0, 0, 0 }, 0 } }),
+      "blocks entry 0: a block, but the palette is empty")
     fails(structure({ 2, 2, 2 }, { D.payload.comp(int("Name", 1)) }, {}),
       "palette entry 0 is not a compound with a Name string")
     fails(structure({ 2, 2, 2 }, { D.payload.comp(D.str("Name", "minecraft:stone"), int("Properties", 1)) }, {}),
@@ -253,15 +279,24 @@ describe("Litematica schematics", function()
   it("refuses bad regions", function()
     local pal = { entry("minecraft:air"), entry("minecraft:stone") }
     fails(D.root("", comp("Regions")), "Regions is empty")
+    -- An array shorter than the cells need is refused (Litematica fails reading it);
+    -- a longer one loads and its extra longs are not read, as in Litematica.
     fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 2, 1, 1),
-      D.list("BlockStatePalette", TAG.compound, pal), D.longs("BlockStates", { 0, 0 }))),
-      'region "r": BlockStates has 2 longs, 2 cells of 2 bits need 1')
-    -- 16 states take 4 bits: an array that would fit 5 bits is refused, not read at 5
+      D.list("BlockStatePalette", TAG.compound, pal), D.longs("BlockStates", {}))),
+      'region "r": BlockStates has 0 longs, 2 cells of 2 bits need 1')
+    local s = assert(schematic.load(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 2, 1, 1),
+      D.list("BlockStatePalette", TAG.compound, pal), D.longs("BlockStates", { 4, 7 })))))
+    assert.same({ "minecraft:air", "minecraft:stone" }, { s:get(0, 0, 0), s:get(1, 0, 0) })
+    -- 16 states take 4 bits, whatever length the array has: 5 longs are read at 4 bits
     local pal16 = {}
     for i = 1, 16 do pal16[i] = entry("minecraft:stone" .. i) end
+    s = assert(schematic.load(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 64, 1, 1),
+      D.list("BlockStatePalette", TAG.compound, pal16), D.longs("BlockStates", { 0x21, 0, 0, 0, -1 })))))
+    assert.same({ "minecraft:stone2", "minecraft:stone3", "minecraft:stone1" },
+      { s:get(0, 0, 0), s:get(1, 0, 0), s:get(2, 0, 0) })
     fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 64, 1, 1),
-      D.list("BlockStatePalette", TAG.compound, pal16), D.longs("BlockStates", { 0, 0, 0, 0, 0 }))),
-      'region "r": BlockStates has 5 longs, 64 cells of 4 bits need 4')
+      D.list("BlockStatePalette", TAG.compound, pal16), D.longs("BlockStates", { 0, 0, 0 }))),
+      'region "r": BlockStates has 3 longs, 64 cells of 4 bits need 4')
     fails(litematic(region("r", { 0, 0, 0 }, { 2, 0, 1 }, pal, {})), 'region "r": Size has a zero extent')
     fails(litematic(comp("r", xyz("Position", 0, 0, 0), xyz("Size", 1, 1, 1),
       D.list("BlockStatePalette", TAG.compound, pal))), 'region "r": missing or invalid BlockStates')

@@ -597,18 +597,28 @@ describe("blockphys.schematic", function()
         local entries = {}
         for i = 1, 20 do
           local k = (i * 7 + shift * 3) % 20 + 1
-          entries[i] = int(("minecraft:k%02d"):format(k), 100 + k)
+          entries[i] = int(("minecraft:k%02d"):format(k), 65535 + k)
         end
         fails(sponge2(1, 1, 1, STATES, "\0", { Palette = comp("Palette", table.unpack(entries)) }),
-          'schematic: Palette index 101 of "minecraft:k01" out of range 0..19')
+          'schematic: Palette index 65536 of "minecraft:k01" out of range 0..65535')
       end
+    end)
+
+    -- The specification only recommends indices 0..n-1; WorldEdit takes any.
+    it("reads a palette whose indices skip values: the gaps are air", function()
+      local pal = comp("Palette", int("minecraft:stone", 5), int("minecraft:dirt", 2))
+      local s = assert(schematic.load(sponge2(3, 1, 1, {}, "\5\2\0", { Palette = pal })))
+      assert.same({ "minecraft:stone", "minecraft:dirt", "minecraft:air" },
+        { s:get(0, 0, 0), s:get(1, 0, 0), s:get(2, 0, 0) })
+      assert.equal(6, #s.palette)
+      assert.equal(2, s.count_nonair)
     end)
 
     it("rejects bad palettes", function()
       local data = "\0"
       fails(sponge2(1, 1, 1, {}, data), "schematic: Palette is empty")
-      fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", int("minecraft:stone", 7)) }),
-        'schematic: Palette index 7 of "minecraft:stone" out of range 0..0')
+      fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", int("minecraft:stone", 65536)) }),
+        'schematic: Palette index 65536 of "minecraft:stone" out of range 0..65535')
       fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", int("a", 0), int("b", 0)) }),
         "schematic: Palette index 0 used twice")
       fails(sponge2(1, 1, 1, STATES, data, { Palette = comp("Palette", str("minecraft:stone", "0")) }),
@@ -1083,12 +1093,14 @@ describe("blockphys.schematic", function()
       local pal = comp("Palette", int("minecraft:air", 0), tag(6, "minecraft:stone", pack(">d", 1)))
       fails(sponge2(1, 1, 1, {}, "\0", { Palette = pal }),
         'schematic: Palette entry "minecraft:stone" has a non-integer index')
-      pal = comp("Palette", int("minecraft:air", 0), int("minecraft:stone", 2))
+      pal = comp("Palette", int("minecraft:air", 0), int("minecraft:stone", 65536))
       fails(sponge2(1, 1, 1, {}, "\0", { Palette = pal }),
-        'schematic: Palette index 2 of "minecraft:stone" out of range 0..1')
+        'schematic: Palette index 65536 of "minecraft:stone" out of range 0..65535')
+      pal = comp("Palette", int("minecraft:air", 0), int("minecraft:stone", 65535))
+      assert.equal(65536, #assert(schematic.load(sponge2(1, 1, 1, {}, "\0", { Palette = pal }))).palette)
       pal = comp("Palette", int("minecraft:air", 0), int("minecraft:stone", -1))
       fails(sponge2(1, 1, 1, {}, "\0", { Palette = pal }),
-        'schematic: Palette index -1 of "minecraft:stone" out of range 0..1')
+        'schematic: Palette index -1 of "minecraft:stone" out of range 0..65535')
     end)
 
     it("ignores a DataVersion that is not an integer", function()

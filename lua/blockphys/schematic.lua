@@ -13,7 +13,8 @@
 -- | field | meaning |
 -- |---|---|
 -- | `width`, `height`, `length` | size in blocks along X, Y, Z (0..65535) |
--- | `offset` | `{x, y, z}`: the file's Offset (Sponge), WEOffset (MCEdit), the regions' |
+-- | `offset` | `{x, y, z}`: the file's Offset (Sponge: WorldEdit writes the world min |
+-- | | corner in v1/v2, min corner minus origin in v3), WEOffset (MCEdit), the regions' |
 -- | | min corner (Litematica), else 0, 0, 0; `paste` ignores it |
 -- | `palette` | array (1-based) of block state strings, e.g. `"minecraft:stone"` |
 -- | `blocks` | string, `cell_bytes` bytes per cell (see below) |
@@ -247,8 +248,10 @@ local function int_array_offset(v)
   return { v[1], v[2], v[3] }
 end
 
--- Palette compound (state -> 0-based index) to a 1-based array of states.
--- Indices must be exactly 0..n-1 so every cell maps to one entry.
+-- Palette compound (state -> 0-based index) to a 1-based array of states. The
+-- specification only recommends indices 0..n-1 with no gap, and WorldEdit's reader
+-- takes any: an index may be any integer up to cells.MAX_PALETTE - 1, and the
+-- indices no entry names read as air. Two entries may not share an index.
 local function palette_array(c, where)
   if not is_compound(c) then return nil, "missing or invalid " .. where end
   -- (at most cells.MAX_PALETTE entries: `load` decodes no larger compound)
@@ -265,8 +268,9 @@ local function palette_array(c, where)
     if mtype(idx) ~= "integer" then
       return nil, format("%s entry %q has a non-integer index", where, state)
     end
-    if idx < 0 or idx >= n then
-      return nil, format("%s index %d of %q out of range 0..%d", where, idx, state, n - 1)
+    if idx < 0 or idx >= cells.MAX_PALETTE then
+      return nil, format("%s index %d of %q out of range 0..%d", where, idx, state,
+        cells.MAX_PALETTE - 1)
     end
     if out[idx + 1] then
       return nil, format("%s index %d used twice", where, idx)
@@ -275,6 +279,9 @@ local function palette_array(c, where)
     if not ok then return nil, format("%s entry: %s", where, err) end
     out[idx + 1] = state
   end
+  local top = 0 -- the highest index named, + 1
+  for _, e in ipairs(entries) do top = math.max(top, e[2] + 1) end
+  for i = 1, top do out[i] = out[i] or "minecraft:air" end
   return out
 end
 

@@ -3,9 +3,10 @@
 --
 -- The document lists only the blocks the structure holds: `size` (3 ints),
 -- `palette` (`{Name, Properties}` compounds; a structure with several variants has
--- `palettes` instead, and the first one is used), and `blocks`, each `{pos = {x, y,
--- z}, state = palette index}` (a position listed twice takes its later entry, as
--- in the game). Cells the file does not list (structure void) become air, which
+-- `palettes` instead, and the first one is used, as the game reads `palettes` first;
+-- an empty palette is a structure of nothing), and `blocks`, each `{pos = {x, y, z},
+-- state = palette index}` (a position listed twice, which the game never writes,
+-- takes its later entry). Cells the file does not list (structure void) become air, which
 -- `paste` leaves as it was in the world; so does air the file lists (the game's
 -- structure block would place it).
 --
@@ -38,11 +39,15 @@ local function size_of(list)
   return list[1], list[2], list[3]
 end
 
+-- The palette: the first of `palettes` when the file has them (StructureTemplate.load
+-- reads `palettes` first), else `palette`; an empty list (a structure of nothing but
+-- structure voids, which the game writes) is an empty palette.
 local function palette_of(root)
   local list, where = root.palette, "palette"
-  if list == nil and nbt.kind(root.palettes) == "list" then
+  if nbt.kind(root.palettes) == "list" then
     list, where = root.palettes[1], "palettes[0]"
   end
+  if nbt.kind(list) == "list" and #list == 0 then return {} end
   return cells.palette_list(list, where, cells.MAX_PALETTE)
 end
 
@@ -58,6 +63,7 @@ local function entry_cell(e, i, w, h, l, npal)
   if not (cells.int_in(x, 0, w - 1) and cells.int_in(y, 0, h - 1) and cells.int_in(z, 0, l - 1)) then
     return nil, format("%s: pos outside the size %dx%dx%d", where, w, h, l)
   end
+  if npal == 0 then return nil, where .. ": a block, but the palette is empty" end
   if not cells.int_in(e.state, 0, npal - 1) then
     return nil, format("%s: state must be an index into the palette (0..%d)", where, npal - 1)
   end
@@ -71,7 +77,7 @@ local function listed_cells(blocks, w, h, l, npal)
     local cell, st = entry_cell(blocks[i], i, w, h, l, npal)
     if not cell then return nil, st end
     if not state_at[cell] then order[#order + 1] = cell end
-    state_at[cell] = st -- listed twice: the later entry wins, as in the game
+    state_at[cell] = st -- listed twice (the game never writes it): the later entry wins
   end
   table.sort(order) -- integers: compared in C
   return state_at, order
