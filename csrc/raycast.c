@@ -343,20 +343,23 @@ static int sweep_one(SweepBest *s, const bp_AABB *b)
 	return 1;
 }
 
-/* How far a swept region's computed bound may fall short of a face that the entry
- * time still meets at t = 1: the bound m + v is rounded, the entry time (face - m) / v
- * is not rounded the same way (m.hi = -0.586..., v = 2 - m.hi gives m.hi + v one ulp
- * below 2 but an entry time of exactly 1). A few ulps of the bound; extra cells only
- * cost a visit, since bp_aabb_sweep rejects what the path misses. */
-static double sweep_margin(double bound)
+/* How far a swept region's computed bounds may fall short of a face that the entry
+ * time still meets at t = 1, on one axis: the bound m + v is rounded, the entry time
+ * (face - m) / v is not rounded the same way (m.hi = -0.586..., v = 2 - m.hi gives
+ * m.hi + v one ulp below 2 but an entry time of exactly 1). A few ulps of the larger
+ * of |m| and |v|, which |lo| + |hi| bounds; extra cells only cost a visit, since
+ * bp_aabb_sweep rejects what the path misses. */
+static double sweep_margin(const bp_AABB *region, int a)
 {
-	return fabs(bound) * (8 * DBL_EPSILON) + DBL_MIN;
+	return (fabs(region->lo[a]) + fabs(region->hi[a])) * (8 * DBL_EPSILON) + DBL_MIN;
 }
 
 /* The cells [lo, hi] that can hold a box touching `region` (closed, so that a box
- * met exactly at the end of the displacement counts, at t = 1, with sweep_margin),
- * one block lower on Y when some shape rises above its cell. 0 if empty. */
-static int sweep_range(const bp_World *w, const bp_AABB *region, int64_t lo[3], int64_t hi[3])
+ * met exactly at the end of the displacement counts, at t = 1), one block lower on
+ * Y when some shape rises above its cell; with `margin`, also those within
+ * sweep_margin (to visit; the cell limit counts without it). 0 if empty. */
+static int sweep_range(const bp_World *w, const bp_AABB *region, int margin, int64_t lo[3],
+                       int64_t hi[3])
 {
 	for (int a = 0; a < 3; a++) {
 		/* Wholly beyond the grid (a tall shape reaches one block higher): no cells.
@@ -364,9 +367,10 @@ static int sweep_range(const bp_World *w, const bp_AABB *region, int64_t lo[3], 
 		const double top = (double)INT32_MAX + ((a == 1 && w->tall_shapes) ? 3.0 : 2.0);
 		if (!(region->lo[a] <= top && region->hi[a] >= (double)INT32_MIN))
 			return 0;
-		lo[a] = clamp_ceil(region->lo[a] - sweep_margin(region->lo[a])) - 1;
+		const double m = margin ? sweep_margin(region, a) : 0;
+		lo[a] = clamp_ceil(region->lo[a] - m) - 1;
 		lo[a] = lo[a] < INT32_MIN ? INT32_MIN : lo[a];
-		hi[a] = clamp_floor(region->hi[a] + sweep_margin(region->hi[a]));
+		hi[a] = clamp_floor(region->hi[a] + m);
 	}
 	if (w->tall_shapes && lo[1] > INT32_MIN)
 		lo[1] -= 1;
@@ -379,7 +383,7 @@ double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[
 		return 0; /* bp_world_sweep scans nothing for a still box */
 	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
 	int64_t lo[3], hi[3];
-	if (!sweep_range(w, &region, lo, hi))
+	if (!sweep_range(w, &region, 0, lo, hi))
 		return 0;
 	return (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
 }
@@ -409,7 +413,7 @@ static int sweep_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
 static void sweep_cells(bp_World *w, const bp_AABB *region, SweepBest *s)
 {
 	int64_t lo[3], hi[3];
-	if (sweep_range(w, region, lo, hi))
+	if (sweep_range(w, region, 1, lo, hi))
 		bp_world_visit_cells(w, lo, hi, sweep_cell, s);
 }
 
@@ -445,7 +449,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	Settle st = {w, m, hit->move};
 	const bp_AABB end = bp_aabb_offset(m, hit->move[0], hit->move[1], hit->move[2]);
 	int64_t lo[3], hi[3];
-	if (sweep_range(w, &end, lo, hi))
+	if (sweep_range(w, &end, 1, lo, hi))
 		bp_world_visit_cells(w, lo, hi, settle_cell, &st);
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		if (w->colliders[i].alive)

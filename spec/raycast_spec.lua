@@ -628,6 +628,18 @@ describe("query errors", function()
     assert.equal(1, t)
     assert.equal(vy, ay)
     assert.same({ 0, 2, 0, -1 }, { hit.x, hit.y, hit.z, hit.ny })
+    -- a long move: v = 1 - m rounds by half an ulp of v, far more than of the bound
+    world:set_block(1, 0, 0, "stone")
+    local hx = -127.96872506266898
+    local vx = 1 - hx
+    local c = bp.Collider(hx - 0.5, 0.25, 0.25, hx, 0.75, 0.75)
+    t, _, _, _, hit = world:sweep(c, vx, 0, 0)
+    assert.equal(1, t)
+    assert.same({ 1, 0, 0, -1 }, { hit.x, hit.y, hit.z, hit.nx })
+    -- and the cells counted against max_query_cells stay those touching the region,
+    -- at large coordinates too (the margin only widens what is visited)
+    local X, lo = 1e9, 1e9 + 1e-6
+    assert.equal(1, (bp.World():sweep(bp.Collider(lo, lo, lo, X + 254.5, X + 254.5, X + 254.5), 1, 1, 1)))
   end)
 
   -- An overlap below DBL_MIN x |v| divides to -0, which once read as an entry at 0.

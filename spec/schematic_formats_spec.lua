@@ -89,19 +89,11 @@ describe("vanilla structure files", function()
       D.list("palettes", TAG.list, { D.payload.list(TAG.compound, { entry("minecraft:dirt") }) }),
       D.list("blocks", TAG.compound, { D.payload.comp(int_list("pos", { 0, 0, 0 }), int("state", 0)) }))
     assert.same({ "0,0,0=minecraft:dirt" }, cells_of(assert(schematic.load(doc))))
-  end)
-
-  it("pastes structure_void as air: the world's block stays", function()
-    local s = assert(schematic.load(structure({ 2, 1, 1 },
-      { entry("minecraft:structure_void"), entry("minecraft:stone") },
-      { { { 0, 0, 0 }, 0 }, { { 1, 0, 0 }, 1 } })))
-    assert.equal(1, s.count_nonair)
-    local w = bp.World()
-    w:define_block{ name = "minecraft:glass" }
-    w:set_block(10, 0, 10, "minecraft:glass")
-    assert.equal(1, w:paste(s, 10, 0, 10).placed)
-    assert.equal(w:block_id("minecraft:glass"), w:get_block(10, 0, 10))
-    assert.equal(w:block_id("minecraft:stone"), w:get_block(11, 0, 10))
+    -- an empty `palettes` leaves `palette`
+    doc = D.root("", int_list("size", { 1, 1, 1 }),
+      D.list("palette", TAG.compound, { entry("minecraft:stone") }), D.list("palettes", TAG.list, {}),
+      D.list("blocks", TAG.compound, { D.payload.comp(int_list("pos", { 0, 0, 0 }), int("state", 0)) }))
+    assert.same({ "0,0,0=minecraft:stone" }, cells_of(assert(schematic.load(doc))))
   end)
 
   -- The game never writes a position twice (it saves a world); ours takes the later

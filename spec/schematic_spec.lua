@@ -421,6 +421,9 @@ describe("blockphys.schematic", function()
         { 29, 9, "minecraft:sticky_piston[extended=true,facing=up]" },
         { 34, 1, "minecraft:piston_head[facing=up,short=false,type=normal]" },
         { 34, 13, "minecraft:piston_head[facing=east,short=false,type=sticky]" },
+        -- 6 and 7 name no facing (getFacing gives none): the default, north
+        { 33, 14, "minecraft:piston[extended=true,facing=north]" },
+        { 34, 7, "minecraft:piston_head[facing=north,short=false,type=normal]" },
         { 26, 0, "minecraft:red_bed[facing=south,part=foot]" },
         { 26, 11, "minecraft:red_bed[facing=east,part=head]" },
         { 127, 7, "minecraft:cocoa[age=1,facing=east]" }, { 127, 8, "minecraft:cocoa[age=2,facing=south]" },
@@ -444,8 +447,11 @@ describe("blockphys.schematic", function()
         local s = assert(schematic.load(mcedit(1, 2, 1, string.char(below, 64), "\3\8")))
         assert.equal("minecraft:oak_door[facing=north,half=upper,hinge=left,open=false]", s:get(0, 1, 0))
       end
+      -- two upper halves stacked: the top one reads no lower half (BlockDoor's defaults)
+      local s = assert(schematic.load(mcedit(1, 2, 1, "\64\64", "\9\9")))
+      assert.equal("minecraft:oak_door[facing=north,half=upper,hinge=right,open=false]", s:get(0, 1, 0))
       -- a lower half (meta 5: facing south, open) under a different door keeps hinge left
-      local s = assert(schematic.load(mcedit(1, 2, 1, "\64\71", "\5\9")))
+      s = assert(schematic.load(mcedit(1, 2, 1, "\64\71", "\5\9")))
       assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=true]", s:get(0, 0, 0))
     end)
 

@@ -91,10 +91,14 @@ local function torch(floor, wall)
   end
 end
 
--- BlockPistonBase: facing getFront(meta & 7), extended when meta & 8.
+-- BlockPistonBase: facing getFront(meta & 7) for 0..5 (6 and 7 name no facing: the
+-- default, north), extended when meta & 8. Piston heads read their facing alike.
+local function piston_facing(meta)
+  return (meta & 7) <= 5 and front(meta & 7) or "north"
+end
 local function piston(name)
   return function(meta)
-    return mc(format("%s[extended=%s,facing=%s]", name, tostring((meta & 8) ~= 0), front(meta & 7)))
+    return mc(format("%s[extended=%s,facing=%s]", name, tostring((meta & 8) ~= 0), piston_facing(meta)))
   end
 end
 
@@ -108,11 +112,13 @@ local function door(name)
     local facing, open, hinge, half
     if (meta & 8) ~= 0 then
       local lower = ctx.meta_at(-1)
+      if lower and (lower & 8) ~= 0 then lower = nil end -- another upper half: defaults
       facing = lower and DOOR_FACING[lower & 3] or "north"
       open = lower and (lower & 4) ~= 0
       hinge, half = (meta & 1) ~= 0, "upper"
     else
       local upper = ctx.meta_at(1)
+      if upper and (upper & 8) == 0 then upper = nil end -- another lower half: defaults
       facing, open = DOOR_FACING[meta & 3], (meta & 4) ~= 0
       hinge, half = upper and (upper & 1) ~= 0, "lower"
     end
@@ -193,9 +199,9 @@ legacy[30] = plain("cobweb")
 legacy[31] = by_meta({ "dead_bush", "short_grass", "fern" })
 legacy[32] = plain("dead_bush")
 legacy[33] = piston("piston")
--- BlockPistonExtension: facing getFront(meta & 7), sticky when meta & 8.
+-- BlockPistonExtension: facing as the piston's, sticky when meta & 8.
 legacy[34] = function(meta)
-  return mc(format("piston_head[facing=%s,short=false,type=%s]", front(meta & 7),
+  return mc(format("piston_head[facing=%s,short=false,type=%s]", piston_facing(meta),
     (meta & 8) ~= 0 and "sticky" or "normal"))
 end
 legacy[35] = colored("_wool")

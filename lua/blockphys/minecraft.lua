@@ -1073,16 +1073,13 @@ function minecraft.known(name)
   return base ~= nil and shape_of(base, {}) ~= nil
 end
 
---- Whether a block name is one of the air blocks (air, cave_air, void_air), or
--- structure_void, which structure files and Litematica write for "leave this cell
--- as it is" (their own paste skips it, as `world:paste` skips air).
+--- Whether a block name is one of the air blocks (air, cave_air, void_air).
 -- @tparam string name block name, with or without namespace
 -- @treturn boolean false also for a value that is not a string (never raises)
 -- Source: today's Minecraft block list (its three air blocks).
 function minecraft.is_air(name)
   local n = type(name) == "string" and full_name(name)
   return n == "minecraft:air" or n == "minecraft:cave_air" or n == "minecraft:void_air"
-    or n == "minecraft:structure_void"
 end
 
 --- Internal helpers shared with blockphys.minecraft_beta173 (not part of the API).

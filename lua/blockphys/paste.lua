@@ -375,7 +375,7 @@ end
 
 --- Places a schematic in a world with its minimum corner at block (x, y, z).
 --
--- The schematic's own `offset` is not applied. Air cells (structure_void, air, cave_air,
+-- The schematic's own `offset` is not applied. Air cells (air, cave_air,
 -- void_air) are skipped, so they leave the world's blocks as they were. A cell
 -- whose index has no palette entry (a table built or changed by hand) raises.
 -- Each distinct palette state is turned into a block type with

@@ -44,7 +44,7 @@ end
 -- structure voids, which the game writes) is an empty palette.
 local function palette_of(root)
   local list, where = root.palette, "palette"
-  if nbt.kind(root.palettes) == "list" then
+  if nbt.kind(root.palettes) == "list" and #root.palettes > 0 then
     list, where = root.palettes[1], "palettes[0]"
   end
   if nbt.kind(list) == "list" and #list == 0 then return {} end
