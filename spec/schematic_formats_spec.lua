@@ -89,7 +89,7 @@ describe("vanilla structure files", function()
       D.list("palettes", TAG.list, { D.payload.list(TAG.compound, { entry("minecraft:dirt") }) }),
       D.list("blocks", TAG.compound, { D.payload.comp(int_list("pos", { 0, 0, 0 }), int("state", 0)) }))
     assert.same({ "0,0,0=minecraft:dirt" }, cells_of(assert(schematic.load(doc))))
-    -- an empty `palettes` leaves `palette`
+    -- an empty `palettes` leaves `palette` (our own choice)
     doc = D.root("", int_list("size", { 1, 1, 1 }),
       D.list("palette", TAG.compound, { entry("minecraft:stone") }), D.list("palettes", TAG.list, {}),
       D.list("blocks", TAG.compound, { D.payload.comp(int_list("pos", { 0, 0, 0 }), int("state", 0)) }))

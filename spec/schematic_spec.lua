@@ -421,7 +421,7 @@ describe("blockphys.schematic", function()
         { 29, 9, "minecraft:sticky_piston[extended=true,facing=up]" },
         { 34, 1, "minecraft:piston_head[facing=up,short=false,type=normal]" },
         { 34, 13, "minecraft:piston_head[facing=east,short=false,type=sticky]" },
-        -- 6 and 7 name no facing (getFacing gives none): the default, north
+        -- 6 and 7 name no facing (getFacing gives none): north, our choice
         { 33, 14, "minecraft:piston[extended=true,facing=north]" },
         { 34, 7, "minecraft:piston_head[facing=north,short=false,type=normal]" },
         { 26, 0, "minecraft:red_bed[facing=south,part=foot]" },

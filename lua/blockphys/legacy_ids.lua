@@ -91,8 +91,9 @@ local function torch(floor, wall)
   end
 end
 
--- BlockPistonBase: facing getFront(meta & 7) for 0..5 (6 and 7 name no facing: the
--- default, north), extended when meta & 8. Piston heads read their facing alike.
+-- BlockPistonBase: facing getFront(meta & 7) for 0..5, extended when meta & 8; 6 and
+-- 7 name no facing and no state in the game, and read as north here (our choice, the
+-- default state's facing). Piston heads read their facing alike.
 local function piston_facing(meta)
   return (meta & 7) <= 5 and front(meta & 7) or "north"
 end

@@ -39,9 +39,10 @@ local function size_of(list)
   return list[1], list[2], list[3]
 end
 
--- The palette: the first of `palettes` when the file has them (StructureTemplate.load
--- reads `palettes` first), else `palette`; an empty list (a structure of nothing but
--- structure voids, which the game writes) is an empty palette.
+-- The palette: the first of `palettes` when the file has some (StructureTemplate.load
+-- reads `palettes` first; an empty `palettes` leaving `palette` is our own choice),
+-- else `palette`; an empty list (a structure of nothing but structure voids, which
+-- the game writes) is an empty palette.
 local function palette_of(root)
   local list, where = root.palette, "palette"
   if nbt.kind(root.palettes) == "list" and #root.palettes > 0 then
