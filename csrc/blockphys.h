@@ -98,6 +98,20 @@ void bp_entity_place(bp_Entity *e, const double pos[3]);
  *  Source: reference/b173-movement.md section 3e (updateFallState). */
 double bp_fall_add(const bp_Entity *e, double drop);
 
+/** After a move whose on_ground the resolver has set: Beta's updateFallState, shared
+ *  by both resolvers. Landing with a fall distance above 0 reports it in landing_fall
+ *  (what the game passes to fall()) and resets it; a distance a script set to 0 or
+ *  below stays; in the air a drop `dy` < 0 (blocks) adds to it (bp_fall_add).
+ *  Source: reference/b173-movement.md section 3e (updateFallState). */
+static inline void bp_update_fall(bp_Entity *e, double dy)
+{
+	e->landing_fall = e->on_ground && e->fall_distance > 0 ? e->fall_distance : 0;
+	if (e->landing_fall > 0)
+		e->fall_distance = 0;
+	else if (!e->on_ground && dy < 0)
+		e->fall_distance = bp_fall_add(e, -dy);
+}
+
 /* --- what blocks a move (solid.c) --- */
 
 /** Clip displacement d (blocks) of box m along axis (BP_X/Y/Z) against blocks, static

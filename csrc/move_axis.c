@@ -112,13 +112,7 @@ static void write_back(bp_Entity *e, const double o[3], const double d[3])
 	e->coll_h = o[0] != d[0] || o[2] != d[2];
 	e->coll_v = o[1] != d[1];
 	e->on_ground = o[1] != d[1] && o[1] < 0;
-	/* Beta's updateFallState: fall(distance) on landing only with a distance > 0, which
-	 * then resets (a distance a script set <= 0 stays) */
-	e->landing_fall = e->on_ground && e->fall_distance > 0 ? e->fall_distance : 0;
-	if (e->landing_fall > 0)
-		e->fall_distance = 0;
-	else if (!e->on_ground && d[1] < 0)
-		e->fall_distance = bp_fall_add(e, -d[1]);
+	bp_update_fall(e, d[1]);
 	for (int a = 0; a < 3; a++) {
 		if (o[a] != d[a])
 			e->vel[a] = 0;

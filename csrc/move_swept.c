@@ -199,11 +199,7 @@ static void write_back(bp_Entity *e, const double d[3], const double out[3], int
 	e->coll_h = (stopped & (1 << BP_X | 1 << BP_Z)) != 0;
 	e->coll_v = (stopped & 1 << BP_Y) != 0;
 	e->on_ground = e->coll_v && d[1] < 0;
-	e->landing_fall = e->on_ground && e->fall_distance > 0 ? e->fall_distance : 0;
-	if (e->landing_fall > 0) /* as move_axis.c: Beta's updateFallState */
-		e->fall_distance = 0;
-	else if (!e->on_ground && out[1] < 0)
-		e->fall_distance = bp_fall_add(e, -out[1]);
+	bp_update_fall(e, out[1]);
 	for (int a = 0; a < 3; a++) {
 		if (stopped & 1 << a)
 			e->vel[a] = 0;
