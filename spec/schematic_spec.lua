@@ -364,6 +364,13 @@ describe("blockphys.schematic", function()
       assert.equal("minecraft:glass", s:get(2, 0, 0))
     end)
 
+    -- cases: { id, meta, the state legacy_state must give }
+    local function assert_states(cases)
+      for _, c in ipairs(cases) do
+        assert.equal(c[3], schematic.legacy_state(c[1], c[2]), c[1] .. ":" .. c[2])
+      end
+    end
+
     it("maps the common legacy ids", function()
       local cases = {
         { 0, 0, "minecraft:air" }, { 2, 0, "minecraft:grass_block" }, { 3, 0, "minecraft:dirt" },
@@ -401,9 +408,7 @@ describe("blockphys.schematic", function()
         { 135, 0, "minecraft:birch_stairs[facing=east,half=bottom,shape=straight]" },
         { 253, 0, "minecraft:unknown_253" },
       }
-      for _, c in ipairs(cases) do
-        assert.equal(c[3], schematic.legacy_state(c[1], c[2]), c[1] .. ":" .. c[2])
-      end
+      assert_states(cases)
     end)
 
     -- 1.12's getStateFromMeta: EnumFacing.getFront(v) takes v mod 6 (down, up, north,
@@ -431,9 +436,7 @@ describe("blockphys.schematic", function()
         { 139, 3, "minecraft:cobblestone_wall" }, { 155, 7, "minecraft:quartz_block" },
         { 155, 4, "minecraft:quartz_pillar[axis=z]" },
       }
-      for _, c in ipairs(cases) do
-        assert.equal(c[3], schematic.legacy_state(c[1], c[2]), c[1] .. ":" .. c[2])
-      end
+      assert_states(cases)
       -- and the shapes follow: an extended piston is a 12/16 base, a ladder hugs its wall
       assert.same({ { 0, 0, 0, 1, 0.75, 1 } },
         require("blockphys").minecraft.block_def(schematic.legacy_state(29, 9)).boxes)

@@ -124,7 +124,7 @@ local function door(name)
       hinge, half = upper and (upper & 1) ~= 0, "lower"
     end
     return mc(format("%s[facing=%s,half=%s,hinge=%s,open=%s]",
-      name, facing, half, hinge and "right" or "left", tostring(open and true or false)))
+      name, facing, half, hinge and "right" or "left", open and "true" or "false"))
   end
 end
 

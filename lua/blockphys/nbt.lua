@@ -232,6 +232,13 @@ local function read_compound(r, depth, keep_all, name)
   end
 end
 
+-- Containers are where depth grows: one more level must stay within r.max_depth.
+local function check_depth(r, depth)
+  if depth >= r.max_depth then
+    fail("nesting deeper than %d at byte %d", r.max_depth, r.pos - 1)
+  end
+end
+
 local SCALARS = {
   [1] = { ">i1", 1 }, [2] = { ">i2", 2 }, [3] = { ">i4", 4 },
   [4] = { ">i8", 8 }, [5] = { ">f", 4 }, [6] = { ">d", 8 },
@@ -254,9 +261,7 @@ function read_payload(r, id, depth, keep_all, name)
     return read_number_array(r, "i8", 8, "long array", LONG_ARRAY_MT)
   end
   -- Only containers are left; they are where depth grows.
-  if depth >= r.max_depth then
-    fail("nesting deeper than %d at byte %d", r.max_depth, r.pos - 1)
-  end
+  check_depth(r, depth)
   if id == TAG.list then
     return read_list(r, depth + 1, name)
   elseif id == TAG.compound then
@@ -286,9 +291,7 @@ function skip_payload(r, id, depth)
     read_string(r)
     return
   end
-  if depth >= r.max_depth then
-    fail("nesting deeper than %d at byte %d", r.max_depth, r.pos - 1)
-  end
+  check_depth(r, depth)
   if id == TAG.list then
     local elem, n = read_list_header(r)
     if SCALARS[elem] then -- read_length checked that n of them fit

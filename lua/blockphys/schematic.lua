@@ -257,12 +257,11 @@ local function palette_array(c, where)
   -- (at most cells.MAX_PALETTE entries: `load` decodes no larger compound)
   local entries = {}
   for state, idx in pairs(c) do entries[#entries + 1] = { state, idx } end
-  local n = #entries
-  if n == 0 then return nil, where .. " is empty" end
+  if #entries == 0 then return nil, where .. " is empty" end
   -- Checked in name order, so that of several problems the same one is reported
   -- in every run (pairs follows the hash order, which Lua seeds per state).
   table.sort(entries, function(a, b) return a[1] < b[1] end)
-  local out = {}
+  local out, top = {}, 0 -- top: the highest index named, + 1
   for _, e in ipairs(entries) do
     local state, idx = e[1], e[2]
     if mtype(idx) ~= "integer" then
@@ -278,9 +277,8 @@ local function palette_array(c, where)
     local ok, err = minecraft.parse_state(state)
     if not ok then return nil, format("%s entry: %s", where, err) end
     out[idx + 1] = state
+    top = math.max(top, idx + 1)
   end
-  local top = 0 -- the highest index named, + 1
-  for _, e in ipairs(entries) do top = math.max(top, e[2] + 1) end
   for i = 1, top do out[i] = out[i] or "minecraft:air" end
   return out
 end
