@@ -120,7 +120,7 @@ describe("bp.minecraft.beta173", function()
       end
     end)
 
-    it("turns bottom corner stairs into Beta's straight stair of their facing", function()
+    it("turns bottom stairs, corners too, into Beta's straight stair of their facing", function()
       -- BlockStairs by metadata 0..3: tall half +X (east), -X (west), +Z (south), -Z (north)
       local want = {
         east = { { 0, 0, 0, 0.5, 0.5, 1 }, { 0.5, 0, 0, 1, 1, 1 } },
@@ -129,16 +129,29 @@ describe("bp.minecraft.beta173", function()
         north = { { 0, 0, 0, 1, 1, 0.5 }, { 0, 0, 0.5, 1, 0.5, 1 } },
       }
       for facing, boxes in pairs(want) do
-        for _, shape in ipairs{ "inner_left", "inner_right", "outer_left", "outer_right" } do
+        for _, shape in ipairs{ "straight", "inner_left", "inner_right", "outer_left", "outer_right" } do
           local def = def_of("minecraft:oak_stairs[facing=" .. facing .. ",half=bottom,shape=" .. shape .. "]")
           assert.same(boxes, def.boxes)
           assert.equal("minecraft:oak_stairs[facing=" .. facing .. "]@beta173", def.name)
         end
       end
-      -- straight and upside-down stairs keep the modern definition
-      for _, state in ipairs{ "minecraft:oak_stairs[facing=east,half=bottom,shape=straight]",
-                              "minecraft:oak_stairs[facing=east,half=top,shape=outer_left]" } do
-        assert.same({ minecraft.block_def(state) }, { beta.block_def(state) })
+      -- upside-down stairs keep the modern definition
+      local state = "minecraft:oak_stairs[facing=east,half=top,shape=outer_left]"
+      assert.same({ minecraft.block_def(state) }, { beta.block_def(state) })
+    end)
+
+    it("lets a box inside a straight stair's back half rise through it, as Beta", function()
+      -- Beta's east stair: (0, 0, 0)..(0.5, 0.5, 1) and (0.5, 0, 0)..(1, 1, 1). A box
+      -- at x 0.6..0.9, y 0.05..0.45 is inside the back half and rises a whole block;
+      -- with the modern slab and back quarter it met the quarter's floor at y 0.5.
+      for _, case in ipairs{ { beta, false }, { minecraft, true } } do
+        local w = bp.World()
+        local def = case[1].block_def("minecraft:oak_stairs[facing=east,half=bottom,shape=straight]")
+        w:set_block(0, 0, 0, w:define_block(def))
+        local e = w:spawn{ x = 0.75, y = 0.05, z = 0.5, width = 0.3, height = 0.4 }
+        local top = select(5, e:box():unpack())
+        local _, dy = e:move(0, 1, 0)
+        assert.equal(case[2] and 0.5 - top or 1, dy)
       end
     end)
 
@@ -152,7 +165,7 @@ describe("bp.minecraft.beta173", function()
 
     it("returns the modern definition for every other state", function()
       for _, state in ipairs({ "minecraft:stone", "minecraft:oak_slab[type=bottom]",
-          "minecraft:birch_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]",
+          "minecraft:birch_stairs[facing=east,half=top,shape=straight,waterlogged=false]",
           "minecraft:soul_sand", "minecraft:ice", "minecraft:cactus", "minecraft:red_bed[part=head]",
           "minecraft:oak_door[facing=north,half=lower,hinge=left,open=false]",
           "minecraft:water[level=0]", "minecraft:cobweb", "minecraft:unknown_thing" }) do

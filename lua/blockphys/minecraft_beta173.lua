@@ -13,15 +13,17 @@
 -- | farmland | full cube (drawn 15/16 high) | 15/16 high |
 -- | pistons, extended (`piston`, `sticky_piston`) | full cube (the base) | a 12/16 base |
 -- | cake | 0.4375 high (0.5 - 0.0625) | 0.5 high |
--- | corner stairs (`shape=inner_*`, `outer_*`, bottom half) | the straight stair of their facing | corner shapes |
+-- | stairs, bottom half | low half + full back half; corners as straight | slab + back quarter; corners |
 --
 -- The fence shape goes to every fence, later ones (nether brick, other woods)
 -- included: a Beta world has one fence block, and a Beta-faithful run treats every
 -- fence alike. Beta's stairs never form corners; upside-down stairs (`half=top`),
 -- which Beta did not have either, keep their modern shape. A straight stair is two
 -- boxes in Beta (the low half and a full-height back half) where the modern table
--- has a slab and a back quarter pair; their union is the same, and so is every clip
--- against it, so straight stairs keep the modern definition. Every other state gets
+-- has a slab and a back quarter; their union is the same, but a box already inside
+-- one of them is clipped by the other (a box inside the slab's back half meets the
+-- quarter above it, not Beta's back half, which it is inside), so bottom stairs take
+-- Beta's two boxes. Every other state gets
 -- the modern shape: blocks added after Beta have no Beta shape, and the rest (slabs,
 -- doors, trapdoors, beds, cactus, soul sand, repeaters, the non-colliding plants,
 -- torches, rails, ...) collide alike in both.
@@ -94,11 +96,10 @@ local STAIRS = {
   north = { { 0, 0, 0, 1, 1, 0.5 }, { 0, 0, 0.5, 1, 0.5, 1 } },
 }
 
--- A bottom corner stair collides as Beta's straight stair of its facing; straight
--- and upside-down stairs keep the modern shape (nil).
+-- A bottom stair, corner or straight, collides as Beta's straight stair of its
+-- facing; upside-down stairs keep the modern shape (nil).
 local function stairs(props)
-  local shape = props.shape or "straight"
-  if props.half == "top" or shape == "straight" then return nil end
+  if props.half == "top" then return nil end
   local facing = STAIRS[props.facing] and props.facing or "north"
   return STAIRS[facing], "[facing=" .. facing .. "]"
 end
