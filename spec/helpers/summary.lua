@@ -15,10 +15,19 @@ return function(options)
     io.flush()
     return nil, true
   end
+  -- The terminal handler prints one mark per test on one line; break it every 80
+  -- marks (a thousand on one line read as noise).
+  local marks = 0
+  local function wrap()
+    marks = marks + 1
+    if marks % 80 == 0 and not options.deferPrint then io.write("\n") end
+    return nil, true
+  end
   -- Subscribe after the terminal handler so that our line comes last.
   local subscribe = handler.subscribe
   function handler.subscribe(h, opts)
     subscribe(h, opts)
+    busted.subscribe({ "test", "end" }, wrap)
     busted.subscribe({ "suite", "end" }, summary)
   end
   return handler
