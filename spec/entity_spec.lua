@@ -221,6 +221,27 @@ describe("Entity", function()
       assert.has_error(function() e:lerp(1e308) end,
         "bad argument #1 to 'lerp' (alpha extrapolates past the finite numbers)")
     end)
+
+    it("adds only a drop to the fall distance, in float unless beyond the float range", function()
+      local w = H.world()
+      for _, move in ipairs{ "move", "move_swept" } do
+        local e = w:spawn{ x = 0.5, y = 50, z = 0.5 }
+        e.fall_distance = 0.1 -- not a float: a script wrote it
+        e[move](e, 1, 0, 0)   -- dy = 0 in the air: no drop, nothing added, no rounding
+        assert.equal(0.1, e.fall_distance, move)
+        assert.equal(math.huge, 1 / e.landing_fall, move) -- +0: the move did not land
+        e[move](e, 0, 0.5, 0) -- a rise: nothing added either
+        assert.equal(0.1, e.fall_distance, move)
+        e[move](e, 0, -0.5, 0) -- a drop: (float)(0.1 + 0.5)
+        assert.equal(H.f32(0.1 + 0.5), e.fall_distance, move)
+        for _, big in ipairs{ 1e39, -1e39 } do
+          e.fall_distance = big
+          e[move](e, 0, -1, 0) -- big - (-1) rounds to big; kept, not made infinite
+          assert.equal(big, e.fall_distance, move)
+        end
+        w:remove(e)
+      end
+    end)
   end)
 
   describe("removal and handles", function()

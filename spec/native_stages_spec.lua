@@ -206,4 +206,16 @@ describe("native stages", function()
     assert.has_error(function() e:native_heading(0, 1, 1) end,
       "calling 'native_heading' on bad self (entity has been removed)")
   end)
+
+  it("counts an input of length exactly 0.01F (len >= 0.01F)", function()
+    local w = H.world()
+    local e = w:spawn{ x = 0, y = 10, z = 0 }
+    -- sqrtf(0.01F * 0.01F) is 0.01F; below 1 it is not normalised: s = k / 1 = 1
+    local dx, dz = e:native_heading(0, f32(0.01), 1)
+    assert.equal(0, dx)
+    assert.equal(f32(0.01), dz)
+    dx, dz = e:native_heading(f32(-0.01), 0, 1) -- strafe alone: -X at yaw 0
+    assert.equal(f32(-0.01), dx)
+    assert.equal(0, dz)
+  end)
 end)

@@ -126,6 +126,112 @@ describe("pushOutOfBlocks (push_out_of_blocks = true)", function()
       "entity.rules: rule 'push_out_height' must be a number in [-64, 64]")
     assert.equal(0.5, e.rules.push_out_height) -- unchanged
   end)
+
+  -- Beta rules with the push on, at reach r (0: the four points coincide).
+  local function reach(r)
+    return bp.rules.beta173{ push_out_of_blocks = true, push_out_reach = r }
+  end
+
+  it("keeps the first side on a tie (-X), and pushes toward -X", function()
+    -- the point (0.5, 0.5): every side 0.5 away and open
+    local w, e = setup(0.5, 0.5, reach(0))
+    w:set_block(0, 1, 0, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(-PUSH, vx)
+    assert.equal(0, vz)
+  end)
+
+  it("compares each side with the nearest so far, on X and on Z", function()
+    -- X open, Z shut: the point 0.2 from -X goes -X, not to the later +X
+    local w, e = setup(0.2, 0.5, reach(0))
+    w:set_block(0, 1, 0, "stone")
+    w:set_block(0, 1, -1, "stone")
+    w:set_block(0, 1, 1, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(-PUSH, vx)
+    assert.equal(0, vz)
+    -- Z open, X shut: 0.2 from -Z goes -Z, not to the later +Z (0.8 > 0.2)
+    local w2, e2 = setup(0.5, 0.2, reach(0))
+    w2:set_block(0, 1, 0, "stone")
+    w2:set_block(-1, 1, 0, "stone")
+    w2:set_block(1, 1, 0, "stone")
+    vx, vz = pushed(w2, e2)
+    assert.equal(0, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("floors the point's cell below zero and measures z within its own cell", function()
+    -- the point (-2.5, -9.5, 3.3): cell (-3, -10, 3), 0.5 from -X, 0.3 from -Z: -Z
+    local w = H.world()
+    w:fill(-6, -11, 0, 0, -11, 6, "stone")
+    local e = w:spawn{ x = -2.5, y = -10, z = 3.3, rules = reach(0) }
+    w:step()
+    w:step()
+    assert.is_true(e.on_ground)
+    w:set_block(-3, -10, 3, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("tests the points at push_out_height above the box's bottom (standing on a slab)", function()
+    -- feet at y = 0.5: the points are at y = 1.0, cells 1 and 2; a block at head height
+    -- (0, 2, 0) pushes, as in the first test of this file
+    local w = H.world()
+    w:define_block{ name = "low_slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+    w:fill(-3, 0, -3, 3, 0, 3, "low_slab")
+    local e = w:spawn{ x = 0.5, y = 0.5, z = 0.3, rules = reach(0.35) }
+    w:step()
+    w:step()
+    assert.is_true(e.on_ground)
+    w:set_block(0, 2, 0, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(PUSH, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("takes a negative reach as the points in the other order", function()
+    -- reach -0.35: points (0.71, 0.09) -Z, (0.71, 0.51) +X, (0.29, 0.51) -X,
+    -- (0.29, 0.09) -Z: the last X point is -X
+    local w, e = setup(0.5, 0.3, reach(-0.35))
+    w:set_block(0, 1, 0, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(-PUSH, vx)
+    assert.equal(-PUSH, vz)
+    -- at x = 0.1 the points' X cells differ (-1 and 0): the cells tested are still
+    -- those of x -+ |d|. Points (0.31, 0.51) -X, (0.31, 0.09) -Z; x = -0.11 is open
+    local w2, e2 = setup(0.1, 0.3, reach(-0.35))
+    w2:set_block(0, 1, 0, "stone")
+    vx, vz = pushed(w2, e2)
+    assert.equal(-PUSH, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("works near the edge of the int32 grid (x = 2.1e9)", function()
+    local X = 2100000000
+    local w = H.world()
+    w:fill(X - 2, 0, -2, X + 2, 0, 2, "stone")
+    local e = w:spawn{ x = X + 0.5, y = 1, z = 0.3, rules = reach(0.35) }
+    w:step()
+    w:step()
+    assert.is_true(e.on_ground)
+    w:set_block(X, 1, 0, "stone")
+    -- as at the origin (the first test of this file): vx = 0.1F, vz = -0.1F
+    local vx, vz = pushed(w, e)
+    assert.equal(PUSH, vx)
+    assert.equal(-PUSH, vz)
+  end)
+
+  it("tests a side at the point's height and one above, not higher", function()
+    -- the point (0.3, 0.5): -X is nearest, but its lower cell (-1, 1, 0) is stone, so
+    -- -X is shut; +X (0.7) loses to -Z (0.5), which +Z (0.5) does not beat: -Z
+    local w, e = setup(0.3, 0.5, reach(0))
+    w:set_block(0, 1, 0, "stone")
+    w:set_block(-1, 1, 0, "stone")
+    local vx, vz = pushed(w, e)
+    assert.equal(0, vx)
+    assert.equal(-PUSH, vz)
+  end)
 end)
 
 describe("define_block normal_cube", function()

@@ -510,6 +510,62 @@ describe("world:sweep", function()
     local below = bp.Collider(-5000, -3e9, -5000, 5000, -3e9 + 1, 5000)
     assert.same({ 1, 0, 10, 0 }, { w:sweep(below, 0, 10, 0) })
   end)
+
+  it("widens the visited cells by ulps of the region's high bound, not only its low", function()
+    local world = bp.World()
+    world:define_block{ name = "stone" }
+    world:set_block(16, 0, 0, "stone")
+    local hx = -0.347525567533848
+    local vx = 16 - hx
+    assert.is_true(hx + vx < 16)
+    assert.equal(1, (16 - hx) / vx)
+    local c = bp.Collider(-0.41336751525789561, 0.25, 0.25, hx, 0.75, 0.75)
+    local t, ax, _, _, hit = world:sweep(c, vx, 0, 0)
+    assert.equal(1, t)
+    assert.equal(vx, ax)
+    assert.is_not_nil(hit, "the block at x = 16 was not visited")
+    assert.same({ 16, 0, 0, -1 }, { hit.x, hit.y, hit.z, hit.nx })
+  end)
+
+  -- The cells to visit come from the rounded end position, the entry time from the
+  -- gap: top + (2 - top) rounds one ulp below 2, yet the entry time is exactly 1.
+  it("reports a block met exactly at t = 1, as a collider or c:sweep does", function()
+    local world = bp.World()
+    world:define_block{ name = "stone" }
+    world:set_block(0, 2, 0, "stone")
+    local top = -0.58691572609807197
+    local vy = 2 - top
+    assert.is_true(top + vy < 2)
+    local m = bp.Collider(0.25, top - 1, 0.25, 0.75, top, 0.75)
+    local t, _, ay, _, hit = world:sweep(m, 0, vy, 0)
+    assert.equal(1, t)
+    assert.equal(vy, ay)
+    assert.same({ 0, 2, 0, -1 }, { hit.x, hit.y, hit.z, hit.ny })
+    -- a long move: v = 1 - m rounds by half an ulp of v, far more than of the bound
+    world:set_block(1, 0, 0, "stone")
+    local hx = -127.96872506266898
+    local vx = 1 - hx
+    local c = bp.Collider(hx - 0.5, 0.25, 0.25, hx, 0.75, 0.75)
+    t, _, _, _, hit = world:sweep(c, vx, 0, 0)
+    assert.equal(1, t)
+    assert.same({ 1, 0, 0, -1 }, { hit.x, hit.y, hit.z, hit.nx })
+    -- and the cells counted against max_query_cells stay those touching the region,
+    -- at large coordinates too (the margin only widens what is visited)
+    local X, lo = 1e9, 1e9 + 1e-6
+    assert.equal(1, (bp.World():sweep(bp.Collider(lo, lo, lo, X + 254.5, X + 254.5, X + 254.5), 1, 1, 1)))
+  end)
+
+  -- An overlap below DBL_MIN x |v| divides to -0, which once read as an entry at 0.
+  it("never hits a box it already overlaps, by however little", function()
+    local m = bp.Collider(-1, 0.25, 0.25, 5e-324, 0.75, 0.75)
+    local s = bp.Collider(0, 0, 0, 1, 1, 1)
+    assert.is_true(m:overlaps(s))
+    assert.same({ 1, 0, 0, 0 }, { m:sweep(s, 1000, 0, 0) })
+    local world = bp.World()
+    world:define_block{ name = "stone" }
+    world:set_block(0, 0, 0, "stone")
+    assert.same({ 1, 1000, 0, 0 }, { world:sweep(m, 1000, 0, 0) })
+  end)
 end)
 
 describe("query errors", function()
@@ -612,46 +668,6 @@ describe("query errors", function()
     assert.has_error(function()
       empty:sweep(bp.Collider(2 ^ 31 + 1, 0.5, 0.5, 2 ^ 31 + 1, 4095.5, 4095.5), 0, 1e-9, 0)
     end, msg)
-  end)
-
-  -- The cells to visit come from the rounded end position, the entry time from the
-  -- gap: top + (2 - top) rounds one ulp below 2, yet the entry time is exactly 1.
-  it("reports a block met exactly at t = 1, as a collider or c:sweep does", function()
-    local world = bp.World()
-    world:define_block{ name = "stone" }
-    world:set_block(0, 2, 0, "stone")
-    local top = -0.58691572609807197
-    local vy = 2 - top
-    assert.is_true(top + vy < 2)
-    local m = bp.Collider(0.25, top - 1, 0.25, 0.75, top, 0.75)
-    local t, _, ay, _, hit = world:sweep(m, 0, vy, 0)
-    assert.equal(1, t)
-    assert.equal(vy, ay)
-    assert.same({ 0, 2, 0, -1 }, { hit.x, hit.y, hit.z, hit.ny })
-    -- a long move: v = 1 - m rounds by half an ulp of v, far more than of the bound
-    world:set_block(1, 0, 0, "stone")
-    local hx = -127.96872506266898
-    local vx = 1 - hx
-    local c = bp.Collider(hx - 0.5, 0.25, 0.25, hx, 0.75, 0.75)
-    t, _, _, _, hit = world:sweep(c, vx, 0, 0)
-    assert.equal(1, t)
-    assert.same({ 1, 0, 0, -1 }, { hit.x, hit.y, hit.z, hit.nx })
-    -- and the cells counted against max_query_cells stay those touching the region,
-    -- at large coordinates too (the margin only widens what is visited)
-    local X, lo = 1e9, 1e9 + 1e-6
-    assert.equal(1, (bp.World():sweep(bp.Collider(lo, lo, lo, X + 254.5, X + 254.5, X + 254.5), 1, 1, 1)))
-  end)
-
-  -- An overlap below DBL_MIN x |v| divides to -0, which once read as an entry at 0.
-  it("never hits a box it already overlaps, by however little", function()
-    local m = bp.Collider(-1, 0.25, 0.25, 5e-324, 0.75, 0.75)
-    local s = bp.Collider(0, 0, 0, 1, 1, 1)
-    assert.is_true(m:overlaps(s))
-    assert.same({ 1, 0, 0, 0 }, { m:sweep(s, 1000, 0, 0) })
-    local world = bp.World()
-    world:define_block{ name = "stone" }
-    world:set_block(0, 0, 0, "stone")
-    assert.same({ 1, 1000, 0, 0 }, { world:sweep(m, 1000, 0, 0) })
   end)
 
   it("accepts the largest region and displacement", function()

@@ -205,6 +205,166 @@ describe("the water current (Beta flow)", function()
     assert.equal(0, e.vx)
     assert.equal(0, e.vz)
   end)
+
+  it("pulls falling water down beside a solid block one above it, after normalising", function()
+    -- falling water (level 8, decay 0) at (0, 5, 0); +X is air over still water, so
+    -- k = 0 - (0 - 8) = 8 and the flow is (8, 0, 0). The only solid side is at (0, 6, -1),
+    -- one block above (the game's second four getIsBlockSolid tests). The flow is
+    -- normalised, (0, -6, 0) added, and normalised again: (1, -6, 0) / |(1, -6, 0)|.
+    local w = world()
+    w:set_block(0, 5, 0, "water8")
+    w:set_block(1, 4, 0, "water0")
+    w:set_block(0, 6, -1, "stone")
+    -- box y 4.6 .. 6.4: the water test range is the cell y = 5 only
+    local e = w:spawn{ x = 0.5, y = 4.6, z = 0.5 }
+    w:step()
+    assert.is_true(e.in_water)
+    local d1 = F(math.sqrt(1 * 1 + (-6) * (-6) + 0 * 0))
+    local x, y = 1 / d1, -6 / d1                             -- the block's flow vector
+    local d2 = F(math.sqrt(x * x + y * y + 0 * 0))           -- the sum's normalisation
+    assert.equal(x / d2 * PUSH * DRAG, e.vx)
+    assert.equal(y / d2 * PUSH * DRAG - 0.02, e.vy)
+    assert.equal(0, e.vz)
+  end)
+
+  it("weighs an edge (k = level below - (level - 8)) against a level difference", function()
+    -- still water at (0, 2, 0): +X is air over water (k = 0 - (0 - 8) = 8), +Z water of
+    -- level 1 (k = 1 - 0 = 1), -X and -Z stone: the flow is (8, 0, 1) before normalising
+    local w = world()
+    w:fill(-2, 0, -2, 3, 4, 3, "stone")
+    w:set_block(0, 2, 0, "water0")
+    w:set_block(0, 3, 0, 0)
+    w:set_block(1, 2, 0, 0)
+    w:set_block(1, 1, 0, "water0")
+    w:set_block(0, 2, 1, "water1")
+    local e = w:spawn{ x = 0.5, y = 2, z = 0.5 }
+    w:step()
+    local d = F(math.sqrt(8 * 8 + 0 * 0 + 1 * 1))
+    local x, z = 8 / d, 1 / d
+    local d2 = F(math.sqrt(x * x + 0 * 0 + z * z))
+    assert.equal(x / d2 * PUSH * DRAG, e.vx)
+    assert.equal(z / d2 * PUSH * DRAG, e.vz)
+  end)
+
+  it("sums the upper cell of the water test range too (water at head height only)", function()
+    -- the entity stands at y = 1 in a one-cell pocket: (0, 1, 0) air, (0, 2, 0) water of
+    -- level 1 with water of level 2 on +X, so (1, 0, 0); the test range is y = 1 .. 2
+    local w = world()
+    w:fill(-2, 0, -2, 4, 3, 2, "stone")
+    w:set_block(0, 1, 0, 0)
+    w:set_block(0, 2, 0, "water1")
+    w:set_block(1, 2, 0, "water2")
+    local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+    w:step()
+    assert.is_true(e.in_water)
+    assert.equal(PUSH * DRAG, e.vx)
+  end)
+
+  it("sums only water: lava in the test range adds no flow of its own", function()
+    -- walled still water at (0, 1, 0) (flow 0) under lava at (0, 2, 0) that has still
+    -- water on its +X side; only the water's (zero) flow counts: no current
+    local w = world()
+    w:fill(-2, 0, -2, 3, 3, 2, "stone")
+    w:set_block(0, 1, 0, "water0")
+    w:set_block(0, 2, 0, "lava")
+    w:set_block(1, 2, 0, "water0")
+    local e = w:spawn{ x = 0.5, y = 1, z = 0.5 }
+    w:step()
+    assert.is_true(e.in_water)
+    assert.equal(0, e.vx)
+    assert.equal(0, e.vz)
+  end)
+
+  it("takes the flow from the water test's cells, not from the whole box", function()
+    -- box y 1.7 .. 3.5 (cells 1 .. 3); the test box 2.101 .. 3.099 (cells 2 .. 3).
+    -- (0, 1, 0) flows +X (level 1, level 2 beyond) but lies outside the test range;
+    -- (0, 2, 0) is walled still water: the current is zero
+    local w = world()
+    w:fill(-2, 0, -2, 3, 4, 2, "stone")
+    w:set_block(0, 1, 0, "water1")
+    w:set_block(1, 1, 0, "water2")
+    w:set_block(0, 2, 0, "water0")
+    w:set_block(0, 3, 0, 0)
+    local e = w:spawn{ x = 0.5, y = 1.7, z = 0.5 }
+    w:step()
+    assert.is_true(e.in_water)
+    assert.equal(0, e.vx)
+  end)
+
+  it("counts a solid non-cube (a slab) as a side for falling water, solid water never", function()
+    -- getIsBlockSolid is the material's isSolid: a slab is solid but no normal cube.
+    -- Water defined solid = true is still water: never a side (and, level 0 beside
+    -- falling water's decay 0, k = 0: no horizontal flow either)
+    local function column(wall)
+      local w = world()
+      w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+      w:define_block{ name = "solid_water", liquid = "water", solid = true }
+      w:fill(-3, 0, -3, 3, 0, 3, "stone")
+      w:fill(-1, 3, 0, -1, 8, 0, wall)
+      w:fill(0, 3, 0, 0, 8, 0, "water8")
+      local e = w:spawn{ x = 0.5, y = 5, z = 0.5 }
+      w:step()
+      return e
+    end
+    local pulled = column("slab")
+    assert.equal(5 - PUSH, pulled.y)
+    assert.equal(-PUSH * DRAG - 0.02, pulled.vy)
+    local free = column("solid_water")
+    assert.equal(5, free.y)
+    assert.equal(-0.02, free.vy)
+  end)
+
+  it("sums the cells' unit flows x, then y, then z, and normalises a small sum", function()
+    -- the test range is x = 0 .. 1, y = 1 .. 2, z = 0. Flows (levels: still water 0
+    -- everywhere in range; water of level 4 at x = -1, of level 7 on +Z of A and -Z of B,
+    -- of level 1 at x = 2 beside C):
+    --   A (0, 1, 0): (-4, 0, 7)   B (0, 2, 0): (-4, 0, -7)
+    --   C (1, 1, 0): (1, 0, 0)    D (1, 2, 0): (0, 0, 0)
+    -- each normalised, summed in the game's order (A, B, C, D): a sum of length 0.0077
+    -- (above Vec3D.normalize's 1e-4), normalised to just above 1 by the float length
+    local w = world()
+    w:fill(-3, 0, -3, 4, 4, 3, "stone")
+    w:fill(0, 1, 0, 1, 2, 0, "water0")
+    w:fill(-1, 1, 0, -1, 2, 0, "water4")
+    w:set_block(0, 1, 1, "water7")
+    w:set_block(0, 2, -1, "water7")
+    w:set_block(2, 1, 0, "water1")
+    local e = w:spawn{ x = 1.0, y = 1, z = 0.5 }
+    w:step()
+    assert.is_true(e.in_water)
+    local d = F(math.sqrt(4 * 4 + 0 * 0 + 7 * 7))
+    local sx = 0 + -4 / d + -4 / d + 1 + 0 -- A, B, C, D
+    local sz = 0 + 7 / d + -7 / d + 0 + 0
+    local n = F(math.sqrt(sx * sx + 0 * 0 + sz * sz))
+    assert.equal(sx / n * PUSH * DRAG, e.vx)
+    assert.equal(0, e.vz)
+  end)
+
+  it("takes a negative water_current as a push against the flow", function()
+    -- cell 3 of the rising channel flows (1, 0, 0); water_current = -0.1 adds -0.1
+    local w = channel({ 0, 1, 2, 3, 4, 5, 6, 7 })
+    local e = w:spawn{ x = 3.5, y = 1, z = 0.5, rules = bp.rules.beta173{ water_current = -0.1 } }
+    w:step()
+    assert.equal(-0.1 * DRAG, e.vx)
+    assert.equal(0, e.vz)
+  end)
+
+  it("divides by the length (Vec3D.normalize), a 3-4-5 flow to the last bit", function()
+    -- still water at (0, 2, 0): +X water of level 3 (k = 3), +Z water of level 4 (k = 4),
+    -- -X and -Z stone: (3, 0, 4), length 5; 3 / 5 is not 3 x (1 / 5) in double
+    local w = world()
+    w:fill(-2, 0, -2, 3, 4, 3, "stone")
+    w:set_block(0, 2, 0, "water0")
+    w:set_block(0, 3, 0, 0)
+    w:set_block(1, 2, 0, "water3")
+    w:set_block(0, 2, 1, "water4")
+    local e = w:spawn{ x = 0.5, y = 2, z = 0.5 }
+    w:step()
+    local x, z = 3 / 5, 4 / 5
+    local d = F(math.sqrt(x * x + 0 * 0 + z * z))
+    assert.equal(x / d * PUSH * DRAG, e.vx)
+    assert.equal(z / d * PUSH * DRAG, e.vz)
+  end)
 end)
 
 describe("define_block level, solid and ice", function()
