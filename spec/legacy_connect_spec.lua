@@ -128,6 +128,110 @@ describe("legacy connections (MCEdit)", function()
     for x = 0, 2 do assert.equal("straight", shape_of(flight, x, 0)) end
   end)
 
+
+  -- BlockChest.getBoundingBox tests north, then south, then west, then east: a chest
+  -- with partners on two sides joins the first of them.
+  it("joins a chest with partners on two sides to the first in north, south, west, east", function()
+    local CHEST = 54
+    -- three along z, all facing north (metadata 2): the middle one joins north, which
+    -- its facing runs across, so it turns west with type=left (left joins clockwise)
+    local column = mcedit({ { CHEST }, { CHEST }, { CHEST } }, { { 2 }, { 2 }, { 2 } })
+    assert.equal("minecraft:chest[facing=west,type=left]", column:get(0, 0, 1))
+    -- three along x facing north: the middle one joins west, a right half
+    local row = mcedit({ { CHEST, CHEST, CHEST } }, { { 2, 2, 2 } })
+    assert.equal("minecraft:chest[facing=north,type=right]", row:get(1, 0, 0))
+  end)
+
+  -- FenceBlock: wooden fences of every wood join each other; a fence joins every
+  -- wooden fence gate across the join (legacy 107 and 183..187 gates, 85 and 188..192
+  -- fences).
+  it("joins fences of every wood, and every wooden fence gate across the join", function()
+    local E = "minecraft:oak_fence[east=true,north=false,south=false,west=false]"
+    for id = 188, 192 do
+      local s = mcedit{ { FENCE, id } }
+      assert.equal(E, s:get(0, 0, 0), tostring(id))
+      assert.matches("^minecraft:[%a_]+_fence%[east=false,north=false,south=false,west=true%]$", s:get(1, 0, 0))
+    end
+    for id = 183, 187 do -- gates facing south (metadata 0): they run along x, across the join
+      assert.equal(E, mcedit{ { FENCE, id } }:get(0, 0, 0), tostring(id))
+    end
+  end)
+
+  -- FenceBlock.isExceptionForConnection: full blocks a fence never joins; a fence joins
+  -- only a sturdy (full) face, which neither a bottom slab's side nor water has.
+  it("does not join carved pumpkins, shulker boxes, slabs or water", function()
+    local NONE = "minecraft:oak_fence[east=false,north=false,south=false,west=false]"
+    for _, id in ipairs{ 86, 219, 234, 44, 9 } do -- pumpkin, white and black shulker boxes
+      assert.equal(NONE, mcedit{ { FENCE, id } }:get(0, 0, 0), tostring(id))
+    end
+  end)
+
+  -- IronBarsBlock.attachsTo: panes and bars join panes, bars, walls and full faces,
+  -- never a fence gate (only fences and walls join gates).
+  it("does not join a pane to a fence gate across it", function()
+    local s = mcedit{ { PANE, GATE } } -- the gate faces south: it runs along x
+    assert.equal("minecraft:glass_pane[east=false,north=false,south=false,west=false]", s:get(0, 0, 0))
+  end)
+
+  -- BlockStairs.getBlockFaceShape: an inner_right corner shows full faces toward its
+  -- facing and the side clockwise of it.
+  it("joins a fence to the east back of an inner_right stair facing north", function()
+    local ST = 53
+    -- the stair at x = 1 faces north (3) with one facing east (0) behind it: inner_right
+    local s = mcedit({ { 0, ST, FENCE }, { 0, ST, 0 } }, { { 0, 3, 0 }, { 0, 0, 0 } })
+    assert.equal("minecraft:oak_stairs[facing=north,half=bottom,shape=inner_right]", s:get(1, 0, 0))
+    assert.equal("minecraft:oak_fence[east=false,north=false,south=false,west=true]", s:get(2, 0, 0))
+  end)
+
+  -- StairBlock.canTakeShape: a corner is refused when the stair on the side it turns
+  -- toward faces the same way in the same half; one of the other half does not refuse.
+  it("keeps a stair straight where a same-facing stair of its half blocks the corner", function()
+    local ST = 53
+    local function shape_at(rows, metas, x, z) return mcedit(rows, metas):get(x, 0, z):match("shape=([%w_]+)") end
+    -- outer: the stair at (1, 1) faces north with one facing east in front; the stair
+    -- west of it (0, 1) faces north: bottom half blocks the corner, top half does not
+    local outer = { { 0, ST, 0 }, { ST, ST, 0 } }
+    assert.equal("straight", shape_at(outer, { { 0, 0, 0 }, { 3, 3, 0 } }, 1, 1))
+    assert.equal("outer_right", shape_at(outer, { { 0, 0, 0 }, { 7, 3, 0 } }, 1, 1))
+    -- inner: the stair at (1, 0) faces north with one facing west behind it; a
+    -- north-facing stair west of it (0, 0) blocks the corner, one east of it does not
+    assert.equal("straight", shape_at({ { ST, ST, 0 }, { 0, ST, 0 } }, { { 3, 3, 0 }, { 0, 1, 0 } }, 1, 0))
+    assert.equal("inner_left", shape_at({ { 0, ST, ST }, { 0, ST, 0 } }, { { 0, 3, 3 }, { 0, 1, 0 } }, 1, 0))
+  end)
+
+  it("joins the back of every kind of legacy stairs", function()
+    for _, id in ipairs{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 } do
+      -- the stair east of the fence faces west (1): its back is toward the fence
+      assert.equal("minecraft:oak_fence[east=true,north=false,south=false,west=false]",
+        mcedit({ { FENCE, id } }, { { 0, 1 } }):get(0, 0, 0), tostring(id))
+    end
+    local inner = mcedit({ { 0, 203, 0 }, { 0, 203, 0 } }, { { 0, 3, 0 }, { 0, 1, 0 } })
+    assert.equal("minecraft:purpur_stairs[facing=north,half=bottom,shape=inner_left]", inner:get(1, 0, 0))
+  end)
+
+  -- WallBlock: the post drops only where the wall runs straight on two opposite sides.
+  it("keeps a wall's post where it joins three sides", function()
+    local s = mcedit{ { WALL, WALL, WALL }, { 0, WALL, 0 } }
+    assert.equal("minecraft:cobblestone_wall[east=true,north=false,south=true,up=true,west=true]",
+      s:get(1, 0, 0))
+    s = mcedit{ { 0, WALL, 0 }, { WALL, WALL, 0 }, { 0, WALL, 0 } }
+    assert.equal("minecraft:cobblestone_wall[east=false,north=true,south=true,up=true,west=true]",
+      s:get(1, 0, 1))
+  end)
+
+  -- The loader caches a connecting cell's state by (id, metadata, code): stained
+  -- glass panes of two colours with different connections keep their own states.
+  it("keeps apart stained glass panes of different colours and connections", function()
+    local STAINED = 160 -- metadata: the colour (0 white, 1 orange)
+    local s = mcedit({ { 0, STAINED, 0, 0, STAINED, 0 },
+                       { STAINED, STAINED, STAINED, 0, STAINED, STAINED },
+                       { 0, STAINED, 0, 0, STAINED, 0 } },
+                     { { 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 1, 0 }, { 0, 0, 0, 0, 0, 0 } })
+    assert.equal("minecraft:white_stained_glass_pane[east=true,north=true,south=true,west=true]", s:get(1, 0, 1))
+    assert.equal("minecraft:orange_stained_glass_pane[east=true,north=true,south=true,west=false]",
+      s:get(4, 0, 1))
+  end)
+
   it("stops a walker at a fence line it would have passed as bare posts", function()
     local s = mcedit{ { FENCE, FENCE, FENCE, FENCE, FENCE } }
     local w = bp.World()

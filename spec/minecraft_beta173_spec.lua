@@ -163,6 +163,40 @@ describe("bp.minecraft.beta173", function()
       assert.same({}, beta.block_def("snow[layers=04]").boxes)
     end)
 
+    -- Below the range is invalid as above it (bites 0..6: BlockCake), and a stair
+    -- without a valid facing takes the default state's, north (StairBlock).
+    it("treats a negative bites and a missing stair facing as their defaults", function()
+      local def, known = beta.block_def("minecraft:cake[bites=-1]")
+      assert.is_false(known)
+      assert.same({ { 1 / 16, 0, 1 / 16, 15 / 16, 7 / 16, 15 / 16 } }, def.boxes)
+      assert.equal("minecraft:cake[bites=0]@beta173", def.name)
+      for _, state in ipairs{ "minecraft:oak_stairs", "minecraft:oak_stairs[facing=up,half=bottom]" } do
+        def = beta.block_def(state)
+        assert.same({ { 0, 0, 0, 1, 1, 0.5 }, { 0, 0, 0.5, 1, 0.5, 1 } }, def.boxes)
+        assert.equal("minecraft:oak_stairs[facing=north]@beta173", def.name)
+      end
+    end)
+
+    -- A waterlogged block whose Beta shape has no properties of its own (fences, chests)
+    -- still gets a name apart from the dry one: two definitions, one holding water.
+    it("names a waterlogged fence or chest apart from the dry one", function()
+      for _, base in ipairs{ "oak_fence", "chest" } do
+        local wet = def_of("minecraft:" .. base .. "[waterlogged=true]")
+        local dry = def_of("minecraft:" .. base .. "[waterlogged=false]")
+        assert.equal("minecraft:" .. base .. "[waterlogged=true]@beta173", wet.name)
+        assert.equal("minecraft:" .. base .. "@beta173", dry.name)
+        assert.same(dry.boxes, wet.boxes)
+      end
+    end)
+
+    -- A state outside the minecraft namespace has no Beta shape; its definition is the
+    -- modern module's, even when named like a fence.
+    it("returns the modern definition for states of another namespace", function()
+      for _, state in ipairs{ "mymod:oak_fence", "mymod:chest[facing=north]" } do
+        assert.same({ minecraft.block_def(state) }, { beta.block_def(state) })
+      end
+    end)
+
     it("returns the modern definition for every other state", function()
       for _, state in ipairs({ "minecraft:stone", "minecraft:oak_slab[type=bottom]",
           "minecraft:birch_stairs[facing=east,half=top,shape=straight,waterlogged=false]",

@@ -46,6 +46,20 @@ describe("vanilla structure files", function()
     pal[65537] = nil
     local s = assert(schematic.load(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 65535 } })))
     assert.equal("minecraft:test_65536", s:get(0, 0, 0))
+    -- each list of `palettes` alike, the second too (only the first is used)
+    local small = D.payload.list(TAG.compound, { entry("minecraft:stone") })
+    for _, lists in ipairs{ { small, D.payload.list(TAG.compound, pal) }, { small, small } } do
+      local doc = D.root("", int("DataVersion", 3465), int_list("size", { 1, 1, 1 }),
+        D.list("palettes", TAG.list, lists), D.list("blocks", TAG.compound, {}))
+      assert(schematic.load(doc))
+    end
+    pal[65537] = entry("minecraft:test_65537")
+    local doc = D.root("", int("DataVersion", 3465), int_list("size", { 1, 1, 1 }),
+      D.list("palettes", TAG.list, { small, D.payload.list(TAG.compound, pal) }),
+      D.list("blocks", TAG.compound, {}))
+    local none, err = schematic.load(doc)
+    assert.is_nil(none)
+    assert.matches("^schematic: nbt: list palettes%[%] of 65537 entries %(at most 65536%) at byte %d+$", err)
   end)
 
   it("places the listed blocks; cells it does not list are air", function()
@@ -103,6 +117,71 @@ describe("vanilla structure files", function()
       { { { 0, 0, 0 }, 0 }, { { 0, 0, 0 }, 1 } })))
     assert.same({ "0,0,0=minecraft:dirt" }, cells_of(s))
     assert.same({ "minecraft:stone", "minecraft:dirt" }, s.palette) -- every cell listed: no air
+  end)
+
+  -- README "Loading schematics": a position listed twice takes its later entry and is
+  -- still one cell; the cells after it keep their places.
+  it("keeps the cells after a position listed twice in their places", function()
+    local pal = { entry("minecraft:stone"), entry("minecraft:dirt"), entry("minecraft:sand") }
+    local s = assert(schematic.load(structure({ 2, 1, 1 }, pal,
+      { { { 0, 0, 0 }, 0 }, { { 0, 0, 0 }, 1 }, { { 1, 0, 0 }, 2 } })))
+    assert.same({ "0,0,0=minecraft:dirt", "1,0,0=minecraft:sand" }, cells_of(s))
+    assert.equal(2, #s.blocks) -- one byte per cell, two cells
+  end)
+
+  -- Entries no loader reads (`entities`) are skipped unbuilt but checked as strictly as the
+  -- rest: nesting deeper than nbt.MAX_DEPTH (512) in them is refused, through lists and
+  -- compounds.
+  it("refuses unread entities nested deeper than 512", function()
+    local pal = { entry("minecraft:stone") }
+    local l = D.payload.list(0, {})
+    for _ = 1, 600 do l = D.payload.list(TAG.list, { l }) end
+    local s, err = schematic.load(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 0 } }, D.tag(TAG.list, "entities", l)))
+    assert.is_nil(s)
+    assert.matches("^schematic: nbt: nesting deeper than 512 at byte %d+$", err)
+    local c = "\0"
+    for _ = 1, 600 do c = D.tag(TAG.compound, "n", c) .. "\0" end
+    s, err = schematic.load(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 0 } },
+      D.list("entities", TAG.compound, { c })))
+    assert.is_nil(s)
+    assert.matches("^schematic: nbt: nesting deeper than 512 at byte %d+$", err)
+    -- nesting within the limit loads
+    l = D.payload.list(0, {})
+    for _ = 1, 100 do l = D.payload.list(TAG.list, { l }) end
+    assert(schematic.load(structure({ 1, 1, 1 }, pal, { { { 0, 0, 0 }, 0 } }, D.tag(TAG.list, "entities", l))))
+  end)
+
+  -- `max_bytes` bounds the cell string, cells times bytes per cell: two bytes past 256
+  -- palette entries.
+  it("bounds a structure's cell string by two bytes a cell past 256 states", function()
+    local pal = {}
+    for i = 1, 257 do pal[i] = entry("minecraft:test_" .. i) end -- and air: 258 states
+    local doc = structure({ 100, 100, 1 }, pal, { { { 0, 0, 0 }, 256 } })
+    assert.is_true(#doc < 15000)
+    local s, err = schematic.load(doc, { max_bytes = 15000 })
+    assert.is_nil(s)
+    assert.equal("schematic: structure of 100x100x1 cells would take 20000 bytes (max_bytes 15000)", err)
+    s = assert(schematic.load(doc, { max_bytes = 20000 }))
+    assert.equal("minecraft:test_257", s:get(0, 0, 0))
+  end)
+
+  -- StructureTemplate.load reads `palettes` only when it is a list (tag.getList gives
+  -- nothing for another tag type) and then falls back to `palette`.
+  it("reads `palette` when `palettes` is not a list", function()
+    local doc = structure({ 1, 1, 1 }, { entry("minecraft:stone") }, { { { 0, 0, 0 }, 0 } },
+      D.longs("palettes", { 1, 2 }))
+    local s = assert(schematic.load(doc))
+    assert.same({ "0,0,0=minecraft:stone" }, cells_of(s))
+  end)
+
+  -- The cap of 65,536 counts a palette's entries, not the tags inside one entry (the game
+  -- reads Name and Properties and ignores the rest).
+  it("caps the palette's entries, not the tags of an entry", function()
+    local tags = { D.str("Name", "minecraft:stone") }
+    for i = 1, 65537 do tags[#tags + 1] = int("t" .. i, 0) end
+    local s = assert(schematic.load(structure({ 1, 1, 1 }, { D.payload.comp(table.unpack(tags)) },
+      { { { 0, 0, 0 }, 0 } })))
+    assert.equal("minecraft:stone", s:get(0, 0, 0))
   end)
 
   it("refuses blocks outside the size, unknown states and huge sizes", function()
@@ -224,6 +303,93 @@ describe("Litematica schematics", function()
     assert.same({ 0, 0, 0 }, s.offset)
     assert.same({ "0,0,0=minecraft:stone", "3,0,1=minecraft:dirt" }, cells_of(s))
     assert.same({ "minecraft:air", "minecraft:stone", "minecraft:dirt" }, s.palette)
+  end)
+
+  -- LitematicaBitArray.getAt: a value that ends exactly at bit 64 lies in
+  -- one long; only one that crosses the boundary reads the next long.
+  it("reads a value that ends at the top bit of a long from that long alone", function()
+    local pal = { entry("minecraft:air"), entry("minecraft:stone"), entry("minecraft:dirt") }
+    local values = {}
+    for i = 1, 64 do values[i] = 0 end
+    values[32], values[33] = 1, 2 -- cells 31 (bits 62..63 of the first long) and 32
+    local s = assert(schematic.load(litematic(region("r", { 0, 0, 0 }, { 64, 1, 1 }, pal, values))))
+    assert.equal("minecraft:stone", s:get(31, 0, 0))
+    assert.equal("minecraft:dirt", s:get(32, 0, 0))
+    -- one long of 32 cells: the last ends at bit 64 and there is no next long
+    local one = {}
+    for i = 1, 32 do one[i] = 0 end
+    one[32] = 2
+    s = assert(schematic.load(litematic(region("r", { 0, 0, 0 }, { 32, 1, 1 }, pal, one))))
+    assert.equal("minecraft:dirt", s:get(31, 0, 0))
+  end)
+
+  -- README: cells no region covers are air, also where overlapping regions hold as many
+  -- cells as the box.
+  it("fills the gap of two overlapping regions that cover the box's cell count", function()
+    local pal = { entry("minecraft:stone") }
+    -- 2x1x1 and 1x1x2 from the origin: 4 cells listed, box 2x1x2, (1, 0, 1) uncovered
+    local s = assert(schematic.load(litematic(region("a", { 0, 0, 0 }, { 2, 1, 1 }, pal, { 0, 0 }),
+      region("b", { 0, 0, 0 }, { 1, 1, 2 }, pal, { 0, 0 }))))
+    assert.same({ 2, 1, 2 }, { s.width, s.height, s.length })
+    assert.same({ "0,0,0=minecraft:stone", "1,0,0=minecraft:stone", "0,0,1=minecraft:stone" }, cells_of(s))
+    assert.equal("minecraft:air", s:get(1, 0, 1))
+  end)
+
+  -- MAX_REGIONS regions load.
+  it("loads a document of exactly MAX_REGIONS regions", function()
+    local pal = { entry("minecraft:stone") }
+    local regions = {}
+    for i = 1, 64 do -- litematic.MAX_REGIONS
+      regions[i] = region(("r%02d"):format(i), { i - 1, 0, 0 }, { 1, 1, 1 }, pal, { 0 })
+    end
+    local s = assert(schematic.load(litematic(table.unpack(regions))))
+    assert.same({ 64, 1, 1 }, { s.width, s.height, s.length })
+    assert.equal("minecraft:stone", s:get(63, 0, 0))
+  end)
+
+  -- README: where regions overlap the one whose name sorts last wins, in every run,
+  -- whatever the order of the Regions compound; the joined palette follows the sorted
+  -- names.
+  it("orders many overlapping regions by name, not by table order", function()
+    local parts, states = {}, {}
+    for i = 1, 20 do
+      local name = ("r%02d"):format(i)
+      states[i] = "minecraft:test_" .. name
+      parts[i] = region(name, { 0, 0, 0 }, { 1, 1, 1 }, { entry(states[i]) }, { 0 })
+    end
+    local s = assert(schematic.load(litematic(table.unpack(parts))))
+    assert.equal("minecraft:test_r20", s:get(0, 0, 0))
+    states[21] = "minecraft:air" -- several regions: air for the join
+    assert.same(states, s.palette)
+  end)
+
+  -- A negative Size reaching below the int32 range on Y is refused as on X.
+  it("refuses regions reaching below the int32 range on Y and Z", function()
+    local pal = { entry("minecraft:air"), entry("minecraft:stone") }
+    fails(litematic(region("r", { 0, -2 ^ 31, 0 }, { 1, -2, 1 }, pal, { 1, 1 })),
+      "regions reach below the int32 range")
+    fails(litematic(region("r", { 0, 0, -2 ^ 31 }, { 1, 1, -2 }, pal, { 1, 1 })),
+      "regions reach below the int32 range")
+  end)
+
+  -- A document without MinecraftDataVersion has no data version (nil, not 0).
+  it("gives no data_version when the document has no MinecraftDataVersion", function()
+    local pal = { entry("minecraft:stone") }
+    local s = assert(schematic.load(D.root("", int("Version", 6),
+      comp("Regions", region("r", { 0, 0, 0 }, { 1, 1, 1 }, pal, { 0 })))))
+    assert.is_nil(s.data_version)
+    local s2 = assert(schematic.load(litematic(region("r", { 0, 0, 0 }, { 1, 1, 1 }, pal, { 0 }))))
+    assert.equal(3700, s2.data_version)
+  end)
+
+  -- As the structure palette, a BlockStatePalette of more than 65,536 entries is refused as
+  -- it is decoded.
+  it("refuses a BlockStatePalette of 65,537 entries as it decodes it", function()
+    local pal = {}
+    for i = 1, 65537 do pal[i] = entry("minecraft:test_" .. i) end
+    local s, err = schematic.load(litematic(region("r", { 0, 0, 0 }, { 1, 1, 1 }, pal, { 0 })))
+    assert.is_nil(s)
+    assert.matches("^schematic: nbt: list BlockStatePalette of 65537 entries %(at most 65536%) at byte %d+$", err)
   end)
 
   it("lets the region whose name sorts last win where regions overlap", function()

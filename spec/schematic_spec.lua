@@ -458,6 +458,37 @@ describe("blockphys.schematic", function()
       assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=true]", s:get(0, 0, 0))
     end)
 
+
+    -- BlockDoor.getActualState (1.12): a lower half takes HINGE from the same door
+    -- above it; a lower half's metadata names no hinge (getStateFromMeta leaves it
+    -- LEFT), so a lower half under another lower half keeps hinge left.
+    it("does not read a hinge from a lower door half stacked above a lower half", function()
+      -- meta 5 (facing south, open) under meta 1 (a lower half whose bit 0 is set)
+      local s = assert(schematic.load(mcedit(1, 2, 1, "\64\64", "\5\1")))
+      assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=true]", s:get(0, 0, 0))
+    end)
+
+    -- Blocks and Data longer than the cells are accepted, and the bytes past the last cell
+    -- are no cell: a door in the top layer has nothing above it.
+    it("reads no door half from bytes past the last cell", function()
+      -- one cell, a lower half (meta 1: facing south); then an upper half's bytes (meta 9)
+      local s = assert(schematic.load(mcedit(1, 1, 1, "\64\64", "\1\9")))
+      assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=false]", s:get(0, 0, 0))
+    end)
+
+    -- BlockFenceGate: facing getHorizontal(meta & 3) (0 south, 1 west, 2 north, 3 east);
+    -- BlockFurnace (lit too) and BlockEnderChest: facing getFront(meta), up and down read
+    -- as north.
+    it("maps the facings of fence gates, lit furnaces and ender chests", function()
+      assert_states({
+        { 107, 0, "minecraft:oak_fence_gate[facing=south,open=false]" },
+        { 107, 2, "minecraft:oak_fence_gate[facing=north,open=false]" },
+        { 107, 7, "minecraft:oak_fence_gate[facing=east,open=true]" },
+        { 62, 5, "minecraft:furnace[facing=east]" }, { 62, 0, "minecraft:furnace[facing=north]" },
+        { 130, 3, "minecraft:ender_chest[facing=south]" }, { 130, 1, "minecraft:ender_chest[facing=north]" },
+      })
+    end)
+
     it("legacy_state checks its arguments and meta_at's answers", function()
       local function bad(n, msg) return "bad argument #" .. n .. " to 'legacy_state' (" .. msg .. ")" end
       local ls = schematic.legacy_state
@@ -1314,6 +1345,79 @@ describe("blockphys.schematic", function()
       end
     end)
 
+    -- README "Loading schematics": a path is read as gzip or as raw NBT; end of file is the
+    -- end of the data, not an error.
+    it("loads an uncompressed NBT file from its path, read in pieces to its end", function()
+      local path = os.tmpname()
+      -- past one 16 KiB first piece, so the rest comes from further reads
+      local doc = sponge2(1, 1, 1, { "minecraft:stone" }, "\0",
+        { Offset = bytes("Pad", string.rep("p", 40000)) })
+      local f = assert(io.open(path, "wb"))
+      f:write(doc)
+      f:close()
+      local s, err = schematic.load(path)
+      os.remove(path)
+      assert(s, err)
+      assert.equal("minecraft:stone", s:get(0, 0, 0))
+    end)
+
+    -- A read that fails after the first piece (an I/O error mid-file) is reported as such,
+    -- not as data that ends early.
+    it("reports a read error in the middle of a file, gzip or raw", function()
+      local doc = sponge2(1, 1, 1, { "minecraft:stone" }, "\0")
+      local real_open = io.open
+      local function failing_after(data, first)
+        local reads = 0
+        return { close = function() end, read = function(_, n)
+          reads = reads + 1
+          if reads == 1 then return data:sub(1, math.min(n, first)) end
+          return nil, "Input/output error", 5
+        end }
+      end
+      local function load_faked(data, first)
+        rawset(io, "open", function(p, m) -- rawset: io is a standard library table
+          if p == "fake.schem" then return failing_after(data, first) end
+          return real_open(p, m)
+        end)
+        local ok, res, err = pcall(schematic.load, "fake.schem")
+        rawset(io, "open", real_open)
+        assert.is_true(ok, tostring(res))
+        return res, err
+      end
+      local want = "schematic: cannot read file: fake.schem: Input/output error"
+      assert.same({ nil, want }, { load_faked(gzip(doc), 12) }) -- only the gzip header comes
+      assert.same({ nil, want }, { load_faked(doc, 12) })
+    end)
+
+    -- A file that was opened is closed again, whether it loads or not.
+    it("closes the file it read, loaded or refused", function()
+      local path = os.tmpname()
+      local real_open = io.open
+      local function load_counting(data)
+        local f = assert(real_open(path, "wb"))
+        f:write(data)
+        f:close()
+        local closed = 0
+        rawset(io, "open", function(p, m)
+          if p ~= path then return real_open(p, m) end
+          local real = assert(real_open(p, m))
+          return { read = function(_, n) return real:read(n) end,
+                   close = function() closed = closed + 1; return real:close() end }
+        end)
+        local ok, res = pcall(schematic.load, path)
+        rawset(io, "open", real_open)
+        assert.is_true(ok, tostring(res))
+        return res, closed
+      end
+      local s, closed = load_counting(sponge2(1, 1, 1, { "minecraft:stone" }, "\0"))
+      assert.is_table(s)
+      assert.equal(1, closed)
+      s, closed = load_counting("not a schematic")
+      assert.is_nil(s)
+      assert.equal(1, closed)
+      os.remove(path)
+    end)
+
     it("completes MCEdit doors only from halves inside the schematic, uncached", function()
       -- Pins `yy < 0 or yy >= h` in the meta_at callback and the DOOR_IDS
       -- exception to the (id, meta) cache.
@@ -1329,6 +1433,18 @@ describe("blockphys.schematic", function()
       s = assert(schematic.load(doors(2, 2, "\64\64\64\64", "\1\1\8\9")))
       assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=left,open=false]", s:get(0, 0, 0))
       assert.equal("minecraft:oak_door[facing=south,half=lower,hinge=right,open=false]", s:get(1, 0, 0))
+    end)
+
+    -- The check of "completes MCEdit doors only from halves inside the schematic,
+    -- uncached" for every legacy door id: 64, 71, 193..197.
+    it("completes every kind of legacy door from its own upper half, uncached", function()
+      for _, id in ipairs{ 64, 71, 193, 194, 195, 196, 197 } do
+        local c = string.char(id)
+        local s = assert(schematic.load(comp("Schematic", short("Width", 2), short("Height", 2),
+          short("Length", 1), bytes("Blocks", c:rep(4)), bytes("Data", "\1\1\8\9"))))
+        assert.matches("_door%[facing=south,half=lower,hinge=left,open=false%]$", s:get(0, 0, 0))
+        assert.matches("_door%[facing=south,half=lower,hinge=right,open=false%]$", s:get(1, 0, 0))
+      end
     end)
 
     it("paste() accepts coordinates at both ends of the int32 range", function()

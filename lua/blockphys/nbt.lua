@@ -174,6 +174,7 @@ local function read_list_header(r)
 end
 
 -- The entries a container named `name` may hold (r.caps, see nbt._decode), or nil.
+-- The elements of a list named `name` are named `name .. "[]"`.
 local function cap_of(r, name)
   return r.caps and name and r.caps[name]
 end
@@ -186,8 +187,9 @@ local function read_list(r, depth, name)
   end
   add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
   local out = setmetatable({}, LIST_MT[elem])
+  local elem_name = name and cap_of(r, name .. "[]") and name .. "[]" or nil
   for i = 1, n do
-    out[i] = read_payload(r, elem, depth)
+    out[i] = read_payload(r, elem, depth, nil, elem_name)
   end
   return out
 end
@@ -368,9 +370,10 @@ end
 -- ticks, which they never read. The entries of a compound named `skip[1]` are
 -- all kept (Litematica's `Regions`, whose keys are names users choose).
 -- `caps` (optional) maps a name to the most entries a list or compound of that
--- name may hold: a loader refuses an oversized palette as soon as it reads its
--- length (a list) or the entry past the cap (a compound), not after decoding
--- millions of entries.
+-- name may hold (`"name[]"`: each element of a list named `name`, for a list of
+-- lists): a loader refuses an oversized palette as soon as it reads its length (a
+-- list) or the entry past the cap (a compound), not after decoding millions of
+-- entries.
 -- @local
 function nbt._decode(bytes, opts, skip, caps)
   if type(bytes) ~= "string" then

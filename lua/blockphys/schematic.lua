@@ -611,10 +611,11 @@ local UNREAD = {
 }
 
 -- The palettes of every format (Sponge's compound, the structure and Litematica
--- lists), refused past cells.MAX_PALETTE entries as they are decoded.
+-- lists, each list of a structure's `palettes`), refused past cells.MAX_PALETTE
+-- entries as they are decoded.
 local PALETTE_CAPS = {
   Palette = cells.MAX_PALETTE, palette = cells.MAX_PALETTE,
-  BlockStatePalette = cells.MAX_PALETTE,
+  BlockStatePalette = cells.MAX_PALETTE, ["palettes[]"] = cells.MAX_PALETTE,
 }
 
 --- Loads a schematic from a file path or from its bytes.
