@@ -9,7 +9,8 @@
 -- (either argument alone, in either order; the schematic is ../shared/data's
 -- Limbo lobby by default, which lies beside the repository, not in it)
 -- With `beta173`, blocks get Beta 1.7.3's collision shapes where they differ from
--- today's (bp.minecraft.beta173: fences, ladders, snow, chests, farmland, cake).
+-- today's (bp.minecraft.beta173: fences, ladders, snow, chests, farmland, extended
+-- pistons, cake, stairs).
 local bp = require "blockphys"
 
 local DEFAULT = "../shared/data/limbo_spawn.schem"

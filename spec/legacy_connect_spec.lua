@@ -230,6 +230,10 @@ describe("legacy connections (MCEdit)", function()
     assert.equal("minecraft:white_stained_glass_pane[east=true,north=true,south=true,west=true]", s:get(1, 0, 1))
     assert.equal("minecraft:orange_stained_glass_pane[east=true,north=true,south=true,west=false]",
       s:get(4, 0, 1))
+    -- and of different colours with the same connections
+    s = mcedit({ { STAINED, STAINED, 0, STAINED, STAINED } }, { { 0, 0, 0, 1, 1 } })
+    assert.equal("minecraft:white_stained_glass_pane[east=true,north=false,south=false,west=false]", s:get(0, 0, 0))
+    assert.equal("minecraft:orange_stained_glass_pane[east=true,north=false,south=false,west=false]", s:get(3, 0, 0))
   end)
 
   it("stops a walker at a fence line it would have passed as bare posts", function()

@@ -231,6 +231,13 @@ describe("pushOutOfBlocks (push_out_of_blocks = true)", function()
     local vx, vz = pushed(w, e)
     assert.equal(0, vx)
     assert.equal(-PUSH, vz)
+    -- two above the point's cell is not tested: stone there leaves -X open
+    w, e = setup(0.3, 0.5, reach(0))
+    w:set_block(0, 1, 0, "stone")
+    w:set_block(-1, 3, 0, "stone")
+    vx, vz = pushed(w, e)
+    assert.equal(-PUSH, vx)
+    assert.equal(0, vz)
   end)
 end)
 

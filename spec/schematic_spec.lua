@@ -1392,6 +1392,7 @@ describe("blockphys.schematic", function()
     -- A file that was opened is closed again, whether it loads or not.
     it("closes the file it read, loaded or refused", function()
       local path = os.tmpname()
+      finally(function() os.remove(path) end)
       local real_open = io.open
       local function load_counting(data)
         local f = assert(real_open(path, "wb"))
@@ -1415,7 +1416,6 @@ describe("blockphys.schematic", function()
       s, closed = load_counting("not a schematic")
       assert.is_nil(s)
       assert.equal(1, closed)
-      os.remove(path)
     end)
 
     it("completes MCEdit doors only from halves inside the schematic, uncached", function()

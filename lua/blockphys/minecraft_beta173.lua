@@ -34,7 +34,8 @@
 -- block without `World:paste` reusing the wrong one.
 --
 -- Source: the Beta 1.7.3 block classes (BlockFence, BlockLadder, BlockSnow,
--- BlockFarmland, BlockCake, BlockChest, BlockPistonBase; `jacobo-mc/mc_b1.7.3_release`, the S1
+-- BlockFarmland, BlockCake, BlockChest, BlockPistonBase, BlockStairs;
+-- `jacobo-mc/mc_b1.7.3_release`, the S1
 -- decompile of reference/b173-movement.md, whose section 8 gives the ladder's
 -- 0.125); our own transcription. Metadata maps to states as the MCEdit import of
 -- `blockphys.schematic` writes them (snow: layers = metadata + 1).

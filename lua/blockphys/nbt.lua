@@ -174,7 +174,8 @@ local function read_list_header(r)
 end
 
 -- The entries a container named `name` may hold (r.caps, see nbt._decode), or nil.
--- The elements of a list named `name` are named `name .. "[]"`.
+-- Element i of a list named `name` is named `name[i]` (0-based, as the messages
+-- count), and its cap is the one of `name[]`.
 local function cap_of(r, name)
   return r.caps and name and r.caps[name]
 end
@@ -187,9 +188,21 @@ local function read_list(r, depth, name)
   end
   add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
   local out = setmetatable({}, LIST_MT[elem])
-  local elem_name = name and cap_of(r, name .. "[]") and name .. "[]" or nil
+  local elem_cap = name and cap_of(r, name .. "[]")
+  if elem_cap then
+    -- a list of lists: each element under its own name, with the elements' cap
+    -- (an error abandons r, so the caps need no restoring on that path)
+    local caps = r.caps
+    for i = 1, n do
+      local elem_name = format("%s[%d]", name, i - 1)
+      r.caps = { [elem_name] = elem_cap }
+      out[i] = read_payload(r, elem, depth, nil, elem_name)
+      r.caps = caps
+    end
+    return out
+  end
   for i = 1, n do
-    out[i] = read_payload(r, elem, depth, nil, elem_name)
+    out[i] = read_payload(r, elem, depth)
   end
   return out
 end
