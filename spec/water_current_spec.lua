@@ -40,12 +40,27 @@ end
 -- x = -1; beside its end, x = 4 is left open (air, and stone below it at y = 1).
 local function pool_end()
   local w = world()
-    w:fill(-2, 0, -2, 8, 1, 2, "stone")
-    w:fill(-2, 2, -1, 8, 4, -1, "stone")
-    w:fill(-2, 2, 1, 8, 4, 1, "stone")
-    w:set_block(-1, 2, 0, "stone")
-    w:fill(0, 2, 0, 3, 2, 0, "water0")
+  w:fill(-2, 0, -2, 8, 1, 2, "stone")
+  w:fill(-2, 2, -1, 8, 4, -1, "stone")
+  w:fill(-2, 2, 1, 8, 4, 1, "stone")
+  w:set_block(-1, 2, 0, "stone")
+  w:fill(0, 2, 0, 3, 2, 0, "water0")
   return w
+end
+
+-- A column of falling water at (0, y, 0), y = 3..8, walled on -X by `wall` (also
+-- "slab", a solid bottom slab, or "solid_water", water defined solid), open elsewhere;
+-- the entity in it after one step from y = 5.
+local function falling_column(wall)
+  local w = world()
+  w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
+  w:define_block{ name = "solid_water", liquid = "water", solid = true }
+  w:fill(-3, 0, -3, 3, 0, 3, "stone")
+  w:fill(-1, 3, 0, -1, 8, 0, wall)
+  w:fill(0, 3, 0, 0, 8, 0, "water8")
+  local e = w:spawn{ x = 0.5, y = 5, z = 0.5 }
+  w:step()
+  return e
 end
 
 describe("the water current (Beta flow)", function()
@@ -140,23 +155,13 @@ describe("the water current (Beta flow)", function()
   end)
 
   it("pulls falling water (level 8+) down beside a solid block, not beside ice", function()
-    -- a column of falling water at (0, y, 0), y = 3..8, walled on -X, open elsewhere
-    local function column(wall)
-      local w = world()
-      w:fill(-3, 0, -3, 3, 0, 3, "stone")
-      w:fill(-1, 3, 0, -1, 8, 0, wall)
-      w:fill(0, 3, 0, 0, 8, 0, "water8")
-      local e = w:spawn{ x = 0.5, y = 5, z = 0.5 }
-      w:step()
-      return e
-    end
     -- horizontal flow (0, 0, 0), normalised stays 0; + (0, -6, 0): (0, -1, 0)
-    local e = column("stone")
+    local e = falling_column("stone")
     assert.equal(5 - PUSH, e.y)
     assert.equal(-PUSH * DRAG - 0.02, e.vy)
     assert.equal(0, e.vx)
     -- ice is no side for the pull (Beta's BlockFluid.getIsBlockSolid)
-    local free = column("ice")
+    local free = falling_column("ice")
     assert.equal(5, free.y)
     assert.equal(-0.02, free.vy)
   end)
@@ -295,21 +300,10 @@ describe("the water current (Beta flow)", function()
     -- getIsBlockSolid is the material's isSolid: a slab is solid but no normal cube.
     -- Water defined solid = true is still water: never a side (and, level 0 beside
     -- falling water's decay 0, k = 0: no horizontal flow either)
-    local function column(wall)
-      local w = world()
-      w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
-      w:define_block{ name = "solid_water", liquid = "water", solid = true }
-      w:fill(-3, 0, -3, 3, 0, 3, "stone")
-      w:fill(-1, 3, 0, -1, 8, 0, wall)
-      w:fill(0, 3, 0, 0, 8, 0, "water8")
-      local e = w:spawn{ x = 0.5, y = 5, z = 0.5 }
-      w:step()
-      return e
-    end
-    local pulled = column("slab")
+    local pulled = falling_column("slab")
     assert.equal(5 - PUSH, pulled.y)
     assert.equal(-PUSH * DRAG - 0.02, pulled.vy)
-    local free = column("solid_water")
+    local free = falling_column("solid_water")
     assert.equal(5, free.y)
     assert.equal(-0.02, free.vy)
   end)
