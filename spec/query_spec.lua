@@ -216,20 +216,25 @@ describe("ray and sweep results under finalizers", function()
     -- A full cycle first: the suite's earlier garbage would otherwise make each cycle
     -- too long for a finalizer to come due within the loop.
     collectgarbage()
-    collectgarbage("incremental", 0, 1000) -- a collector step on nearly every allocation
-    for i = 1, 20000 do
-      action = setup()
-      -- a varying amount of garbage, so that the query meets the collector in
-      -- every phase over the iterations
-      for _ = 1, 1 + i % 37 do setmetatable({}, mt) end
-      for _ = 1, i % 11 do local _ = { i } end
-      armed = true
-      local r1, r2, r3, r4, r5 = query() -- into locals: nothing allocated after the call
-      local fired = not armed
-      armed = false
-      if fired then
-        collectgarbage("incremental", 200, 100) -- Lua 5.4's defaults
-        return r1, r2, r3, r4, r5
+    -- Two step sizes, and a pseudo-random amount of garbage per iteration (a periodic
+    -- one can keep meeting the collector in the same phases), so that the query meets
+    -- the collector in every phase; a collector step on nearly every allocation.
+    local seed = 12345
+    for _, stepmul in ipairs{ 1000, 300 } do
+      collectgarbage("incremental", 0, stepmul)
+      for _ = 1, 20000 do
+        action = setup()
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        for _ = 1, 1 + seed % 37 do setmetatable({}, mt) end
+        for _ = 1, (seed // 37) % 11 do local _ = { seed } end
+        armed = true
+        local r1, r2, r3, r4, r5 = query() -- into locals: nothing allocated after the call
+        local fired = not armed
+        armed = false
+        if fired then
+          collectgarbage("incremental", 200, 100) -- Lua 5.4's defaults
+          return r1, r2, r3, r4, r5
+        end
       end
     end
     collectgarbage("incremental", 200, 100)
