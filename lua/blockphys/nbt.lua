@@ -174,35 +174,28 @@ local function read_list_header(r)
 end
 
 -- The entries a container named `name` may hold (r.caps, see nbt._decode), or nil.
--- Element i of a list named `name` is named `name[i]` (0-based, as the messages
--- count), and its cap is the one of `name[]`.
 local function cap_of(r, name)
   return r.caps and name and r.caps[name]
 end
 
-local function read_list(r, depth, name)
+-- A list named `name` (for messages) holding at most `cap` entries (default: its
+-- name's cap). Element i of a list whose name has a `name[]` cap is read as a
+-- container named `name[i]` (0-based, as the messages count) with that cap.
+local function read_list(r, depth, name, cap)
   local elem, n = read_list_header(r)
-  local cap = cap_of(r, name)
+  cap = cap or cap_of(r, name)
   if cap and n > cap then
     fail("list %s of %d entries (at most %d) at byte %d", name, n, cap, r.pos - 6)
   end
   add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
   local out = setmetatable({}, LIST_MT[elem])
   local elem_cap = name and cap_of(r, name .. "[]")
-  if elem_cap then
-    -- a list of lists: each element under its own name, with the elements' cap
-    -- (an error abandons r, so the caps need no restoring on that path)
-    local caps = r.caps
-    for i = 1, n do
-      local elem_name = format("%s[%d]", name, i - 1)
-      r.caps = { [elem_name] = elem_cap }
-      out[i] = read_payload(r, elem, depth, nil, elem_name)
-      r.caps = caps
-    end
-    return out
-  end
   for i = 1, n do
-    out[i] = read_payload(r, elem, depth)
+    if elem_cap then
+      out[i] = read_payload(r, elem, depth, nil, format("%s[%d]", name, i - 1), elem_cap)
+    else
+      out[i] = read_payload(r, elem, depth)
+    end
   end
   return out
 end
@@ -222,8 +215,10 @@ local function skip_compound(r, depth)
   end
 end
 
-local function read_compound(r, depth, keep_all, name)
-  local out, n, cap = {}, 0, cap_of(r, name)
+-- A compound named `name`, holding at most `cap` entries (default: its name's cap).
+local function read_compound(r, depth, keep_all, name, cap)
+  local out, n = {}, 0
+  cap = cap or cap_of(r, name)
   while true do
     local id = read_fixed(r, ">i1", 1, "tag type")
     if id == TAG["end"] then return out end
@@ -259,7 +254,7 @@ local SCALARS = {
   [4] = { ">i8", 8 }, [5] = { ">f", 4 }, [6] = { ">d", 8 },
 }
 
-function read_payload(r, id, depth, keep_all, name)
+function read_payload(r, id, depth, keep_all, name, cap)
   local scalar = SCALARS[id]
   if scalar then
     return read_fixed(r, scalar[1], scalar[2], TAG_NAMES[id])
@@ -278,9 +273,9 @@ function read_payload(r, id, depth, keep_all, name)
   -- Only containers are left; they are where depth grows.
   check_depth(r, depth)
   if id == TAG.list then
-    return read_list(r, depth + 1, name)
+    return read_list(r, depth + 1, name, cap)
   elseif id == TAG.compound then
-    return read_compound(r, depth + 1, keep_all, name)
+    return read_compound(r, depth + 1, keep_all, name, cap)
   end
   fail("unexpected tag type %d at byte %d", id, r.pos - 1)
 end
