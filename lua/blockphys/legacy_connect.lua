@@ -58,7 +58,7 @@ local CHEST_SIDES = { "north", "south", "west", "east" }
 
 -- Stairs: legacy ids, and their metadata's facing (meta & 3) and half (meta & 4).
 local STAIRS = set{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 }
-local STAIR_FACING = { [0] = "east", "west", "south", "north" }
+local STAIR_FACING = legacy_ids._STAIR_FACING
 local SHAPES = { "straight", "inner_left", "inner_right", "outer_left", "outer_right" }
 
 -- Directions in the order of the property names (the bits of a connection code),
@@ -69,8 +69,8 @@ local OPPOSITE = { north = "south", south = "north", west = "east", east = "west
 local CLOCKWISE = { north = "east", east = "south", south = "west", west = "north" }
 local COUNTER_CLOCKWISE = { north = "west", west = "south", south = "east", east = "north" }
 local AXIS = { north = "z", south = "z", west = "x", east = "x" }
--- Legacy gate metadata & 3 -> its facing (south, west, north, east).
-local GATE_FACING = { [0] = "south", "west", "north", "east" }
+-- Legacy gate metadata & 3 -> its facing (getHorizontal: south, west, north, east).
+local GATE_FACING = legacy_ids._HORIZONTAL
 
 -- A neighbour function moved by one step toward dir (for a neighbour's own shape).
 local function shifted(neighbour, dir)

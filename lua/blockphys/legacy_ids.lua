@@ -44,10 +44,13 @@ local function horizontal_front(meta)
   local f = front(meta)
   return (f == "up" or f == "down") and "north" or f
 end
--- EnumFacing.getHorizontal(v): south, west, north, east (BlockBed, BlockCocoa).
-local HORIZONTAL = { [0] = "south", "west", "north", "east" }
+-- Stair metadata & 3 -> facing (BlockStairs).
 local STAIR_FACING = { [0] = "east", "west", "south", "north" }
-local SOUTH_WEST_NORTH_EAST = { [0] = "south", "west", "north", "east" }
+-- EnumFacing.getHorizontal(v): south, west, north, east (fence gates, BlockBed,
+-- BlockCocoa, ...).
+local HORIZONTAL = { [0] = "south", "west", "north", "east" }
+-- Shared with blockphys.legacy_connect, which reads neighbours' facings (internal).
+legacy_ids._STAIR_FACING, legacy_ids._HORIZONTAL = STAIR_FACING, HORIZONTAL
 
 local function stairs(name)
   return function(meta)
@@ -78,7 +81,7 @@ end
 local function fence_gate(name)
   return function(meta)
     local open = (meta & 4) ~= 0 and "true" or "false"
-    return mc(format("%s[facing=%s,open=%s]", name, SOUTH_WEST_NORTH_EAST[meta & 3], open))
+    return mc(format("%s[facing=%s,open=%s]", name, HORIZONTAL[meta & 3], open))
   end
 end
 
@@ -330,7 +333,7 @@ legacy[144] = function(meta)
 end
 legacy[145] = function(meta)
   local kind = ({ "anvil", "chipped_anvil", "damaged_anvil" })[((meta >> 2) & 3) + 1] or "anvil"
-  return mc(format("%s[facing=%s]", kind, SOUTH_WEST_NORTH_EAST[meta & 3]))
+  return mc(format("%s[facing=%s]", kind, HORIZONTAL[meta & 3]))
 end
 legacy[146] = facing_2345("trapped_chest")
 legacy[147] = plain("light_weighted_pressure_plate")
