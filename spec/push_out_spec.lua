@@ -10,17 +10,22 @@ local H = require "helpers.world"
 local PUSH = H.f32(0.1)
 local PLAYER = bp.rules.beta173{ push_out_of_blocks = true }
 
+-- An entity spawned in w at (x, y, z) above its floor, after two steps that land it.
+local function landed(w, x, y, z, rules)
+  local e = w:spawn{ x = x, y = y, z = z, rules = rules or PLAYER }
+  w:step()
+  w:step()
+  assert.is_true(e.on_ground)
+  return e
+end
+
 -- A stone floor (top at y = 1) and an entity on it at (x, 1, z), landed.
 local function setup(x, z, rules)
   local w = H.world()
   w:define_block{ name = "glass", normal_cube = false }
   w:define_block{ name = "sand_low", boxes = { { 0, 0, 0, 1, 0.875, 1 } }, normal_cube = true }
   H.flat(w, 0)
-  local e = w:spawn{ x = x, y = 1, z = z, rules = rules or PLAYER }
-  w:step()
-  w:step()
-  assert.is_true(e.on_ground)
-  return w, e
+  return w, landed(w, x, 1, z, rules)
 end
 
 -- The velocity the push leaves, read in a heading hook (it runs after the push,
@@ -164,10 +169,7 @@ describe("pushOutOfBlocks (push_out_of_blocks = true)", function()
     -- the point (-2.5, -9.5, 3.3): cell (-3, -10, 3), 0.5 from -X, 0.3 from -Z: -Z
     local w = H.world()
     w:fill(-6, -11, 0, 0, -11, 6, "stone")
-    local e = w:spawn{ x = -2.5, y = -10, z = 3.3, rules = reach(0) }
-    w:step()
-    w:step()
-    assert.is_true(e.on_ground)
+    local e = landed(w, -2.5, -10, 3.3, reach(0))
     w:set_block(-3, -10, 3, "stone")
     local vx, vz = pushed(w, e)
     assert.equal(0, vx)
@@ -180,10 +182,7 @@ describe("pushOutOfBlocks (push_out_of_blocks = true)", function()
     local w = H.world()
     w:define_block{ name = "low_slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
     w:fill(-3, 0, -3, 3, 0, 3, "low_slab")
-    local e = w:spawn{ x = 0.5, y = 0.5, z = 0.3, rules = reach(0.35) }
-    w:step()
-    w:step()
-    assert.is_true(e.on_ground)
+    local e = landed(w, 0.5, 0.5, 0.3, reach(0.35))
     w:set_block(0, 2, 0, "stone")
     local vx, vz = pushed(w, e)
     assert.equal(PUSH, vx)
@@ -211,10 +210,7 @@ describe("pushOutOfBlocks (push_out_of_blocks = true)", function()
     local X = 2100000000
     local w = H.world()
     w:fill(X - 2, 0, -2, X + 2, 0, 2, "stone")
-    local e = w:spawn{ x = X + 0.5, y = 1, z = 0.3, rules = reach(0.35) }
-    w:step()
-    w:step()
-    assert.is_true(e.on_ground)
+    local e = landed(w, X + 0.5, 1, 0.3, reach(0.35))
     w:set_block(X, 1, 0, "stone")
     -- as at the origin (the first test of this file): vx = 0.1F, vz = -0.1F
     local vx, vz = pushed(w, e)

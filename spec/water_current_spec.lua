@@ -63,6 +63,14 @@ local function falling_column(wall)
   return e
 end
 
+-- The entity of falling_column after its step: pulled down along (0, -1, 0) by the
+-- current (no horizontal flow in either case), or only sinking.
+local function assert_pulled(e, pulled)
+  assert.equal(pulled and 5 - PUSH or 5, e.y)
+  assert.equal(pulled and -PUSH * DRAG - 0.02 or -0.02, e.vy)
+  assert.equal(0, e.vx)
+end
+
 describe("the water current (Beta flow)", function()
   it("pushes 0.014 b/t down a channel whose level rises along it, before the move", function()
     local w = channel({ 0, 1, 2, 3, 4, 5, 6, 7 })
@@ -156,14 +164,9 @@ describe("the water current (Beta flow)", function()
 
   it("pulls falling water (level 8+) down beside a solid block, not beside ice", function()
     -- horizontal flow (0, 0, 0), normalised stays 0; + (0, -6, 0): (0, -1, 0)
-    local e = falling_column("stone")
-    assert.equal(5 - PUSH, e.y)
-    assert.equal(-PUSH * DRAG - 0.02, e.vy)
-    assert.equal(0, e.vx)
+    assert_pulled(falling_column("stone"), true)
     -- ice is no side for the pull (Beta's BlockFluid.getIsBlockSolid)
-    local free = falling_column("ice")
-    assert.equal(5, free.y)
-    assert.equal(-0.02, free.vy)
+    assert_pulled(falling_column("ice"), false)
   end)
 
   it("treats falling water as level 0 for its neighbours", function()
@@ -300,12 +303,8 @@ describe("the water current (Beta flow)", function()
     -- getIsBlockSolid is the material's isSolid: a slab is solid but no normal cube.
     -- Water defined solid = true is still water: never a side (and, level 0 beside
     -- falling water's decay 0, k = 0: no horizontal flow either)
-    local pulled = falling_column("slab")
-    assert.equal(5 - PUSH, pulled.y)
-    assert.equal(-PUSH * DRAG - 0.02, pulled.vy)
-    local free = falling_column("solid_water")
-    assert.equal(5, free.y)
-    assert.equal(-0.02, free.vy)
+    assert_pulled(falling_column("slab"), true)
+    assert_pulled(falling_column("solid_water"), false)
   end)
 
   it("sums the cells' unit flows x, then y, then z, and normalises a small sum", function()
