@@ -1,7 +1,8 @@
 -- luacheck: std +busted
--- MCEdit files store no connection properties: fences, panes, iron bars and
--- walls join their neighbours as today's game derives them (lua/blockphys/
--- legacy_connect.lua, after FenceBlock, IronBarsBlock and WallBlock).
+-- MCEdit files store no connection properties: fences, panes, iron bars, walls
+-- and chorus plants join their neighbours as today's game derives them
+-- (lua/blockphys/legacy_connect.lua, after FenceBlock, IronBarsBlock, WallBlock
+-- and ChorusPlantBlock).
 local bp = require "blockphys"
 local D = require "helpers.nbt_doc"
 
@@ -19,6 +20,21 @@ local function mcedit(rows, metas)
   return assert(bp.schematic.load(D.comp("Schematic", D.short("Width", #rows[1]),
     D.short("Height", 1), D.short("Length", #rows), D.str("Materials", "Alpha"),
     bytes("Blocks", table.concat(ids)), bytes("Data", table.concat(data)))))
+end
+
+-- An MCEdit document from layers of rows (layers[y][z][x]), metadata 0.
+local function mcedit_layers(layers)
+  local ids = {}
+  for _, rows in ipairs(layers) do
+    for _, row in ipairs(rows) do
+      for _, id in ipairs(row) do ids[#ids + 1] = string.char(id) end
+    end
+  end
+  local cells = table.concat(ids)
+  local function bytes(name, s) return D.tag(7, name, string.pack(">i4", #s) .. s) end
+  return assert(bp.schematic.load(D.comp("Schematic", D.short("Width", #layers[1][1]),
+    D.short("Height", #layers), D.short("Length", #layers[1]), D.str("Materials", "Alpha"),
+    bytes("Blocks", cells), bytes("Data", string.rep("\0", #cells)))))
 end
 
 local FENCE, NETHER_FENCE, PANE, BARS, WALL = 85, 113, 102, 101, 139
@@ -234,6 +250,33 @@ describe("legacy connections (MCEdit)", function()
     s = mcedit({ { STAINED, STAINED, 0, STAINED, STAINED } }, { { 0, 0, 0, 1, 1 } })
     assert.equal("minecraft:white_stained_glass_pane[east=true,north=false,south=false,west=false]", s:get(0, 0, 0))
     assert.equal("minecraft:orange_stained_glass_pane[east=true,north=false,south=false,west=false]", s:get(3, 0, 0))
+  end)
+
+  -- BlockChorusPlant.getActualState: chorus plants and flowers join on every side,
+  -- end stone only below; outside the file nothing joins.
+  it("joins chorus plants to plants and flowers on six sides and to end stone below", function()
+    local PLANT, FLOWER, END = 199, 200, 121
+    local s = mcedit_layers{
+      { { END, END, END } },          -- y = 0
+      { { PLANT, 0, END } },          -- y = 1: the stem's foot; end stone beside it
+      { { PLANT, PLANT, PLANT } },    -- y = 2: a branch east, its end on end stone
+      { { FLOWER, END, PLANT } },     -- y = 3: end stone beside the top plant
+    }
+    local function state(down, east, north, south, up, west)
+      return ("minecraft:chorus_plant[down=%s,east=%s,north=%s,south=%s,up=%s,west=%s]")
+        :format(down, east, north, south, up, west)
+    end
+    assert.equal(state(true, false, false, false, true, false), s:get(0, 1, 0))
+    assert.equal(state(true, true, false, false, true, false), s:get(0, 2, 0))
+    assert.equal(state(false, true, false, false, false, true), s:get(1, 2, 0))
+    assert.equal(state(true, false, false, false, true, true), s:get(2, 2, 0)) -- end stone below
+    assert.equal(state(true, false, false, false, false, false), s:get(2, 3, 0)) -- not beside
+    -- the stem's state has its arms: the centre, down and up (PipeBlock, 0.3125 apothem)
+    local boxes = bp.minecraft.block_def(s:get(0, 1, 0)).boxes
+    assert.equal(3, #boxes)
+    s = mcedit{ { PLANT }, { PLANT }, { FLOWER } } -- a line along z, alone in its layer
+    assert.equal(state(false, false, false, true, false, false), s:get(0, 0, 0))
+    assert.equal(state(false, false, true, true, false, false), s:get(0, 0, 1))
   end)
 
   it("stops a walker at a fence line it would have passed as bare posts", function()

@@ -1,10 +1,11 @@
---- Connections of legacy fences, panes, iron bars and walls, and the corner
--- shapes of legacy stairs, for MCEdit `.schematic` files: before 1.13 the game
--- stored no connection properties (it derived them from the neighbours when it
--- drew or collided a block), so a legacy id alone gives an isolated post that an
--- entity walks around. This module derives `north`, `east`, `south`, `west` (and
--- a wall's `up`) from the four horizontal neighbours, as today's game does when
--- it places a block.
+--- Connections of legacy fences, panes, iron bars, walls and chorus plants, and
+-- the corner shapes of legacy stairs, for MCEdit `.schematic` files: before
+-- 1.13 the game stored no connection properties (it derived them from the
+-- neighbours when it drew or collided a block), so a legacy id alone gives an
+-- isolated post that an entity walks around. This module derives `north`,
+-- `east`, `south`, `west` (and a wall's `up`) from the four horizontal
+-- neighbours, as today's game does when it places a block, and a chorus plant's
+-- six joins from its six neighbours.
 --
 -- Source: our own, after the rules of the modern game's FenceBlock,
 -- IronBarsBlock and WallBlock: a fence joins fences of its own kind (wooden
@@ -19,7 +20,9 @@
 -- sides (the game also looks at the block above; we do not). Stairs turn into
 -- inner and outer corners after StairBlock.getStairsShape (1.12's
 -- BlockStairs.getStairsShape is the same). A chest next to a chest of the same
--- block reaches their shared edge (1.12's BlockChest.getBoundingBox).
+-- block reaches their shared edge (1.12's BlockChest.getBoundingBox). A chorus
+-- plant joins chorus plants and chorus flowers on all six sides and end stone
+-- below (1.12's BlockChorusPlant.getActualState; ChorusPlantBlock today).
 --
 -- Cells are described by small integer codes, so that the loader can cache the
 -- palette entry of each (id, metadata, code) and build each state string once.
@@ -55,6 +58,14 @@ local FULL_FACE = { [88] = function() return true end,
 -- then east); the code is the index of that side in CHEST_SIDES, 0 for none.
 local CHESTS = set{ 54, 146 }
 local CHEST_SIDES = { "north", "south", "west", "east" }
+
+-- Chorus plants (199) join chorus plants and chorus flowers (200) on every side,
+-- and end stone (121) below. The bits of their code: east, north, south, west as
+-- for fences, then up (bit 4) and down (bit 5).
+local CHORUS_PLANT, CHORUS_FLOWER, END_STONE = 199, 200, 121
+local CHORUS_SIDES = { "east", "north", "south", "west", "up", "down" }
+local CHORUS_STEP = { east = { 1, 0, 0 }, north = { 0, -1, 0 }, south = { 0, 1, 0 },
+                      west = { -1, 0, 0 }, up = { 0, 0, 1 }, down = { 0, 0, -1 } }
 
 -- Stairs: legacy ids, and their metadata's facing (meta & 3) and half (meta & 4).
 local STAIRS = set{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 }
@@ -182,20 +193,45 @@ local function chest_state(state, code)
   return (state:gsub("%[.*$", "")) .. "[facing=" .. facing .. ",type=" .. half .. "]"
 end
 
+-- The 6-bit mask of the sides a chorus plant joins (CHORUS_SIDES order).
+local function chorus_mask(neighbour)
+  local mask = 0
+  for bit, side in ipairs(CHORUS_SIDES) do
+    local step = CHORUS_STEP[side]
+    local nid = neighbour(step[1], step[2], step[3])
+    if nid == CHORUS_PLANT or nid == CHORUS_FLOWER or (side == "down" and nid == END_STONE) then
+      mask = mask | 1 << (bit - 1)
+    end
+  end
+  return mask
+end
+
+-- A chorus plant's state with the joins of mask, properties in name order.
+local function chorus_state(state, mask)
+  local parts = {}
+  for bit, side in ipairs(CHORUS_SIDES) do
+    parts[bit] = side .. "=" .. tostring(mask & 1 << (bit - 1) ~= 0)
+  end
+  table.sort(parts)
+  return state .. "[" .. table.concat(parts, ",") .. "]"
+end
+
 --- The code of a legacy cell whose state depends on its neighbours, or nil for
 -- one whose state depends on its id and metadata alone. A fence, pane, bars or
 -- wall gives a 4-bit mask of the sides it joins (bit 0 east, 1 north, 2 south,
 -- 3 west); stairs give their shape (1 straight .. 5 outer_right); chests and
 -- trapped chests the side of a partner of the same block (1 north, 2 south,
--- 3 west, 4 east; 0 none).
+-- 3 west, 4 east; 0 none); a chorus plant a 6-bit mask (bits 0-3 as for fences,
+-- 4 up, 5 down). Codes are below 64.
 -- @tparam integer id legacy block id (0..4095)
 -- @tparam integer meta its metadata, 0..15
--- @tparam function neighbour `neighbour(dx, dz)` returns the legacy id and
---   metadata of the cell (dx, dz) away in the same layer (|dx|, |dz| <= 2), or
---   nil outside the schematic (nothing joins there)
+-- @tparam function neighbour `neighbour(dx, dz [, dy])` returns the legacy id and
+--   metadata of the cell (dx, dy, dz) away (|dx|, |dz| <= 2, |dy| <= 1; dy is 0
+--   when absent), or nil outside the schematic (nothing joins there)
 -- @treturn integer|nil
 function legacy_connect.code(id, meta, neighbour)
   if STAIRS[id] then return stair_shape(meta, neighbour) end
+  if id == CHORUS_PLANT then return chorus_mask(neighbour) end
   if CHESTS[id] then return chest_side(id, neighbour) end
   local kind = KIND[id]
   if not kind then return nil end
@@ -214,9 +250,11 @@ end
 -- @tparam string state what `legacy_ids.state` gives for its id and metadata
 -- @tparam integer code from `code`
 -- @treturn string the state with its connections in name order (walls also
---   with `up`), or its stair shape (`shape=inner_left` and so on)
+--   with `up`, chorus plants with `up` and `down`), or its stair shape
+--   (`shape=inner_left` and so on)
 function legacy_connect.apply(id, state, code)
   if STAIRS[id] then return (state:gsub("shape=straight", "shape=" .. SHAPES[code], 1)) end
+  if id == CHORUS_PLANT then return chorus_state(state, code) end
   if CHESTS[id] then return chest_state(state, code) end
   local parts, joined = {}, {}
   for bit, side in ipairs(SIDES) do

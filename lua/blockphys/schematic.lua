@@ -505,10 +505,11 @@ local function parse_mcedit(s)
     if legacy_id(blocks, add, j) ~= legacy_id(blocks, add, i) then return nil end
     return byte(data, j + 1) & 15
   end
-  local function neighbour(dx, dz) -- fences, panes, walls and stairs (legacy_connect)
-    local xx, zz = x + dx, z + dz
-    if xx < 0 or xx >= w or zz < 0 or zz >= l then return nil end
-    local j = i + dx + dz * w
+  local function neighbour(dx, dz, dy) -- connections and stair shapes (legacy_connect)
+    dy = dy or 0
+    local xx, zz, yy = x + dx, z + dz, y + dy
+    if xx < 0 or xx >= w or zz < 0 or zz >= l or yy < 0 or yy >= h then return nil end
+    local j = i + dx + dz * w + dy * plane
     return legacy_id(blocks, add, j), byte(data, j + 1) & 15
   end
   local function entry(state) -- the 1-based palette index of a state
@@ -533,7 +534,7 @@ local function parse_mcedit(s)
       x, z, y = i % w, (i // w) % l, i // plane
       -- A connecting block or stair: cached by its neighbour code as well.
       local code = legacy_connect.code(id, meta, neighbour)
-      local ckey = code and (key * 32 + code) * -1 - 1 -- negative: apart from plain keys
+      local ckey = code and (key * 64 + code) * -1 - 1 -- negative: apart from plain keys
       pi = ckey and index_of[ckey]
       if not pi then
         local state = schematic.legacy_state(id, meta, meta_at)
