@@ -206,14 +206,25 @@ local function chorus_mask(neighbour)
   return mask
 end
 
--- A chorus plant's state with the joins of mask, properties in name order.
-local function chorus_state(state, mask)
-  local parts = {}
-  for bit, side in ipairs(CHORUS_SIDES) do
-    parts[bit] = side .. "=" .. tostring(mask & 1 << (bit - 1) ~= 0)
+-- A state with the joins of code (bit k for sides[k + 1]) as properties, in name
+-- order as modern files write them; extra (optional) adds properties of its own
+-- from the joins by side name.
+local function joined_state(state, sides, code, extra)
+  local parts, joined = {}, {}
+  for bit, side in ipairs(sides) do
+    joined[side] = code & 1 << (bit - 1) ~= 0
+    parts[bit] = side .. "=" .. tostring(joined[side])
   end
+  if extra then parts[#parts + 1] = extra(joined) end
   table.sort(parts)
   return state .. "[" .. table.concat(parts, ",") .. "]"
+end
+
+-- A wall's post: shown unless it runs straight on exactly two opposite sides.
+local function wall_post(joined)
+  local straight = (joined.north and joined.south and not joined.east and not joined.west)
+    or (joined.east and joined.west and not joined.north and not joined.south)
+  return "up=" .. tostring(not straight)
 end
 
 --- The code of a legacy cell whose state depends on its neighbours, or nil for
@@ -254,20 +265,9 @@ end
 --   (`shape=inner_left` and so on)
 function legacy_connect.apply(id, state, code)
   if STAIRS[id] then return (state:gsub("shape=straight", "shape=" .. SHAPES[code], 1)) end
-  if id == CHORUS_PLANT then return chorus_state(state, code) end
+  if id == CHORUS_PLANT then return joined_state(state, CHORUS_SIDES, code) end
   if CHESTS[id] then return chest_state(state, code) end
-  local parts, joined = {}, {}
-  for bit, side in ipairs(SIDES) do
-    joined[side] = code & 1 << (bit - 1) ~= 0
-    parts[bit] = side .. "=" .. tostring(joined[side])
-  end
-  if KIND[id] == "wall" then
-    local straight = (joined.north and joined.south and not joined.east and not joined.west)
-      or (joined.east and joined.west and not joined.north and not joined.south)
-    parts[#parts + 1] = "up=" .. tostring(not straight)
-  end
-  table.sort(parts) -- properties in name order, as modern files write them
-  return state .. "[" .. table.concat(parts, ",") .. "]"
+  return joined_state(state, SIDES, code, KIND[id] == "wall" and wall_post or nil)
 end
 
 return legacy_connect
