@@ -130,13 +130,16 @@ static inline double bp_aabb_clip(const bp_AABB *m, const bp_AABB *o, int axis, 
 		return d;
 	if (m->hi[a2] <= o->lo[a2] || m->lo[a2] >= o->hi[a2])
 		return d;
+	/* A displacement equal to the gap is settled too: it is the one other d for which
+	 * the face can round past the obstacle (a d below the rounded gap lies below the
+	 * exact gap as well). */
 	if (d > 0 && m->hi[axis] <= o->lo[axis]) {
 		double gap = o->lo[axis] - m->hi[axis];
-		if (gap < d)
+		if (gap <= d)
 			d = bp_settle(m->hi[axis], gap, o->lo[axis], 1.0);
 	} else if (d < 0 && m->lo[axis] >= o->hi[axis]) {
 		double gap = o->hi[axis] - m->lo[axis];
-		if (gap > d)
+		if (gap >= d)
 			d = bp_settle(m->lo[axis], gap, o->hi[axis], -1.0);
 	}
 	return d;

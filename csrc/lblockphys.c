@@ -2014,7 +2014,8 @@ static int l_entity_native_jump(lua_State *L)
 
 /***
  * Interpolated position for drawing: prev + (current - prev) * alpha, where prev is the
- * position at the start of the last step. Alpha is not clamped (outside [0, 1]
+ * position at the start of the last step; alpha = 1 gives the current position exactly
+ * (the formula can round it by an ulp). Alpha is not clamped (outside [0, 1]
  * extrapolates). Source: our own.
  * @function Entity:lerp
  * @tparam number alpha finite, usually in [0, 1]
@@ -2028,7 +2029,7 @@ static int l_entity_lerp(lua_State *L)
 	double t = check_finite(L, 2), p[3], r[3];
 	bp_entity_position(e, p);
 	for (int a = 0; a < 3; a++) {
-		r[a] = e->prev[a] + (p[a] - e->prev[a]) * t;
+		r[a] = t == 1 ? p[a] : e->prev[a] + (p[a] - e->prev[a]) * t;
 		if (!isfinite(r[a])) /* a huge alpha extrapolates past the doubles */
 			return luaL_argerror(L, 2, "alpha extrapolates past the finite numbers");
 	}

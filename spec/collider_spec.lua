@@ -232,6 +232,20 @@ describe("bp.Collider", function()
       end)
     end
 
+    -- 1 - z2 rounds up here, and z2 + (1 - z2) lands an ulp past 1: a displacement of
+    -- exactly that gap is shortened as a longer one is, never into the box.
+    it("never clips into a box by the rounded gap itself", function()
+      local z2 = -0x1.000d1b3e425afp+0
+      local mover, wall = C(0, 0, -2, 1, 1, z2), C(0, 0, 1, 1, 1, 2)
+      local gap = 1 - z2
+      assert.is_true(z2 + gap > 1) -- the rounding this test needs
+      local d = mover:clip_z(wall, gap)
+      assert.is_true(d > 0 and d < gap and z2 + d <= 1)
+      local x2 = -z2 -- the same on X toward -X: the box's low face at -x2
+      local d2 = C(-z2, 0, 0, 2, 1, 1):clip_x(C(-2, 0, 0, -1, 1, 1), -1 - x2)
+      assert.is_true(d2 < 0 and d2 > -1 - x2 and x2 + d2 >= -1)
+    end)
+
     it("rejects a non-finite displacement and a non-collider", function()
       assert.has_error(function() m:clip_y(m, 0 / 0) end,
         "bad argument #2 to 'clip_y' (number must be finite)")

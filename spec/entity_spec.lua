@@ -220,6 +220,13 @@ describe("Entity", function()
       -- a finite alpha, but z: 0 + (about -2) x 1e308 is past the doubles
       assert.has_error(function() e:lerp(1e308) end,
         "bad argument #1 to 'lerp' (alpha extrapolates past the finite numbers)")
+      -- alpha 1 is the current position exactly, also where prev + (cur - prev) rounds
+      -- an ulp away from it (from x = -0.99816 by vx = 0.8)
+      local f = w:spawn{ x = -0.99816, y = 64, z = 0, vx = 0.8, rules = bp.rules.beta173{ gravity = 0 } }
+      w:step()
+      local fx = f.x
+      assert.is_true(-0.99816 + (fx - -0.99816) * 1 ~= fx) -- the rounding this needs
+      assert.equal(fx, (f:lerp(1)))
     end)
 
     it("adds only a drop to the fall distance, in float unless beyond the float range", function()
