@@ -10,7 +10,7 @@
 -- Limbo lobby by default, which lies beside the repository, not in it)
 -- With `beta173`, blocks get Beta 1.7.3's collision shapes where they differ from
 -- today's (bp.minecraft.beta173: fences, ladders, snow, chests, farmland, extended
--- pistons, cake, stairs).
+-- pistons, cake, stairs, beds).
 local bp = require "blockphys"
 
 local DEFAULT = "../shared/data/limbo_spawn.schem"

@@ -112,6 +112,29 @@ describe("bp.minecraft.beta173", function()
       end
     end)
 
+    -- BlockBed: the block bounds, 0.5625 high, for the head and the foot alike; a
+    -- small box slides under a modern bed's base between its legs, not under Beta's.
+    it("makes every coloured bed a whole cell 0.5625 high, without legs", function()
+      for _, state in ipairs{ "minecraft:red_bed[facing=north,occupied=false,part=head]",
+          "minecraft:white_bed[facing=east,part=foot]", "minecraft:black_bed" } do
+        local def = def_of(state)
+        assert.same({ { 0, 0, 0, 1, 0.5625, 1 } }, def.boxes)
+        assert.equal(state:match("^[^%[]+") .. "@beta173", def.name)
+      end
+      assert.same({ minecraft.block_def("minecraft:straw_bed") }, { beta.block_def("minecraft:straw_bed") })
+      local bed = "minecraft:red_bed[facing=north,part=head]" -- legs at the north corners
+      local probe = bp.Collider(0.4, 0, -1, 0.6, 0.1, -0.5) -- 0.1 high, moving +Z under it
+      for _, shapes in ipairs{ minecraft, beta } do
+        local w = bp.World()
+        w:paste(row{ bed }, 0, 0, 0, shapes)
+        local d = 2
+        for _, box in ipairs(w:boxes_in(bp.Collider(0, 0, 0, 1, 1, 1))) do
+          d = probe:clip_z(box, d)
+        end
+        assert.equal(shapes == beta and 0.5 or 2, d) -- Beta's bed stops it at z = 0
+      end
+    end)
+
     it("makes cake 0.4375 high, eaten from -X two sixteenths a bite", function()
       for bites = 0, 6 do
         local def = def_of("minecraft:cake[bites=" .. bites .. "]")
@@ -200,7 +223,7 @@ describe("bp.minecraft.beta173", function()
     it("returns the modern definition for every other state", function()
       for _, state in ipairs({ "minecraft:stone", "minecraft:oak_slab[type=bottom]",
           "minecraft:birch_stairs[facing=east,half=top,shape=straight,waterlogged=false]",
-          "minecraft:soul_sand", "minecraft:ice", "minecraft:cactus", "minecraft:red_bed[part=head]",
+          "minecraft:soul_sand", "minecraft:ice", "minecraft:cactus", "minecraft:straw_bed[part=head]",
           "minecraft:oak_door[facing=north,half=lower,hinge=left,open=false]",
           "minecraft:water[level=0]", "minecraft:cobweb", "minecraft:unknown_thing" }) do
         assert.same({ minecraft.block_def(state) }, { beta.block_def(state) })

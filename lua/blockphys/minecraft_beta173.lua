@@ -13,6 +13,7 @@
 -- | farmland | full cube (drawn 15/16 high) | 15/16 high |
 -- | pistons, extended (`piston`, `sticky_piston`) | full cube (the base) | a 12/16 base |
 -- | cake | 0.4375 high (0.5 - 0.0625) | 0.5 high |
+-- | beds (`*_bed`) | the whole cell, 0.5625 high | a 0.5625-high base on legs 3/16 high |
 -- | stairs, bottom half | low half + full back half; corners as straight | slab + back quarter; corners |
 --
 -- The fence shape goes to every fence, later ones (nether brick, other woods)
@@ -25,7 +26,7 @@
 -- quarter above it, not Beta's back half, which it is inside), so bottom stairs take
 -- Beta's two boxes. Every other state gets
 -- the modern shape: blocks added after Beta have no Beta shape, and the rest (slabs,
--- doors, trapdoors, beds, cactus, soul sand, repeaters, the non-colliding plants,
+-- doors, trapdoors, cactus, soul sand, repeaters, the non-colliding plants,
 -- torches, rails, ...) collide alike in both.
 --
 -- A definition whose boxes differ from the modern one is named with the suffix
@@ -34,7 +35,7 @@
 -- block without `World:paste` reusing the wrong one.
 --
 -- Source: the Beta 1.7.3 block classes (BlockFence, BlockLadder, BlockSnow,
--- BlockFarmland, BlockCake, BlockChest, BlockPistonBase, BlockStairs;
+-- BlockFarmland, BlockCake, BlockChest, BlockPistonBase, BlockStairs, BlockBed;
 -- `jacobo-mc/mc_b1.7.3_release`, the S1
 -- decompile of reference/b173-movement.md, whose section 8 gives the ladder's
 -- 0.125); our own transcription. Metadata maps to states as the MCEdit import of
@@ -51,6 +52,9 @@ local FULL = { 0, 0, 0, 1, 1, 1 }
 
 -- BlockFence: the whole cell, (float)y + 1.5F high.
 local FENCE = { { 0, 0, 0, 1, 1.5, 1 } }
+
+-- BlockBed: the block bounds, 0.5625F high, for both halves (no legs).
+local BED = { { 0, 0, 0, 1, 0.5625, 1 } }
 
 -- BlockLadder: 0.125F thick against the wall it hangs on, which lies opposite
 -- its facing (metadata 2, 3, 4, 5 = facing north, south, west, east).
@@ -122,6 +126,8 @@ local NOT_NORMAL = { farmland = true }
 local function beta_shape(base, props)
   if base == "fence" or base:sub(-6) == "_fence" then return FENCE, "" end
   if FIXED[base] then return FIXED[base], "" end
+  -- every coloured bed (Beta's one bed); the straw bed came later
+  if base:sub(-4) == "_bed" and base ~= "straw_bed" then return BED, "" end
   if base == "ladder" then return ladder(props) end
   if base == "cake" then return cake(props) end
   if base == "snow" then return snow(props) end
