@@ -3,7 +3,20 @@
  */
 #include "bp_aabb.h"
 
+#include <float.h>
 #include <math.h>
+
+/* Time g / v to cover gap g at velocity v, never rounded to zero from a nonzero gap:
+ * a subnormal gap over a large |v| underflows to +-0, and a time of -0 would no longer
+ * say "already behind us" (nor +0 "just ahead"); the smallest time of the same sign
+ * keeps that. */
+static double gap_time(double g, double v)
+{
+	const double t = g / v;
+	if (t == 0 && g != 0)
+		return (g < 0) != (v < 0) ? -DBL_TRUE_MIN : DBL_TRUE_MIN;
+	return t;
+}
 
 /* Entry and exit time on one axis. A still axis is "always overlapping" (-inf, +inf)
  * when the open intervals overlap and "never" (+inf, -inf) otherwise: we use strict
@@ -16,11 +29,11 @@ static void axis_times(const bp_AABB *m, const bp_AABB *s, int a, double v,
 		*entry = over ? -INFINITY : INFINITY;
 		*exit = over ? INFINITY : -INFINITY;
 	} else if (v > 0) {
-		*entry = (s->lo[a] - m->hi[a]) / v;
-		*exit = (s->hi[a] - m->lo[a]) / v;
+		*entry = gap_time(s->lo[a] - m->hi[a], v);
+		*exit = gap_time(s->hi[a] - m->lo[a], v);
 	} else {
-		*entry = (s->hi[a] - m->lo[a]) / v;
-		*exit = (s->lo[a] - m->hi[a]) / v;
+		*entry = gap_time(s->hi[a] - m->lo[a], v);
+		*exit = gap_time(s->lo[a] - m->hi[a], v);
 	}
 }
 
@@ -32,8 +45,8 @@ bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3])
 		axis_times(m, s, a, v[a], &en[a], &ex[a]);
 	/* Early rejections of the specification: all entries behind us (already
 	 * overlapping), or any entry beyond this frame. The overlap is also tested on
-	 * the boxes themselves: an overlap below DBL_MIN × |v| divides to -0, no entry
-	 * behind us. */
+	 * the boxes themselves (a box of zero thickness inside the other, which the
+	 * times do not show). */
 	if ((en[0] < 0 && en[1] < 0 && en[2] < 0) || bp_aabb_overlaps(m, s))
 		return none;
 	if (en[0] > 1 || en[1] > 1 || en[2] > 1)

@@ -7,6 +7,7 @@
 #ifndef BP_AABB_H
 #define BP_AABB_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 
@@ -105,16 +106,20 @@ static inline bool bp_aabb_overlaps(const bp_AABB *a, const bp_AABB *b)
  *  `to` (sign +1: moving up, f + d <= to; -1: moving down, f + d >= to). Beta clips
  *  with plain doubles and can end one ulp inside the obstacle, after which the obstacle
  *  is ignored; we do not (README, "Differences from the game"). The correction starts
- *  at the ulp of the larger coordinate and doubles, so it ends in a few steps. */
+ *  at the ulp of the larger coordinate (not of 1: a gap of 1e-18 would change sign)
+ *  and doubles, so it ends in a few steps; it never turns d against the request (f
+ *  itself is not past `to`, so 0 always settles). */
 static inline double bp_settle(double f, double d, double to, double sign)
 {
 	if (!(sign * (f + d) > sign * to))
 		return d; /* the common case: f + d lands on `to` (or short of it) */
-	double step = 2.220446049250313e-16 * fmax(1.0, fmax(fabs(f), fabs(to)));
+	double step = fmax(DBL_EPSILON * fmax(fabs(f), fabs(to)), DBL_TRUE_MIN);
 	for (int i = 0; i < 64 && sign * (f + d) > sign * to; i++) {
 		d -= sign * step;
 		step *= 2;
 	}
+	if (sign * d < 0)
+		d = 0;
 	return d;
 }
 

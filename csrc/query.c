@@ -292,13 +292,14 @@ int bp_world_any_box(bp_World *w, const bp_AABB *region)
 	return visit_region(w, region, bp_stop_at_first, NULL);
 }
 
-/* Cells [lo, hi] of a region whose coordinates all lie within +-2^30 (every move's
- * region in practice): plain casts are then defined and exact, so floor and ceil
- * cost a cast and a compare. 0 if some coordinate is outside. */
+/* Cells [lo, hi] of a region whose coordinates all lie within (-2^30 + 1, 2^30) (every
+ * move's region in practice): plain casts are then defined and exact, so floor and
+ * ceil cost a cast and a compare, and the row below for tall shapes is still at least
+ * -2^30, which near_chunk takes. 0 if some coordinate is outside. */
 static inline int near_cells(const bp_AABB *r, int32_t lo[3], int32_t hi[3])
 {
 	for (int a = 0; a < 3; a++) {
-		if (!(r->lo[a] > -0x1p30 && r->hi[a] < 0x1p30 && r->lo[a] <= r->hi[a]))
+		if (!(r->lo[a] > -0x1p30 + 1 && r->hi[a] < 0x1p30 && r->lo[a] <= r->hi[a]))
 			return 0;
 		lo[a] = (int32_t)r->lo[a];
 		lo[a] -= (double)lo[a] > r->lo[a];  /* floor */
@@ -525,15 +526,17 @@ int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
 	const int32_t exact_y = l[1];
 	if (w->tall_shapes)
 		l[1]--;
-	if (h[0] < l[0] || h[1] < l[1] || h[2] < l[2])
-		return 0; /* an empty cell range: only a flat region, which no box overlaps */
-	/* Each side is at most 2^31 cells: the first product fits in int64. */
-	const int64_t area = (int64_t)(h[0] - l[0] + 1) * (h[1] - l[1] + 1);
-	if ((double)area * (double)(h[2] - l[2] + 1) > max_cells)
-		return -1;
 	bp_Collect c = {out, cap, 0};
-	if (collect_blocks(w, region, l, h, exact_y, &c, cache))
-		return -1;
+	/* An empty cell range (a flat region on an integer plane) meets no block shape,
+	 * but a static collider can hold it. */
+	if (!(h[0] < l[0] || h[1] < l[1] || h[2] < l[2])) {
+		/* Each side is at most 2^31 cells: the first product fits in int64. */
+		const int64_t area = (int64_t)(h[0] - l[0] + 1) * (h[1] - l[1] + 1);
+		if ((double)area * (double)(h[2] - l[2] + 1) > max_cells)
+			return -1;
+		if (collect_blocks(w, region, l, h, exact_y, &c, cache))
+			return -1;
+	}
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		const bp_StaticCollider *s = &w->colliders[i];
 		if (s->alive && bp_aabb_overlaps(&s->box, region) && bp_collect_one(&c, &s->box))
