@@ -1304,7 +1304,9 @@ static double range_checked(lua_State *L, const bp_RuleField *f, double v, const
 	if (!(v >= f->min && v <= f->max))
 		luaL_error(L, "%s: rule '%s' must be a number in [%s, %s]", fn, f->name,
 		           num_text(f->min).s, num_text(f->max).s);
-	return v;
+	/* -0 is stored as 0: a rule's zero then never meets a zero of the other sign in
+	 * fmin/fmax, whose choice between them C leaves to each build. */
+	return v + 0.0;
 }
 
 /* Store the value on top of the stack into field f of r (validated). */

@@ -286,8 +286,15 @@ static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
 	e = &w->entities.items[index];
 	r = &e->rules;
 	if (on_ladder(w, e)) {
-		for (int a = 0; a < 3; a += 2)
-			e->vel[a] = fmax(-r->ladder_speed, fmin(r->ladder_speed, e->vel[a]));
+		/* The game's two compares, not fmin/fmax: with ladder_speed 0 those would pick
+		 * between -0 and +0 as each build likes (C leaves it unspecified), and the
+		 * compares keep the velocity's own zero, as the game does. */
+		for (int a = 0; a < 3; a += 2) {
+			if (e->vel[a] < -r->ladder_speed)
+				e->vel[a] = -r->ladder_speed;
+			if (e->vel[a] > r->ladder_speed)
+				e->vel[a] = r->ladder_speed;
+		}
 		e->fall_distance = 0;
 		if (e->vel[1] < -r->ladder_descent)
 			e->vel[1] = -r->ladder_descent;

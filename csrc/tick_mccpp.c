@@ -91,8 +91,10 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 
 void bp_jump_mccpp(bp_Entity *e)
 {
-	if (e->on_ground) /* v = sqrt(2 h g); no jump without positive gravity */
-		e->vel[1] = sqrt(fmax(0.0, 2 * e->rules.jump_height * e->rules.gravity));
+	if (e->on_ground) { /* v = sqrt(2 h g); no jump without positive gravity */
+		const double s = 2 * e->rules.jump_height * e->rules.gravity;
+		e->vel[1] = s > 0 ? sqrt(s) : 0.0; /* not fmax(0, s): its sign of 0 is unspecified */
+	}
 }
 
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)

@@ -764,6 +764,19 @@ describe("beta173 rules", function()
       -- clamped to 0.15F, moved, then air friction 0.91F
       assert.is_near(F.ladder * F.air, e.vx, 1e-15)
     end)
+
+    -- The game clamps with two compares, which keep the velocity's own zero; fmin and
+    -- fmax between +0 and -0 (ladder_speed 0) may return either, as the build likes.
+    -- A rule written as -0 is stored as 0.
+    it("keeps a zero velocity's sign with ladder_speed = 0, as the game's compares do", function()
+      local w = ladder()
+      local e = w:spawn{ x = 0.5, y = 3, z = 0.5, rules = bp.rules.beta173{ ladder_speed = 0 } }
+      w:step()
+      assert.equal(math.huge, 1 / e.vx)
+      assert.equal(math.huge, 1 / e.vz)
+      e.rules.ladder_speed = -0.0
+      assert.equal(math.huge, 1 / e.rules.ladder_speed)
+    end)
   end)
 
   describe("swept resolver", function()

@@ -57,6 +57,19 @@ describe("MC-CPP rules", function()
   end)
 
   describe("jump", function()
+    -- v = sqrt(2 h g) only for 2 h g > 0: with jump_height 0 and a negative gravity
+    -- 2 h g is -0, and fmax(0, -0) would leave the sign of the zero to the build.
+    it("gives vy = +0 for a jump of height 0 under negative gravity", function()
+      local w = flat()
+      local e = spawn(w, 0.5, 64, 0.5)
+      e:move_swept(0, -0.1, 0) -- grounded (README: a downward probe)
+      assert.is_true(e.on_ground)
+      e.rules.gravity, e.rules.jump_height = -1, 0
+      e.vy = 1
+      e:native_jump()
+      assert.equal(math.huge, 1 / e.vy)
+    end)
+
     -- Explicit Euler with the move before gravity: moves v0 - k g dt for k = 0..N
     -- while positive (no vertical drag while rising). With v0 / (g dt) = N + r the apex
     -- is h + (g dt^2 / 2)(N + 2r - r^2), so h <= apex - h0 <= h + v0 dt / 2 + g dt^2 / 8.
