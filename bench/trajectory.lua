@@ -49,6 +49,9 @@ local function kinds()
     end },
     bp.rules.mccpp{},
     bp.rules.mccpp{ resolver = "axis", push = "separate" },
+    -- range ends whose zeros meet zeros of the other sign (a build-dependent fmin/fmax
+    -- there once changed the sign of a velocity's zero)
+    bp.rules.beta173{ step_sink_fix = true, ladder_speed = 0, ladder_descent = 0 },
   }
 end
 
