@@ -1222,6 +1222,24 @@ static int l_world_fail_alloc(lua_State *L)
 }
 
 /***
+ * Internal, for `paste`: raise the lock error a change of blocks would meet now, as
+ * "<fn>: world is locked: ..." (inside a rules hook or filter), before paste reads its
+ * cells: a paste with nothing to define or place would otherwise succeed where any
+ * other one raises. Source: our own.
+ * @function World:_check_unlocked
+ * @tparam string fn the refused call's name, first in the message
+ * @raise "<fn>: world is locked: ..."; "calling '_check_unlocked' on bad self (world
+ *   has been destroyed)".
+ * @local
+ */
+static int l_world_check_unlocked(lua_State *L)
+{
+	bp_World *w = world_of(L, 1);
+	check_unlocked(L, w, luaL_checkstring(L, 2));
+	return 0;
+}
+
+/***
  * Internal, for the specs: remove and add again the collider `handle` names, n times
  * (the same box), as a script churning one collider would; a slot whose generations
  * run out is retired and the collider moves to another slot. Source: our own.
@@ -1581,12 +1599,21 @@ static int l_make_rules(lua_State *L)
 /***
  * `__newindex` of rules tables: assigning a key that is not a rule raises (typos fail
  * early). Existing keys are plain fields: their values are checked when the table is
- * used (World:spawn, `e.rules = t`). Source: our own.
+ * used (World:spawn, `e.rules = t`). The hooks `heading` and `jump`, absent while
+ * nil, may be set to a function or nil. Source: our own.
  * @function Rules:__newindex
- * @raise "unknown rule 'k'".
+ * @raise "unknown rule 'k'", "hook 'k' must be a function or nil".
  */
 static int l_rules_newindex(lua_State *L)
 {
+	/* A hook is a rule too, absent while nil: setting one (or nil) is a plain field. */
+	if (lua_type(L, 2) == LUA_TSTRING && is_hook_name(lua_tostring(L, 2))) {
+		if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TFUNCTION)
+			return luaL_error(L, "hook '%s' must be a function or nil", lua_tostring(L, 2));
+		lua_settop(L, 3);
+		lua_rawset(L, 1);
+		return 0;
+	}
 	return luaL_error(L, "unknown rule '%s'", key_text(L, 2));
 }
 
@@ -2436,9 +2463,10 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	bp_Rules r;
 	read_rules(L, t, &r, fn);
 	push_new_hooks(L, t);
-	/* The rules' metamethods may have removed the entity or destroyed the world. */
+	/* The rules' metamethods may have removed the entity or destroyed the world:
+	 * "entity field 'rules': <problem>", as any field access says it. */
 	bp_World *w;
-	bp_Entity *e = check_entity_w(L, 1, &w);
+	bp_Entity *e = field_entity(L, lua_touserdata(L, 1), &w);
 	const LEntity *self = lua_touserdata(L, 1);
 	if (w->locked == 1 && r.model != e->rules.model && w->ticking == self->id.index1)
 		luaL_error(L, "%s: cannot switch entity %d from %s to %s rules during its own tick "
@@ -3510,6 +3538,7 @@ static const luaL_Reg world_methods[] = {
 	{"boxes_in", l_world_boxes_in}, {"add_collider", l_world_add_collider},
 	{"remove_collider", l_world_remove_collider}, {"stats", l_world_stats},
 	{"_fail_alloc", l_world_fail_alloc}, {"_reuse_collider", l_world_reuse_collider},
+	{"_check_unlocked", l_world_check_unlocked},
 	{"spawn", l_world_spawn}, {"remove", l_world_remove},
 	{"entities", l_world_entities}, {"step", l_world_step}, {"query", l_world_query},
 	{"destroy", l_world_destroy}, {"raycast", l_world_raycast},

@@ -252,6 +252,23 @@ describe("Entity", function()
   end)
 
   describe("removal and handles", function()
+    -- e.rules = t reads t (its metamethods may run) before it applies it: an entity
+    -- removed or a world destroyed meanwhile is named as any field access names it.
+    it("names the entity field when e.rules = t removes the entity as it is read", function()
+      local w = H.world()
+      local e = w:spawn{ x = 0, y = 0, z = 0 }
+      local vec = setmetatable({}, { __index = function()
+        if e:valid() then w:remove(e) end
+        return 1
+      end })
+      assert.has_error(function() e.rules = { model = "mccpp", friction = vec } end, removed("rules"))
+      local w2 = H.world()
+      local e2 = w2:spawn{ x = 0, y = 0, z = 0 }
+      local vec2 = setmetatable({}, { __index = function() w2:destroy(); return 1 end })
+      assert.has_error(function() e2.rules = { model = "mccpp", friction = vec2 } end,
+        "entity field 'rules': entity belongs to a destroyed world")
+    end)
+
     it("makes every field and method raise 'entity has been removed'", function()
       local w = H.world()
       local e = w:spawn{ x = 0, y = 0, z = 0 }

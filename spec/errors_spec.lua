@@ -242,6 +242,8 @@ local cases = {
     "entity.rules: rule 'jump_height' belongs to model mccpp, not beta173" },
   { "a rules table assignment to an unknown key", function() bp.rules.beta173().gravty = 1 end,
     "unknown rule 'gravty'" },
+  { "a rules table's hook set to a number", function() bp.rules.mccpp().jump = 1 end,
+    "hook 'jump' must be a function or nil" },
   { "e.rules with an unknown rule", function(_, e) e.rules = { gravty = 1 } end,
     "entity.rules: unknown rule 'gravty' for model beta173" },
   { "e.rules view write of an unknown rule", function(_, e) e.rules.gravty = 1 end,

@@ -1092,6 +1092,20 @@ describe("beta173 rules", function()
       assert.equal(bp.rules.mccpp().jump_height, m.jump_height)
     end)
 
+    it("lets a rules table or its copy take a hook later, and drop it", function()
+      local f = function() end
+      for _, r in ipairs{ bp.rules.beta173(), bp.rules.mccpp(),
+                          bp.rules.copy(bp.World():spawn{ x = 0, y = 0, z = 0 }.rules) } do
+        r.heading, r.jump = f, f
+        assert.equal(f, r.heading)
+        assert.equal(f, r.jump)
+        r.heading = nil
+        assert.is_nil(r.heading)
+        r.heading = f -- and back again
+        assert.equal(f, r.heading)
+      end
+    end)
+
     it("raises for what is not rules", function()
       assert.has_error(function() bp.rules.copy(5) end,
         "bp.rules.copy: bad argument #1 (e.rules or a rules table expected, got number)")

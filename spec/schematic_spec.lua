@@ -1074,6 +1074,12 @@ describe("blockphys.schematic", function()
       local _, err = pcall(world.step, world)
       assert.truthy(err:find(debug.getinfo(1, "S").short_src .. ":%d+: paste: world is locked"))
       assert.equal(placed, world:stats().blocks)
+      -- a paste of air only, which defines and places nothing, meets the lock too
+      local air = { width = 1, height = 1, length = 1, palette = { "minecraft:air" },
+                    blocks = "\0", cell_bytes = 1, offset = { 0, 0, 0 } }
+      e.rules.jump = function() world:paste(air, 10, 0, 0) end
+      _, err = pcall(world.step, world)
+      assert.truthy(err:find(debug.getinfo(1, "S").short_src .. ":%d+: paste: world is locked"))
     end)
 
     it("raises when the new types would pass the type limit, before defining any", function()

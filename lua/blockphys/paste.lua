@@ -62,13 +62,14 @@ local function world_error(err, base)
   local here = THIS.short_src .. ":"
   local msg = err:sub(1, #here) == here and err:gsub("^[^:]*:%d+: ", "", 1) or err
   -- the lock names the world's method that met it; the user called paste
-  msg = msg:gsub("^[%w_]+: world is locked: ", "paste: world is locked: ", 1)
+  local n
+  msg, n = msg:gsub("^[%w_]+: world is locked: ", "paste: world is locked: ", 1)
   local why = msg:match("^calling '[^']*' on bad self %((.*)%)$")
   if why and base < 0 then
     raise_outside(format("calling 'paste' on bad self (%s)", why))
   elseif why then
     argerror(1, why)
-  elseif msg ~= err then
+  elseif msg ~= err or n > 0 then
     raise_outside(msg)
   end
   error(err, 0)
@@ -365,6 +366,12 @@ local function paste(world, schem, x, y, z, shapes, base)
     argerror(6 + base, "shape table with a block_def function expected")
   end
   local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
+  -- the lock, before anything else: a paste with nothing to define or place would
+  -- never meet it in define_block or set_block (a stand-in world has no lock)
+  if world._check_unlocked then
+    local ok, err = pcall(function() world:_check_unlocked("paste") end)
+    if not ok then world_error(err, base) end
+  end
   check_new_types(world, schem.palette, defs, 6 + base, base)
   local ok, placed = pcall(function()
     return place(world, schem, define_all(world, defs, #schem.palette), x, y, z)
