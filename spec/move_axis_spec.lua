@@ -76,6 +76,17 @@ describe("e:move", function()
     -- with fine bits beside it: X and Z start about 1.3 from the centre toward -1
     -- (face near -1, obstacle at 1); Y about 3.9 below with the ceiling at 3, or 1.3
     -- above with the floor's top at -1. Each case walks its start until it rounds so.
+    -- The first entity spawn(i) makes (i = 1, 2, ...) whose face(e) + (to - face(e))
+    -- rounds past `to` toward sign, and that gap; the others are removed.
+    local function rounding_start(w, spawn, face, to, sign)
+      for i = 1, 10000 do
+        local e = spawn(i)
+        local f = face(e)
+        if sign * (f + (to - f)) > sign * to then return e, to - f end
+        w:remove(e)
+      end
+      error("no start found whose gap rounds past the face")
+    end
     local near_faces = {
       { "+X", 1, 1, 1, function(w) w:fill(1, -9, -9, 1, 9, 9, "stone") end, -1.3 },
       { "-X", 1, -1, -1, function(w) w:fill(-2, -9, -9, -2, 9, 9, "stone") end, 1.3 },
@@ -89,29 +100,21 @@ describe("e:move", function()
       it("never ends inside an obstacle moving " .. name .. " by exactly the rounded gap", function()
         local w = H.world()
         build(w)
-        for i = 1, 10000 do
+        local function face(e) return select(sign > 0 and axis + 3 or axis, e:box():unpack()) end
+        local e, gap = rounding_start(w, function(i)
           local start = { 0.5, 0.5, 0.5 }
           start[axis] = from - sign * i * 1e-5
-          local e = w:spawn{ x = start[1], y = start[2], z = start[3] }
-          local box = { e:box():unpack() }
-          local f = sign > 0 and box[axis + 3] or box[axis]
-          local gap = to - f
-          if sign * (f + gap) > sign * to then
-            local d = { 0, 0, 0 }
-            d[axis] = gap
-            local out = { e:move(d[1], d[2], d[3]) }
-            assert.is_true(sign * out[axis] <= sign * gap and sign * out[axis] > 0)
-            assert.same({}, w:boxes_in(e:box()))
-            d[axis] = sign * 0.5 -- and the obstacle still stops it
-            e:move(d[1], d[2], d[3])
-            assert.same({}, w:boxes_in(e:box()))
-            box = { e:box():unpack() }
-            assert.is_true(sign * (sign > 0 and box[axis + 3] or box[axis]) <= sign * to)
-            return
-          end
-          w:remove(e)
-        end
-        error("no start found whose gap rounds past the face")
+          return w:spawn{ x = start[1], y = start[2], z = start[3] }
+        end, face, to, sign)
+        local d = { 0, 0, 0 }
+        d[axis] = gap
+        local out = { e:move(d[1], d[2], d[3]) }
+        assert.is_true(sign * out[axis] <= sign * gap and sign * out[axis] > 0)
+        assert.same({}, w:boxes_in(e:box()))
+        d[axis] = sign * 0.5 -- and the obstacle still stops it
+        e:move(d[1], d[2], d[3])
+        assert.same({}, w:boxes_in(e:box()))
+        assert.is_true(sign * face(e) <= sign * to)
       end)
     end
 
@@ -119,23 +122,17 @@ describe("e:move", function()
       local w = floored()
       w:fill(-2, 1, 1, 2, 2, 1, "stone") -- a wall, face z = 1
       local rules = bp.rules.beta173{ step_sink_fix = true }
-      for i = 1, 10000 do
-        local e = w:spawn{ x = 0.5, y = 1, z = -1.3 - i * 1e-5, rules = rules }
-        local z2 = select(6, e:box():unpack())
-        local gap = 1 - z2
-        if z2 + gap > 1 then
-          e.vz = gap -- this tick's move is exactly the gap (no input, on the ground)
-          for _ = 1, 10 do
-            w:step()
-            e.forward = 1 -- then walk on into the wall
-            assert.same({}, w:boxes_in(e:box()))
-          end
-          assert.is_true(select(6, e:box():unpack()) <= 1)
-          return
-        end
-        w:remove(e)
+      local function z2(e) return select(6, e:box():unpack()) end
+      local e, gap = rounding_start(w, function(i)
+        return w:spawn{ x = 0.5, y = 1, z = -1.3 - i * 1e-5, rules = rules }
+      end, z2, 1, 1)
+      e.vz = gap -- this tick's move is exactly the gap (no input, on the ground)
+      for _ = 1, 10 do
+        w:step()
+        e.forward = 1 -- then walk on into the wall
+        assert.same({}, w:boxes_in(e:box()))
       end
-      error("no start found whose gap rounds past the face")
+      assert.is_true(z2(e) <= 1)
     end)
 
     it("moves freely and sets no flags without obstacles", function()
