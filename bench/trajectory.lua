@@ -67,10 +67,13 @@ local function spawn_all(w, rand)
   return es
 end
 
--- 32-bit FNV-1a over the bytes of s, four at a time (little-endian words).
+-- 32-bit FNV-1a over the bytes of s, one at a time: words would keep a change of
+-- their top bit (a double's sign, as of a zero) in the top bit for ever, and two such
+-- changes would cancel.
+local byte = string.byte
 local function fnv(h, s)
-  for i = 1, #s - 3, 4 do
-    h = ((h ~ string.unpack("<I4", s, i)) * 16777619) & 0xffffffff
+  for i = 1, #s do
+    h = ((h ~ byte(s, i)) * 16777619) & 0xffffffff
   end
   return h
 end

@@ -1544,7 +1544,8 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
 
 /***
  * A complete rules table of a preset with overrides (what bp.rules.beta173/mccpp call).
- * Every constant of the model is a named field; the table rejects new keys. Sources:
+ * Every constant of the model is a named field; the table rejects keys that name no
+ * rule of its model (Rules:__newindex). Sources:
  * reference/b173-movement.md (beta173), sources/mccpp-entity-physics.txt (mccpp).
  * @function make_rules
  * @tparam string model "beta173" or "mccpp"
@@ -1596,20 +1597,39 @@ static int l_make_rules(lua_State *L)
 	return 1;
 }
 
+/* Whether key k names a rule of the rules table t's model (its raw `model`, beta173
+ * when it has none): a field of that model, an option or a hook. */
+static int is_rule_of(lua_State *L, int t, int k)
+{
+	if (lua_type(L, k) != LUA_TSTRING)
+		return 0;
+	const char *name = lua_tostring(L, k);
+	if (is_option_name(name) || is_hook_name(name))
+		return 1;
+	const bp_RuleField *f = find_field(name);
+	lua_pushliteral(L, "model");
+	lua_rawget(L, t);
+	const int model = lua_type(L, -1) == LUA_TSTRING &&
+	                  strcmp(lua_tostring(L, -1), MODEL_NAMES[BP_MODEL_MCCPP]) == 0
+	                      ? BP_MODEL_MCCPP
+	                      : BP_MODEL_BETA173;
+	lua_pop(L, 1);
+	return f && (f->models & (1 << model));
+}
+
 /***
- * `__newindex` of rules tables: assigning a key that is not a rule raises (typos fail
- * early). Existing keys are plain fields: their values are checked when the table is
- * used (World:spawn, `e.rules = t`). The hooks `heading` and `jump`, absent while
- * nil, may be set to a function or nil. Source: our own.
+ * `__newindex` of rules tables: assigning a key that is not a rule of the table's
+ * model raises (typos fail early). Rules are plain fields, also one that was set to
+ * nil (a hook is absent until set): their values are checked when the table is used
+ * (World:spawn, `e.rules = t`). Source: our own.
  * @function Rules:__newindex
- * @raise "unknown rule 'k'", "hook 'k' must be a function or nil".
+ * @raise "unknown rule 'k'"; "bad argument #1 to '__newindex' (table expected, got T)" when
+ *   called directly with another value (Lua names it '__newindex').
  */
 static int l_rules_newindex(lua_State *L)
 {
-	/* A hook is a rule too, absent while nil: setting one (or nil) is a plain field. */
-	if (lua_type(L, 2) == LUA_TSTRING && is_hook_name(lua_tostring(L, 2))) {
-		if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TFUNCTION)
-			return luaL_error(L, "hook '%s' must be a function or nil", lua_tostring(L, 2));
+	luaL_checktype(L, 1, LUA_TTABLE); /* the metatable is open to scripts */
+	if (is_rule_of(L, 1, 2)) {
 		lua_settop(L, 3);
 		lua_rawset(L, 1);
 		return 0;

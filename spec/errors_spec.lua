@@ -242,8 +242,14 @@ local cases = {
     "entity.rules: rule 'jump_height' belongs to model mccpp, not beta173" },
   { "a rules table assignment to an unknown key", function() bp.rules.beta173().gravty = 1 end,
     "unknown rule 'gravty'" },
-  { "a rules table's hook set to a number", function() bp.rules.mccpp().jump = 1 end,
-    "hook 'jump' must be a function or nil" },
+  { "a rules table assignment of the other model's rule", function() bp.rules.beta173().jump_height = 1 end,
+    "unknown rule 'jump_height'" },
+  { "a rules table's own __newindex called on a number", function()
+      getmetatable(bp.rules.beta173()).__newindex(42, "jump", print) end,
+    "bad argument #1 to '__newindex' (table expected, got number)" },
+  { "a rules table whose hook was set to a number, used", function(w)
+      local r = bp.rules.mccpp(); r.jump = 1; w:spawn{ x = 0, y = 0, z = 0, rules = r } end,
+    "spawn: hook 'jump' must be a function or nil" },
   { "e.rules with an unknown rule", function(_, e) e.rules = { gravty = 1 } end,
     "entity.rules: unknown rule 'gravty' for model beta173" },
   { "e.rules view write of an unknown rule", function(_, e) e.rules.gravty = 1 end,

@@ -1103,7 +1103,16 @@ describe("beta173 rules", function()
         assert.is_nil(r.heading)
         r.heading = f -- and back again
         assert.equal(f, r.heading)
+        r.jump = false -- "no hook", as everywhere rules are read
+        assert.is_false(r.jump)
       end
+      -- any rule of the table's model may be cleared and set again, options too
+      local r = bp.rules.beta173()
+      r.gravity, r.resolver = nil, nil
+      r.gravity, r.resolver = 0.05, "swept"
+      assert.same({ 0.05, "swept" }, { r.gravity, r.resolver })
+      local e = bp.World():spawn{ x = 0, y = 0, z = 0, rules = r }
+      assert.same({ 0.05, "swept" }, { e.rules.gravity, e.rules.resolver })
     end)
 
     it("raises for what is not rules", function()

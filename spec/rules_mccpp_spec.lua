@@ -58,7 +58,7 @@ describe("MC-CPP rules", function()
 
   describe("jump", function()
     -- v = sqrt(2 h g) only for 2 h g > 0: with jump_height 0 and a negative gravity
-    -- 2 h g is -0, and fmax(0, -0) would leave the sign of the zero to the build.
+    -- 2 h g is -0, whose square root is -0 (and fmax(0, -0) may be either zero).
     it("gives vy = +0 for a jump of height 0 under negative gravity", function()
       local w = flat()
       local e = spawn(w, 0.5, 64, 0.5)

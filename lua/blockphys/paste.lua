@@ -356,6 +356,13 @@ end
 
 -- The body of paste; argument numbers in messages are shifted by `base`.
 local function paste(world, schem, x, y, z, shapes, base)
+  -- The world's lock first: inside a rules hook or filter every paste raises, also
+  -- one with nothing to define or place, which would never meet it in define_block
+  -- or set_block, and no block_def runs (a stand-in world has no lock).
+  if method_of(world, "_check_unlocked") then
+    local ok, err = pcall(function() world:_check_unlocked("paste") end)
+    if not ok then world_error(err, base) end
+  end
   schem = check_schematic(schem, base)
   local w, h, l = schem.width, schem.height, schem.length
   x = check_coord(3 + base, x, w)
@@ -366,12 +373,6 @@ local function paste(world, schem, x, y, z, shapes, base)
     argerror(6 + base, "shape table with a block_def function expected")
   end
   local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
-  -- the lock, before anything else: a paste with nothing to define or place would
-  -- never meet it in define_block or set_block (a stand-in world has no lock)
-  if world._check_unlocked then
-    local ok, err = pcall(function() world:_check_unlocked("paste") end)
-    if not ok then world_error(err, base) end
-  end
   check_new_types(world, schem.palette, defs, 6 + base, base)
   local ok, placed = pcall(function()
     return place(world, schem, define_all(world, defs, #schem.palette), x, y, z)
