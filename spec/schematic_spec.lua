@@ -1044,6 +1044,12 @@ describe("blockphys.schematic", function()
         { pcall(schematic.paste, stand_in, s, 0, 0, 0) })
     end)
 
+    it("pastes into a strict stand-in world whose other members raise", function()
+      local world = fake_world()
+      setmetatable(world, { __index = function(_, k) error("stand-in has no member " .. k) end })
+      assert.equal(4, schematic.paste(world, tiny(), 0, 0, 0).placed) -- its 4 non-air cells
+    end)
+
     it("inside a step hook, raises 'world is locked' at the hook's line and sets nothing", function()
       local world = bp.World()
       world:define_block{ name = "stone" }
