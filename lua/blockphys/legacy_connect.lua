@@ -64,8 +64,6 @@ local CHEST_SIDES = { "north", "south", "west", "east" }
 -- for fences, then up (bit 4) and down (bit 5).
 local CHORUS_PLANT, CHORUS_FLOWER, END_STONE = 199, 200, 121
 local CHORUS_SIDES = { "east", "north", "south", "west", "up", "down" }
-local CHORUS_STEP = { east = { 1, 0, 0 }, north = { 0, -1, 0 }, south = { 0, 1, 0 },
-                      west = { -1, 0, 0 }, up = { 0, 0, 1 }, down = { 0, 0, -1 } }
 
 -- Stairs: legacy ids, and their metadata's facing (meta & 3) and half (meta & 4).
 local STAIRS = set{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 }
@@ -73,9 +71,10 @@ local STAIR_FACING = legacy_ids._STAIR_FACING
 local SHAPES = { "straight", "inner_left", "inner_right", "outer_left", "outer_right" }
 
 -- Directions in the order of the property names (the bits of a connection code),
--- with their cell offsets.
+-- with their cell offsets {dx, dz [, dy]} (up and down for chorus plants).
 local SIDES = { "east", "north", "south", "west" }
-local STEP = { north = { 0, -1 }, south = { 0, 1 }, west = { -1, 0 }, east = { 1, 0 } }
+local STEP = { north = { 0, -1 }, south = { 0, 1 }, west = { -1, 0 }, east = { 1, 0 },
+               up = { 0, 0, 1 }, down = { 0, 0, -1 } }
 local OPPOSITE = { north = "south", south = "north", west = "east", east = "west" }
 local CLOCKWISE = { north = "east", east = "south", south = "west", west = "north" }
 local COUNTER_CLOCKWISE = { north = "west", west = "south", south = "east", east = "north" }
@@ -193,17 +192,23 @@ local function chest_state(state, code)
   return (state:gsub("%[.*$", "")) .. "[facing=" .. facing .. ",type=" .. half .. "]"
 end
 
--- The 6-bit mask of the sides a chorus plant joins (CHORUS_SIDES order).
-local function chorus_mask(neighbour)
+-- The mask of the sides (bit k for sides[k + 1]) whose neighbour
+-- `test(kind, side, nid, nmeta, neighbour)` joins; nothing joins outside the file.
+local function side_mask(sides, kind, test, neighbour)
   local mask = 0
-  for bit, side in ipairs(CHORUS_SIDES) do
-    local step = CHORUS_STEP[side]
-    local nid = neighbour(step[1], step[2], step[3])
-    if nid == CHORUS_PLANT or nid == CHORUS_FLOWER or (side == "down" and nid == END_STONE) then
+  for bit, side in ipairs(sides) do
+    local step = STEP[side]
+    local nid, nmeta = neighbour(step[1], step[2], step[3])
+    if nid ~= nil and test(kind, side, nid, nmeta, neighbour) then
       mask = mask | 1 << (bit - 1)
     end
   end
   return mask
+end
+
+-- Whether a chorus plant joins the block nid on `side` (a side_mask test).
+local function chorus_joins(_, side, nid)
+  return nid == CHORUS_PLANT or nid == CHORUS_FLOWER or (side == "down" and nid == END_STONE)
 end
 
 -- A state with the joins of code (bit k for sides[k + 1]) as properties, in name
@@ -242,18 +247,11 @@ end
 -- @treturn integer|nil
 function legacy_connect.code(id, meta, neighbour)
   if STAIRS[id] then return stair_shape(meta, neighbour) end
-  if id == CHORUS_PLANT then return chorus_mask(neighbour) end
+  if id == CHORUS_PLANT then return side_mask(CHORUS_SIDES, nil, chorus_joins, neighbour) end
   if CHESTS[id] then return chest_side(id, neighbour) end
   local kind = KIND[id]
   if not kind then return nil end
-  local mask = 0
-  for bit, side in ipairs(SIDES) do
-    local nid, nmeta = neighbour(STEP[side][1], STEP[side][2])
-    if nid ~= nil and joins(kind, side, nid, nmeta, neighbour) then
-      mask = mask | 1 << (bit - 1)
-    end
-  end
-  return mask
+  return side_mask(SIDES, kind, joins, neighbour)
 end
 
 --- The state of a legacy cell with its code applied.
