@@ -1607,8 +1607,7 @@ static int is_rule_of(lua_State *L, int t, int k)
 	if (is_option_name(name) || is_hook_name(name))
 		return 1;
 	const bp_RuleField *f = find_field(name);
-	lua_pushliteral(L, "model");
-	lua_rawget(L, t);
+	raw_field(L, t, "model");
 	const int model = lua_type(L, -1) == LUA_TSTRING &&
 	                  strcmp(lua_tostring(L, -1), MODEL_NAMES[BP_MODEL_MCCPP]) == 0
 	                      ? BP_MODEL_MCCPP
@@ -2485,9 +2484,9 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	push_new_hooks(L, t);
 	/* The rules' metamethods may have removed the entity or destroyed the world:
 	 * "entity field 'rules': <problem>", as any field access says it. */
-	bp_World *w;
-	bp_Entity *e = field_entity(L, lua_touserdata(L, 1), &w);
 	const LEntity *self = lua_touserdata(L, 1);
+	bp_World *w;
+	bp_Entity *e = field_entity(L, self, &w);
 	if (w->locked == 1 && r.model != e->rules.model && w->ticking == self->id.index1)
 		luaL_error(L, "%s: cannot switch entity %d from %s to %s rules during its own tick "
 		              "(the rest of the tick would read the other model's constants); "
@@ -2500,10 +2499,9 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 			check_step_velocity(L, w, r.model, e->vel[a], "entity.rules: the velocity",
 			                    key[a]);
 	}
-	LEntity *le = lua_touserdata(L, 1);
 	lua_getiuservalue(L, 1, 1);
 	lua_insert(L, -2);
-	install_hooks(L, lua_gettop(L) - 1, le->id.index1 - 1);
+	install_hooks(L, lua_gettop(L) - 1, self->id.index1 - 1);
 	lua_pop(L, 1);
 	bp_entity_set_rules(w, e, &r);
 }
