@@ -191,11 +191,7 @@ local function read_list(r, depth, name, cap)
   local out = setmetatable({}, LIST_MT[elem])
   local elem_cap = name and cap_of(r, name .. "[]")
   for i = 1, n do
-    if elem_cap then
-      out[i] = read_payload(r, elem, depth, nil, format("%s[%d]", name, i - 1), elem_cap)
-    else
-      out[i] = read_payload(r, elem, depth)
-    end
+    out[i] = read_payload(r, elem, depth, nil, elem_cap and format("%s[%d]", name, i - 1), elem_cap)
   end
   return out
 end
