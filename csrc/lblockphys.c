@@ -616,6 +616,12 @@ static uint32_t next_handle_tag(lua_State *L)
 	return tag;
 }
 
+/* The registry key of a table with weak values: the world userdata of every live world,
+ * keyed by its block (light userdata). The collector clears a world's entry before it
+ * calls the world's __gc, so a __gc that finds its entry was called directly
+ * (debug.getmetatable(w).__gc(w)) while the world may still be in use. */
+static const char live_worlds_key = 0;
+
 /***
  * A new empty world: every block is air (id 0), no colliders, no entities. Its memory
  * comes from the Lua allocator. Lifetime: until world:destroy(), `__close` or
@@ -647,6 +653,10 @@ static int l_world_new(lua_State *L)
 	if (!lw->w)
 		return luaL_error(L, "not enough memory");
 	lw->w->handle_tag = tag;
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key);
+	lua_pushvalue(L, -2);
+	lua_rawsetp(L, -2, lw);
+	lua_pop(L, 1);
 	return 1;
 }
 
@@ -683,17 +693,44 @@ static int l_world_destroy(lua_State *L)
 }
 
 /***
- * `__gc`: frees the core world if world:destroy() did not (nothing can use it any more).
+ * `__gc`: frees the core world if world:destroy() did not. Called by the collector,
+ * nothing can use the world any more. Called directly from Lua (through
+ * debug.getmetatable), it destroys the world for Lua at once, as destroy does, but never
+ * raises: inside world:step, e:move or a finalizer the core world is only detached, and
+ * freed when the call holding it returns (see free_detached) or by the collector.
  * Source: our own.
  * @function World:__gc
  */
 static int l_world_gc(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
-	bp_world_destroy(lw->pending);
+	lua_Debug caller;
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key);
+	/* lua_close runs the finalizers of reachable objects too, with no caller */
+	const int direct = lua_rawgetp(L, -1, lw) != LUA_TNIL && lua_getstack(L, 1, &caller);
+	lua_pop(L, 2);
+	if (direct && lw->w && (lw->w->locked || in_finalizer(L))) {
+		lw->pending = lw->w;
+		lw->w = NULL;
+		return 0;
+	}
+	if (!direct) /* a direct call leaves a world detached for a call that runs */
+		bp_world_destroy(lw->pending), lw->pending = NULL;
 	bp_world_destroy(lw->w);
-	lw->pending = lw->w = NULL;
+	lw->w = NULL;
 	return 0;
+}
+
+/* After the outermost world:step or e:move on the core world w returns (locked no
+ * more): if its __gc was called directly meanwhile, it was detached; free it now,
+ * unless a finalizer runs (it may have interrupted another method that still reads
+ * w: the collector frees it then). */
+static void free_detached(lua_State *L, LWorld *lw, bp_World *w)
+{
+	if (lw->pending == w && !w->locked && !in_finalizer(L)) {
+		lw->pending = NULL;
+		bp_world_destroy(w);
+	}
 }
 
 /***
@@ -1847,10 +1884,12 @@ static int do_move(lua_State *L, int swept)
 			                             "its error");
 		else if (locked) /* raised to a filter or hook, which may catch it */
 			note_caught(L, base);
+		free_detached(L, lua_touserdata(L, base), w);
 		return lua_error(L);
 	}
 	if (!locked)
 		undo_hooks(L, base, 0);
+	free_detached(L, lua_touserdata(L, base), w);
 	if (st != BP_OK)
 		raise_status(L, st);
 	for (int a = 0; a < 3; a++)
@@ -3330,10 +3369,12 @@ static int l_world_step(lua_State *L)
 			push_caught(L, 1, "world:step: a filter failed inside a rules hook or filter "
 			                  "that caught its error");
 		}
+		free_detached(L, lua_touserdata(L, 1), w);
 		return lua_error(L);
 	}
 	if (snap)
 		undo_hooks(L, 1, 0);
+	free_detached(L, lua_touserdata(L, 1), w);
 	return 0;
 }
 
@@ -3576,6 +3617,10 @@ static void create_meta(lua_State *L, const char *name, const luaL_Reg *meta,
 {
 	luaL_newmetatable(L, name);
 	luaL_setfuncs(L, meta, 0);
+	/* getmetatable(v) gives the type's name: Lua code cannot reach the metamethods
+	 * (a __gc called by hand) or change them. */
+	lua_pushstring(L, name);
+	lua_setfield(L, -2, "__metatable");
 	if (methods) {
 		lua_newtable(L);
 		luaL_setfuncs(L, methods, 0);
@@ -3628,6 +3673,15 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L);
 
 BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 {
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key) == LUA_TNIL) {
+		lua_newtable(L); /* see live_worlds_key */
+		lua_pushliteral(L, "v");
+		lua_setfield(L, -2, "__mode");
+		lua_pushvalue(L, -1);
+		lua_setmetatable(L, -2);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &live_worlds_key);
+	}
+	lua_pop(L, 1);
 	create_meta(L, COLLIDER_MT, collider_meta, collider_methods);
 	create_meta(L, WORLD_MT, world_meta, world_methods);
 	create_meta(L, ENTITY_MT, entity_meta, entity_methods);

@@ -87,7 +87,7 @@ describe("Entity", function()
       assert.is_nil(e[true])
       assert.is_nil(e.nothing)
       assert.equal("function", type(e.move))
-      local mt = getmetatable(e)
+      local mt = debug.getmetatable(e)
       local expected = "blockphys.Entity expected"
       assert.error_matches(function() mt.__newindex(io.stdout, "jumping", true) end, expected, 1, true)
       assert.error_matches(function() mt.__index({}, "x") end, expected, 1, true)

@@ -245,7 +245,7 @@ local cases = {
   { "a rules table assignment of the other model's rule", function() bp.rules.beta173().jump_height = 1 end,
     "unknown rule 'jump_height'" },
   { "a rules table's own __newindex called on a number", function()
-      getmetatable(bp.rules.beta173()).__newindex(42, "jump", print) end,
+      debug.getmetatable(bp.rules.beta173()).__newindex(42, "jump", print) end,
     "bad argument #1 to '__newindex' (table expected, got number)" },
   { "a rules table whose hook was set to a number, used", function(w)
       local r = bp.rules.mccpp(); r.jump = 1; w:spawn{ x = 0, y = 0, z = 0, rules = r } end,
@@ -615,7 +615,7 @@ describe("metatables changed by a script", function()
     local w = bp.World()
     local e = w:spawn{ x = 0, y = 0, z = 0 }
     local c = bp.Collider(0, 0, 0, 1, 1, 1)
-    local me, mc = getmetatable(e), getmetatable(c)
+    local me, mc = debug.getmetatable(e), debug.getmetatable(c)
     local saved_e, saved_c = me.methods, mc.methods
     me.methods, mc.methods = 5, nil
     local ok_e, v_e = pcall(function() return e.no_such_field end)
@@ -631,7 +631,7 @@ describe("metatables changed by a script", function()
     local e = w:spawn{ x = 0, y = 0, z = 0 }
     local c = bp.Collider(0, 0, 0, 1, 1, 1)
     local view = e.rules
-    for _, mt in ipairs{ getmetatable(e), getmetatable(c), getmetatable(view) } do
+    for _, mt in ipairs{ debug.getmetatable(e), debug.getmetatable(c), debug.getmetatable(view) } do
       for _, f in pairs(mt) do
         if type(f) == "function" then
           for _, args in ipairs{ {}, { w }, { c }, { 1, 2 }, { c, c }, { view, "x" } } do
@@ -641,8 +641,8 @@ describe("metatables changed by a script", function()
       end
     end
     assert.equal(0, e.x)
-    getmetatable(w).__gc(w) -- destroys the world, as w:destroy() does
-    getmetatable(w).__gc(w) -- a second time is a no-op
+    debug.getmetatable(w).__gc(w) -- destroys the world, as w:destroy() does
+    debug.getmetatable(w).__gc(w) -- a second time is a no-op
     collectgarbage()
     assert.is_false(e:valid())
     assert.has_error(function() w:step() end)

@@ -75,9 +75,11 @@ bp.rules = {}
 -- error(message, 2) at its caller's line.
 local function make_rules(model, overrides)
   if overrides ~= nil and type(overrides) ~= "table" then
-    -- a typed userdata by its __name (e.rules is a blockphys.RulesView: see bp.rules.copy)
+    -- a typed userdata by its name, which its protected metatable gives (e.rules is a
+    -- blockphys.RulesView: see bp.rules.copy)
     local mt = getmetatable(overrides)
-    local name = type(mt) == "table" and type(rawget(mt, "__name")) == "string" and mt.__name
+    local name = type(mt) == "string" and mt
+      or type(mt) == "table" and type(rawget(mt, "__name")) == "string" and mt.__name
     return false, ("bp.rules.%s: bad argument #1 (table expected, got %s)"):format(model,
       name or type(overrides))
   end
