@@ -8,11 +8,16 @@ CC         ?= cc
 OPT        ?= -O2
 WARN        = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -pedantic
 CFLAGS     ?= $(OPT)
-ALL_CFLAGS  = -std=c11 $(WARN) -fPIC -ffp-contract=off -fvisibility=hidden $(CFLAGS) -I$(LUA_INCDIR) -Icsrc
+BASE_CFLAGS = -std=c11 $(WARN) -fPIC -ffp-contract=off -fvisibility=hidden -MMD -MP $(CFLAGS)
+# The core is compiled without Lua's include path, so that an #include of a Lua header
+# there fails the build; the binding sees only the core's public headers.
+CORE_CFLAGS = $(BASE_CFLAGS) -Icsrc/core -Icsrc/core/include
+BIND_CFLAGS = $(BASE_CFLAGS) -Icsrc/core/include -I$(LUA_INCDIR)
 LIBFLAG    ?= -shared
 BUILD      ?= build
-SRC         = $(wildcard csrc/*.c)
-OBJ         = $(SRC:csrc/%.c=$(BUILD)/obj/%.o)
+CORE_SRC    = $(wildcard csrc/core/*.c)
+BIND_SRC    = $(wildcard csrc/binding/*.c)
+OBJ         = $(CORE_SRC:csrc/%.c=$(BUILD)/obj/%.o) $(BIND_SRC:csrc/%.c=$(BUILD)/obj/%.o)
 MODULE      = $(BUILD)/blockphys/core.so
 # Debian packages each target needs: building needs a C compiler and Lua's headers, the
 # suite busted and lua-zlib (gzip schematics). Each target's recipe runs `deps` with its
@@ -55,13 +60,19 @@ blockphys:
 FORCE:
 endif
 
-$(BUILD)/obj/%.o: csrc/%.c $(wildcard csrc/*.h) | $(BUILD)/obj
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+# Each object's header dependencies come from the compiler (-MMD -MP: the .d files).
+$(BUILD)/obj/core/%.o: csrc/core/%.c | $(BUILD)/obj/core
+	$(CC) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/binding/%.o: csrc/binding/%.c | $(BUILD)/obj/binding
+	$(CC) $(BIND_CFLAGS) -c $< -o $@
+
+-include $(OBJ:.o=.d)
 
 $(MODULE): $(OBJ) | $(BUILD)/blockphys
-	$(CC) $(LIBFLAG) $(ALL_CFLAGS) -o $@ $(OBJ) -lm
+	$(CC) $(LIBFLAG) $(BASE_CFLAGS) -o $@ $(OBJ) -lm
 
-$(BUILD)/obj $(BUILD)/blockphys:
+$(BUILD)/obj $(BUILD)/obj/core $(BUILD)/obj/binding $(BUILD)/blockphys:
 	mkdir -p $@
 
 # spec/lua_oom_spec.lua's host: lua5.4 with an allocator told to fail. Plain flags in

@@ -22,14 +22,15 @@ build = {
   modules = {
     ["blockphys.core"] = {
       sources = {
-        "csrc/aabb.c", "csrc/broadphase.c", "csrc/chunk.c", "csrc/entity.c",
-        "csrc/flow.c", "csrc/lblockphys.c",
-        "csrc/move_axis.c", "csrc/move_swept.c", "csrc/push.c", "csrc/push_out.c",
-        "csrc/query.c",
-        "csrc/raycast.c", "csrc/rules.c", "csrc/solid.c", "csrc/step.c",
-        "csrc/tick_beta.c", "csrc/tick_mccpp.c", "csrc/world.c",
+        "csrc/core/aabb.c", "csrc/core/alloc.c", "csrc/core/beta173.c",
+        "csrc/core/beta173_flow.c", "csrc/core/beta173_push_out.c", "csrc/core/broadphase.c",
+        "csrc/core/chunk.c", "csrc/core/entity.c", "csrc/core/move_limits.c", "csrc/core/mccpp.c",
+        "csrc/core/move_axis.c", "csrc/core/move_swept.c", "csrc/core/push.c",
+        "csrc/core/query.c", "csrc/core/raycast.c", "csrc/core/rules.c", "csrc/core/solid.c",
+        "csrc/core/step.c", "csrc/core/world.c",
+        "csrc/binding/lblockphys.c",
       },
-      incdirs = { "csrc" },
+      incdirs = { "csrc/core", "csrc/core/include" },
       defines = {},
     },
     ["blockphys"] = "lua/blockphys/init.lua",

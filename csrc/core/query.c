@@ -3,8 +3,10 @@
  * per-axis clip, emptiness and liquid tests. Cells are visited in a fixed order
  * (y, then z, then x) so results never depend on memory layout.
  */
+#include "query.h"
 #include "blockphys.h"
-#include "bp_visitors.h"
+#include "alloc.h"
+#include "chunk.h"
 
 #include <math.h>
 
@@ -269,7 +271,7 @@ static int push_box(void *ctx, const bp_AABB *box)
 		return 2;
 	if (l->count == l->cap) {
 		size_t ncap = l->cap ? l->cap * 2 : 64;
-		bp_AABB *p = bp_realloc(g->w, l->items, l->cap * sizeof *p, ncap * sizeof *p);
+		bp_AABB *p = bp_realloc(&g->w->mem, l->items, l->cap * sizeof *p, ncap * sizeof *p);
 		if (!p)
 			return 1;
 		l->items = p;

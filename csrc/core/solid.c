@@ -2,8 +2,9 @@
  * solid.c - what blocks a moving entity: block shapes, static colliders and the
  * boxes of solid entities (boats, minecarts: reference/b173-movement.md section 4).
  */
+#include "solid.h"
 #include "blockphys.h"
-#include "bp_visitors.h"
+#include "query.h"
 
 /* True if entity a may be blocked by b (group/mask filter, both ways). */
 int bp_entities_interact(const bp_Entity *a, const bp_Entity *b)

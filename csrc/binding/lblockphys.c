@@ -829,7 +829,7 @@ static void reject_unknown_keys(lua_State *L, int t, const char *fn, const char 
  *   [0, 15] (default 0, only with liquid: Beta's liquid metadata, 0 source, 1..7
  *   flowing, 8..15 falling), solid = boolean (Beta Material.isSolid; default: some box
  *   and not a liquid), ice = boolean (Beta Material.ice; default false): the last three
- *   feed the water current, flow.c; normal_cube = boolean (Beta World.isBlockNormalCube:
+ *   feed the water current, beta173_flow.c; normal_cube = boolean (Beta World.isBlockNormalCube:
  *   a full opaque cube, which pushOutOfBlocks pushes out of; default: the unit cube and
  *   solid)}`
  * @treturn integer the new id (1..65535)
@@ -1225,7 +1225,7 @@ static int l_world_stats(lua_State *L)
 	lua_setfield(L, -2, "blocks");
 	lua_pushinteger(L, w->nchunks);
 	lua_setfield(L, -2, "chunks");
-	lua_pushinteger(L, (lua_Integer)w->bytes);
+	lua_pushinteger(L, (lua_Integer)w->mem.bytes);
 	lua_setfield(L, -2, "bytes");
 	lua_pushinteger(L, w->ntypes);
 	lua_setfield(L, -2, "block_types");

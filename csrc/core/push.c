@@ -7,7 +7,10 @@
  *              ones also gain the push as velocity, capped.
  * Neighbours come from the broadphase in creation order (deterministic).
  */
+#include "push.h"
 #include "blockphys.h"
+#include "move_limits.h"
+#include "solid.h"
 
 #include <math.h>
 
@@ -52,7 +55,7 @@ static int beta_one(void *ctx, uint32_t index)
 	o->vel[2] -= dz;
 	self->vel[0] += dx;
 	self->vel[2] += dz;
-	bp_clamp_velocity(c->w, o); /* self is clamped after its tick, which this ends */
+	bp_clamp_velocity(c->w->vel_limit[o->rules.model], o->vel); /* self is clamped after its tick, which this ends */
 	return 0;
 }
 
@@ -160,7 +163,7 @@ static void sep_apply(bp_World *w, uint32_t index, double dt)
 		e->vel[0] *= cap / after;
 		e->vel[2] *= cap / after;
 	}
-	bp_clamp_velocity(w, e);
+	bp_clamp_velocity(w->vel_limit[e->rules.model], e->vel);
 }
 
 /** Positional separation of every "separate" entity after the moves (N64 article):

@@ -5,7 +5,9 @@
  * overlaps, and sort them by serial so that callers see creation order whatever the
  * hash or list order. Neighbour finding thus costs O(n) per step on average.
  */
+#include "broadphase.h"
 #include "blockphys.h"
+#include "alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,7 +98,7 @@ static bp_Status cells_grow(bp_World *w)
 	uint32_t ncap = g->cells_cap ? g->cells_cap * 2 : 1024;
 	if (ncap > (UINT32_MAX / 2) / sizeof(bp_BroadCell))
 		return BP_ELIMIT;
-	bp_BroadCell *nc = bp_alloc(w, (size_t)ncap * sizeof *nc);
+	bp_BroadCell *nc = bp_alloc(&w->mem, (size_t)ncap * sizeof *nc);
 	if (!nc)
 		return BP_ENOMEM;
 	memset(nc, 0, (size_t)ncap * sizeof *nc);
@@ -108,7 +110,7 @@ static bp_Status cells_grow(bp_World *w)
 		if (old[i].used)
 			*cell_slot(g, old[i].c[0], old[i].c[1], old[i].c[2]) = old[i];
 	}
-	bp_free(w, old, (size_t)ocap * sizeof *old);
+	bp_free(&w->mem, old, (size_t)ocap * sizeof *old);
 	return BP_OK;
 }
 
@@ -119,7 +121,7 @@ static bp_Status node_alloc(bp_World *w, uint32_t *out)
 		*out = g->free_node;
 		g->free_node = g->nodes[*out].next;
 	} else {
-		bp_Status st = bp_grow(w, (void **)&g->nodes, &g->nodes_cap, g->nnodes + 1,
+		bp_Status st = bp_grow(&w->mem, (void **)&g->nodes, &g->nodes_cap, g->nnodes + 1,
 		                       sizeof(bp_BroadNode));
 		if (st != BP_OK)
 			return st;
@@ -197,7 +199,7 @@ static bp_Status grid_build(bp_World *w)
 	const bp_EntityPool *p = &w->entities;
 	g->valid = 0;
 	uint32_t old_cap = g->ents_cap;
-	bp_Status st = bp_grow(w, (void **)&g->ents, &g->ents_cap, p->count ? p->count : 1,
+	bp_Status st = bp_grow(&w->mem, (void **)&g->ents, &g->ents_cap, p->count ? p->count : 1,
 	                       sizeof(bp_BroadEntry));
 	if (st != BP_OK)
 		return st;
@@ -249,10 +251,10 @@ void bp_broadphase_invalidate(bp_World *w)
 void bp_broadphase_free(bp_World *w)
 {
 	bp_Broadphase *g = &w->broad;
-	bp_free(w, g->cells, (size_t)g->cells_cap * sizeof *g->cells);
-	bp_free(w, g->nodes, (size_t)g->nodes_cap * sizeof *g->nodes);
-	bp_free(w, g->ents, (size_t)g->ents_cap * sizeof *g->ents);
-	bp_free(w, g->results, (size_t)g->results_cap * sizeof *g->results);
+	bp_free(&w->mem, g->cells, (size_t)g->cells_cap * sizeof *g->cells);
+	bp_free(&w->mem, g->nodes, (size_t)g->nodes_cap * sizeof *g->nodes);
+	bp_free(&w->mem, g->ents, (size_t)g->ents_cap * sizeof *g->ents);
+	bp_free(&w->mem, g->results, (size_t)g->results_cap * sizeof *g->results);
 	memset(g, 0, sizeof *g);
 }
 
@@ -298,7 +300,7 @@ static bp_Status gather_cell(bp_World *w, const bp_BroadCell *c, const bp_AABB *
 		const bp_BroadEntry *en = &g->ents[index];
 		if (!bp_aabb_overlaps(&en->box, region))
 			continue;
-		if (bp_grow(w, (void **)&g->results, &g->results_cap, g->nresults + 1,
+		if (bp_grow(&w->mem, (void **)&g->results, &g->results_cap, g->nresults + 1,
 		            sizeof(uint64_t)) != BP_OK)
 			return BP_ENOMEM;
 		g->results[g->nresults++] = (uint64_t)en->serial << 32 | index;

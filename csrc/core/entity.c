@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * entity.c - the entity pool: free-list slots, generations, creation order.
  */
+#include "entity.h"
 #include "blockphys.h"
+#include "alloc.h"
 
 #include <float.h>
 #include <math.h>
@@ -48,15 +50,15 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	if (!def_ok(def))
 		return BP_EINVAL;
 	/* Reserve every array first so that a failure changes nothing. */
-	bp_Status st = bp_grow(w, (void **)&p->order, &p->order_cap, p->norder + 1,
+	bp_Status st = bp_grow(&w->mem, (void **)&p->order, &p->order_cap, p->norder + 1,
 	                       sizeof(uint32_t));
 	if (st == BP_OK && !p->nfree)
-		st = bp_grow(w, (void **)&p->items, &p->cap, p->count + 1, sizeof(bp_Entity));
+		st = bp_grow(&w->mem, (void **)&p->items, &p->cap, p->count + 1, sizeof(bp_Entity));
 	if (st == BP_OK && !p->nfree)
-		st = bp_grow(w, (void **)&p->input, &p->input_cap, p->count + 1,
+		st = bp_grow(&w->mem, (void **)&p->input, &p->input_cap, p->count + 1,
 		             sizeof(bp_EntityInput));
 	if (st == BP_OK && !p->nfree)
-		st = bp_grow(w, (void **)&p->live, &p->live_cap, p->count + 1, sizeof(uint32_t));
+		st = bp_grow(&w->mem, (void **)&p->live, &p->live_cap, p->count + 1, sizeof(uint32_t));
 	if (st != BP_OK)
 		return st;
 	uint32_t slot;
@@ -118,7 +120,7 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 		return BP_EINVAL;
 	uint32_t slot = id.index1 - 1;
 	/* The free list can hold every slot: grow it to the pool's size. */
-	if (bp_grow(w, (void **)&p->free_slots, &p->free_cap, p->count, sizeof(uint32_t)) != BP_OK)
+	if (bp_grow(&w->mem, (void **)&p->free_slots, &p->free_cap, p->count, sizeof(uint32_t)) != BP_OK)
 		return BP_ENOMEM; /* nothing changed */
 	e->alive = 0; /* the generation is kept; bumped when the slot is reused */
 	p->live[slot] = 0;
@@ -136,11 +138,11 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 void bp_entities_free(bp_World *w)
 {
 	bp_EntityPool *p = &w->entities;
-	bp_free(w, p->items, (size_t)p->cap * sizeof(bp_Entity));
-	bp_free(w, p->input, (size_t)p->input_cap * sizeof(bp_EntityInput));
-	bp_free(w, p->live, (size_t)p->live_cap * sizeof(uint32_t));
-	bp_free(w, p->free_slots, (size_t)p->free_cap * sizeof(uint32_t));
-	bp_free(w, p->order, (size_t)p->order_cap * sizeof(uint32_t));
+	bp_free(&w->mem, p->items, (size_t)p->cap * sizeof(bp_Entity));
+	bp_free(&w->mem, p->input, (size_t)p->input_cap * sizeof(bp_EntityInput));
+	bp_free(&w->mem, p->live, (size_t)p->live_cap * sizeof(uint32_t));
+	bp_free(&w->mem, p->free_slots, (size_t)p->free_cap * sizeof(uint32_t));
+	bp_free(&w->mem, p->order, (size_t)p->order_cap * sizeof(uint32_t));
 }
 
 double bp_fall_add(const bp_Entity *e, double drop)

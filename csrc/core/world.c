@@ -1,54 +1,14 @@
 /* SPDX-License-Identifier: MIT
- * world.c - world lifetime, allocation accounting, block type registry.
+ * world.c - world lifetime, block type registry, static colliders.
  * Blocks live in chunk.c, region queries in query.c, entities in entity.c.
  */
 #include "blockphys.h"
+#include "alloc.h"
+#include "broadphase.h"
+#include "chunk.h"
+#include "entity.h"
 
 #include <string.h>
-
-void *bp_alloc(bp_World *w, size_t n)
-{
-	void *p = w->alloc(w->alloc_ud, NULL, 0, n);
-	if (p)
-		w->bytes += n;
-	return p;
-}
-
-void *bp_realloc(bp_World *w, void *p, size_t oldn, size_t newn)
-{
-	void *q = w->alloc(w->alloc_ud, p, p ? oldn : 0, newn);
-	if (q) {
-		w->bytes -= p ? oldn : 0;
-		w->bytes += newn;
-	}
-	return q;
-}
-
-void bp_free(bp_World *w, void *p, size_t n)
-{
-	if (!p)
-		return;
-	w->alloc(w->alloc_ud, p, n, 0);
-	w->bytes -= n;
-}
-
-/* Grow an array to hold at least `need` items of `size` bytes (doubling). */
-bp_Status bp_grow(bp_World *w, void **arr, uint32_t *cap, uint32_t need, size_t size)
-{
-	if (need <= *cap)
-		return BP_OK;
-	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > UINT32_MAX / 2 || ncap * size > (uint64_t)SIZE_MAX / 2)
-		return BP_ELIMIT;
-	void *p = bp_realloc(w, *arr, (size_t)*cap * size, (size_t)ncap * size);
-	if (!p)
-		return BP_ENOMEM;
-	*arr = p;
-	*cap = (uint32_t)ncap;
-	return BP_OK;
-}
 
 static const bp_AABB FULL_CUBE = {{0, 0, 0}, {1, 1, 1}};
 
@@ -58,9 +18,9 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud)
 	if (!w)
 		return NULL;
 	memset(w, 0, sizeof *w);
-	w->alloc = alloc;
-	w->alloc_ud = ud;
-	w->bytes = sizeof *w;
+	w->mem.fn = alloc;
+	w->mem.ud = ud;
+	w->mem.bytes = sizeof *w;
 	w->block_version = 1; /* 0 marks an empty bp_GatherCache */
 	bp_chunks_init(w);
 	/* Type 0 is air: no boxes. */
@@ -81,17 +41,17 @@ void bp_world_destroy(bp_World *w)
 		return;
 	for (uint32_t i = 0; i < w->ntypes; i++) {
 		bp_BlockType *t = &w->types[i];
-		bp_free(w, t->name, strlen(t->name) + 1);
-		bp_free(w, t->boxes, (size_t)t->nboxes * sizeof(bp_AABB));
+		bp_free(&w->mem, t->name, strlen(t->name) + 1);
+		bp_free(&w->mem, t->boxes, (size_t)t->nboxes * sizeof(bp_AABB));
 	}
-	bp_free(w, w->types, (size_t)w->types_cap * sizeof(bp_BlockType));
-	bp_free(w, w->name_slots, (size_t)w->name_cap * sizeof(uint32_t));
+	bp_free(&w->mem, w->types, (size_t)w->types_cap * sizeof(bp_BlockType));
+	bp_free(&w->mem, w->name_slots, (size_t)w->name_cap * sizeof(uint32_t));
 	bp_chunks_free(w);
-	bp_free(w, w->colliders, (size_t)w->colliders_cap * sizeof(bp_StaticCollider));
+	bp_free(&w->mem, w->colliders, (size_t)w->colliders_cap * sizeof(bp_StaticCollider));
 	bp_entities_free(w);
 	bp_broadphase_free(w);
-	bp_free(w, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
-	w->alloc(w->alloc_ud, w, sizeof *w, 0);
+	bp_free(&w->mem, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
+	w->mem.fn(w->mem.ud, w, sizeof *w, 0);
 }
 
 bp_BlockDef bp_default_block_def(void)
@@ -177,13 +137,13 @@ static bp_Status name_reserve(bp_World *w, uint32_t n)
 	uint32_t cap = w->name_cap ? w->name_cap * 2 : 64;
 	while (cap < n * 2)
 		cap *= 2;
-	uint32_t *slots = bp_alloc(w, (size_t)cap * sizeof *slots);
+	uint32_t *slots = bp_alloc(&w->mem, (size_t)cap * sizeof *slots);
 	if (!slots)
 		return BP_ENOMEM;
 	memset(slots, 0, (size_t)cap * sizeof *slots);
 	for (uint32_t t = 0; t < w->ntypes; t++)
 		name_insert(slots, cap, w->types[t].name, t);
-	bp_free(w, w->name_slots, (size_t)w->name_cap * sizeof(uint32_t));
+	bp_free(&w->mem, w->name_slots, (size_t)w->name_cap * sizeof(uint32_t));
 	w->name_slots = slots;
 	w->name_cap = cap;
 	return BP_OK;
@@ -201,17 +161,17 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	int nboxes = def->nboxes < 0 ? 1 : def->nboxes;
 	size_t namelen = strlen(def->name) + 1;
 	/* Reserve everything first so that a failure changes nothing. */
-	bp_Status st = bp_grow(w, (void **)&w->types, &w->types_cap, w->ntypes + 1,
+	bp_Status st = bp_grow(&w->mem, (void **)&w->types, &w->types_cap, w->ntypes + 1,
 	                       sizeof(bp_BlockType));
 	if (st == BP_OK)
 		st = name_reserve(w, w->ntypes + 1);
 	if (st != BP_OK)
 		return st;
-	char *name = bp_alloc(w, namelen);
-	bp_AABB *boxes = nboxes ? bp_alloc(w, (size_t)nboxes * sizeof *boxes) : NULL;
+	char *name = bp_alloc(&w->mem, namelen);
+	bp_AABB *boxes = nboxes ? bp_alloc(&w->mem, (size_t)nboxes * sizeof *boxes) : NULL;
 	if (!name || (nboxes && !boxes)) {
-		bp_free(w, name, namelen);
-		bp_free(w, boxes, (size_t)nboxes * sizeof *boxes);
+		bp_free(&w->mem, name, namelen);
+		bp_free(&w->mem, boxes, (size_t)nboxes * sizeof *boxes);
 		return BP_ENOMEM;
 	}
 	memcpy(name, def->name, namelen);
@@ -260,7 +220,7 @@ static bp_Status grow_colliders(bp_World *w, uint32_t *slot)
 {
 	if (w->ncolliders >= BP_MAX_COLLIDERS)
 		return BP_ELIMIT; /* the handle's 24 bits of slot are used up */
-	bp_Status st = bp_grow(w, (void **)&w->colliders, &w->colliders_cap, w->ncolliders + 1,
+	bp_Status st = bp_grow(&w->mem, (void **)&w->colliders, &w->colliders_cap, w->ncolliders + 1,
 	                       sizeof(bp_StaticCollider));
 	if (st != BP_OK)
 		return st;

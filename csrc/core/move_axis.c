@@ -8,7 +8,9 @@
  * region's volume (DESIGN.md).
  */
 #include "blockphys.h"
-#include "bp_visitors.h"
+#include "entity.h"
+#include "query.h"
+#include "solid.h"
 
 #include <math.h>
 

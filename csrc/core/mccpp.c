@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * tick_mccpp.c - one MC-CPP update of dt seconds for one entity
+ * mccpp.c - one MC-CPP update of dt seconds for one entity
  * (sources/mccpp-entity-physics.txt, "Physics Update Loop"): save the previous
  * position, camera smoothing, input acceleration scaled by the friction / drag
  * vector of the state, jump, the move by the entity's resolver, gravity, and the
@@ -7,7 +7,10 @@
  * MC-CPP has no water, lava or ladders: liquid blocks have no boxes, so these
  * entities pass through them and in_water / in_lava stay false (README.md, "MC-CPP rules and the swept resolver").
  */
+#include "mccpp.h"
 #include "blockphys.h"
+#include "move_limits.h"
+#include "push.h"
 
 #include <math.h>
 

@@ -2,7 +2,9 @@
  * chunk.c - the sparse block grid: 16^3 chunks of uint16 ids in an open-addressing
  * hash map keyed by chunk coordinates. Chunks filled with one id keep no array.
  */
+#include "chunk.h"
 #include "blockphys.h"
+#include "alloc.h"
 
 #include <string.h>
 
@@ -90,13 +92,13 @@ static bp_Status slots_reserve(bp_World *w, uint32_t n)
 		cap *= 2;
 	if (cap > (1u << 31))
 		return BP_ELIMIT;
-	uint32_t *slots = bp_alloc(w, (size_t)cap * sizeof *slots);
+	uint32_t *slots = bp_alloc(&w->mem, (size_t)cap * sizeof *slots);
 	if (!slots)
 		return BP_ENOMEM;
 	memset(slots, 0, (size_t)cap * sizeof *slots);
 	for (uint32_t i = 0; i < w->nchunks; i++)
 		slot_insert(slots, (uint32_t)cap, &w->chunks[i], i);
-	bp_free(w, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
+	bp_free(&w->mem, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
 	w->chunk_slots = slots;
 	w->chunk_slot_cap = (uint32_t)cap;
 	return BP_OK;
@@ -110,7 +112,7 @@ static bp_Status chunk_get(bp_World *w, int32_t cx, int32_t cy, int32_t cz, uint
 		*index = (uint32_t)i;
 		return BP_OK;
 	}
-	bp_Status st = bp_grow(w, (void **)&w->chunks, &w->chunks_cap, w->nchunks + 1,
+	bp_Status st = bp_grow(&w->mem, (void **)&w->chunks, &w->chunks_cap, w->nchunks + 1,
 	                       sizeof(bp_Chunk));
 	if (st == BP_OK)
 		st = slots_reserve(w, w->nchunks + 1);
@@ -135,7 +137,7 @@ static void chunks_truncate(bp_World *w, uint32_t keep)
 	if (keep == w->nchunks)
 		return;
 	for (uint32_t i = keep; i < w->nchunks; i++)
-		bp_free(w, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_free(&w->mem, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
 	w->nchunks = keep;
 	memset(w->chunk_slots, 0, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
 	for (uint32_t i = 0; i < keep; i++)
@@ -179,7 +181,7 @@ int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3])
 /* Give a uniform chunk its own array, so one cell can differ. */
 static bp_Status chunk_expand(bp_World *w, bp_Chunk *c)
 {
-	uint16_t *ids = bp_alloc(w, BP_CHUNK_VOLUME * sizeof *ids);
+	uint16_t *ids = bp_alloc(&w->mem, BP_CHUNK_VOLUME * sizeof *ids);
 	if (!ids)
 		return BP_ENOMEM;
 	for (int i = 0; i < BP_CHUNK_VOLUME; i++)
@@ -196,7 +198,7 @@ static void chunk_compact(bp_World *w, bp_Chunk *c)
 		if (c->ids[i] != first)
 			return;
 	}
-	bp_free(w, c->ids, BP_CHUNK_VOLUME * sizeof(uint16_t));
+	bp_free(&w->mem, c->ids, BP_CHUNK_VOLUME * sizeof(uint16_t));
 	c->ids = NULL;
 	c->uniform = first;
 }
@@ -249,7 +251,7 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 	const int liquid = w->types[id].liquid != 0;
 	const uint32_t touch = touches(w, id);
 	if (whole) {
-		bp_free(w, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
 		c->ids = NULL;
 		c->uniform = id;
 		c->nonair = id ? BP_CHUNK_VOLUME : 0;
@@ -359,7 +361,7 @@ void bp_chunks_init(bp_World *w)
 void bp_chunks_free(bp_World *w)
 {
 	for (uint32_t i = 0; i < w->nchunks; i++)
-		bp_free(w, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
-	bp_free(w, w->chunks, (size_t)w->chunks_cap * sizeof(bp_Chunk));
-	bp_free(w, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
+		bp_free(&w->mem, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	bp_free(&w->mem, w->chunks, (size_t)w->chunks_cap * sizeof(bp_Chunk));
+	bp_free(&w->mem, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
 }

@@ -20,6 +20,8 @@
  *   least one block) per axis, so the work grows with the distance, not its cube.
  */
 #include "blockphys.h"
+#include "entity.h"
+#include "solid.h"
 
 #include <float.h>
 #include <math.h>

@@ -5,6 +5,10 @@
  * are refused while the world is locked. The broadphase is told of each move.
  */
 #include "blockphys.h"
+#include "beta173.h"
+#include "move_limits.h"
+#include "mccpp.h"
+#include "push.h"
 
 #include <math.h>
 
@@ -27,41 +31,6 @@ double bp_world_max_displacement(const bp_World *w, double dt, uint32_t *slot)
 	return m;
 }
 
-void bp_tick_displacement(const double v[3], double d[3])
-{
-	for (int a = 0; a < 3; a++)
-		d[a] = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, v[a]));
-}
-
-/* The largest |v| with |v| x scale <= BP_MAX_MOVE, the step's pre-check: 1024 / dt
- * may round so that multiplied by dt again it exceeds 1024. */
-static double velocity_limit(double scale)
-{
-	double lim = BP_MAX_MOVE / scale;
-	while (lim * scale > BP_MAX_MOVE)
-		lim = nextafter(lim, 0);
-	return lim;
-}
-
-void bp_clamp_velocity(const bp_World *w, bp_Entity *e)
-{
-	const double lim = w->vel_limit[e->rules.model];
-	double *v = e->vel;
-	if (fabs(v[0]) <= lim && fabs(v[1]) <= lim && fabs(v[2]) <= lim)
-		return; /* the common case */
-	for (int a = 0; a < 3; a++)
-		v[a] = fmax(-lim, fmin(lim, v[a]));
-}
-
-int bp_heading_over_limit(bp_World *w, uint32_t index, double c0, double c2)
-{
-	if (fabs(c0) <= BP_MAX_MOVE && fabs(c2) <= BP_MAX_MOVE)
-		return 0;
-	w->over_limit = index + 1;
-	w->over_by = fmax(fabs(c0), fabs(c2));
-	return 1;
-}
-
 static int step_end(bp_World *w, int rc)
 {
 	w->locked = 0;
@@ -80,7 +49,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->over_limit = 0;
 	w->step_dt = dt;
 	w->vel_limit[BP_MODEL_BETA173] = BP_MAX_MOVE; /* per tick */
-	w->vel_limit[BP_MODEL_MCCPP] = velocity_limit(dt);
+	w->vel_limit[BP_MODEL_MCCPP] = bp_velocity_limit(dt);
 	w->broad.nresults = 0; /* no query is in flight between steps */
 	/* Whether the separation push has work is noted while each entity is at hand: at
 	 * N = 10,000 another pass over every entity costs cache misses. A hook that
@@ -94,7 +63,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
-		bp_clamp_velocity(w, &p->items[index]); /* so that the next step can start */
+		bp_clamp_velocity(w->vel_limit[p->items[index].rules.model], p->items[index].vel); /* so that the next step can start */
 		bp_broadphase_moved(w, index);
 		if (rc || w->hook_failed)
 			return step_end(w, 1);

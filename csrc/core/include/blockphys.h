@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * blockphys.h - the C core of blockphys (no Lua here). Include this one header.
+ * blockphys.h - the public API of blockphys' C core (no Lua here): what a binding
+ * calls. Internal helpers are declared in the core's own headers (the .h files of csrc/core),
+ * which a binding cannot include (it is built without that include path).
  *
  * Ownership: a bp_World owns block types, blocks, static colliders and entities.
  * Callers keep handles (bp_EntityId) and look entities up for each call; a pointer
@@ -9,34 +11,89 @@
 #define BLOCKPHYS_H
 
 #include "bp_aabb.h"
+#include "bp_base.h"
 #include "bp_entity.h"
 #include "bp_rules.h"
 #include "bp_world.h"
 
-/** Largest displacement per axis of one resolver call (blocks). Larger moves are
- *  refused with BP_ELIMIT so that a move's work stays bounded (README "Limits"). */
-#define BP_MAX_MOVE 1024.0
+/* --- the world, block types, blocks and static colliders (world.c, chunk.c) --- */
 
-/** Largest |coordinate| of an entity position (blocks): inside the int32 block range
- *  with room for the largest move. */
-#define BP_MAX_COORD 2147482000.0
+/** A fresh world with every block air. Returns NULL if allocation fails. Source: our own
+ *  (DESIGN.md section 2, "Memory model"). */
+bp_World *bp_world_create(bp_AllocFn alloc, void *ud);
 
-/** Most blocks one World:fill may fill, counted in chunks (16^3 blocks). The binding
- *  checks it before calling bp_world_fill, which does not check it. */
-#define BP_MAX_FILL_CHUNKS 1048576.0
+/** Free the world and everything it owns. NULL is accepted. Source: our own. */
+void bp_world_destroy(bp_World *w);
 
-/* --- internal helpers shared by the core's files --- */
-/** Grow array *arr (capacity *cap elements of `size` bytes) to hold at least `need`
- *  (doubling). BP_ELIMIT past UINT32_MAX/2 elements or SIZE_MAX/2 bytes, BP_ENOMEM
- *  (the array is unchanged on either). Source: our own. */
-bp_Status bp_grow(bp_World *w, void **arr, uint32_t *cap, uint32_t need, size_t size);
-/** Empty the chunk lookup cache of a new world (bp_world_create). Source: our own. */
-void bp_chunks_init(bp_World *w);
-/** Free every chunk's array, the chunk table and its hash slots (bp_world_destroy).
+/** Defaults for bp_BlockDef: full cube, slipperiness 0.6F, not liquid, not climbable,
+ *  velocity_factor 1, not a web, level 0, solid derived (some box, not a liquid), not
+ *  ice, normal_cube derived (the unit cube and solid). Source: reference/b173-movement.md section 2
+ *  (Block.slipperiness); the rest: our own. */
+bp_BlockDef bp_default_block_def(void);
+
+/** Check a definition's ranges; returns NULL or a static message naming the problem.
+ *  Checked: name non-NULL and non-empty; nboxes <= BP_MAX_TYPE_BOXES (< 0: full cube);
+ *  each box lo <= hi (no NaN), x and z in [0, 1], y in [0, 2] (block-local, blocks);
+ *  slipperiness in [0, 1.5]; velocity_factor in [0, 1]; liquid a BP_LIQUID_* value;
+ *  level in [0, 15], and 0 unless liquid. Source: our own. */
+const char *bp_block_def_error(const bp_BlockDef *def);
+
+/** Define a block type; its id (1..65535) goes to *id. Fails with BP_EINVAL when
+ *  bp_block_def_error finds a problem, BP_EEXIST on a duplicate name, BP_ELIMIT past
+ *  65535 types, BP_ENOMEM. Nothing changes on failure. Source: our own. */
+bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id);
+
+/** Id of the type named `name`, or -1. Source: our own. */
+int32_t bp_world_find_type(const bp_World *w, const char *name);
+
+/** Block id at a block coordinate (0 = air). Source: our own (DESIGN.md section 1). */
+uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
+
+/** Set one block. `id` must be a defined id (not checked). BP_ENOMEM (or BP_ELIMIT if
+ *  the chunk table would pass its size limit) leaves the world unchanged (a chunk
+ *  created for the block goes again). Source: our own. */
+bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id);
+
+/** Set every block of the inclusive box [x1..x2]x[y1..y2]x[z1..z2] (x1 <= x2 etc.).
+ *  `id` must be a defined id (not checked). The caller bounds the box's size (the
+ *  binding: BP_MAX_FILL_CHUNKS chunks, 65,536 cut ones); here it is
+ *  limited only by memory. Whole chunks inside the box become uniform without
+ *  per-block work. Two phases:
+ *  every allocation happens first, so BP_ENOMEM (or BP_ELIMIT if the chunk table would
+ *  pass its size limit) leaves every block as it was; the chunks and arrays that phase
+ *  made are then dropped again. Source: our own. */
+bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id);
+
+/** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the
+ *  caller's check) in the slot freed last (else a new slot), in O(1); its handle (see
+ *  BP_MAX_COLLIDERS) goes to *handle. BP_ENOMEM, or BP_ELIMIT past BP_MAX_COLLIDERS
+ *  slots or the array's size limit (nothing changes). Source: our own (DESIGN.md). */
+bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle);
+/** The handle of the collider in 1-based slot index1 (alive). Source: our own. */
+uint64_t bp_world_collider_handle(const bp_World *w, uint32_t index1);
+/** The 1-based slot of the live collider that `handle` names in this world, else 0
+ *  (removed, slot reused, never added, another world's). Source: our own. */
+uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle);
+/** Remove a live collider (1-based slot from bp_world_collider_slot). The slot keeps
+ *  its generation and is reused first, unless its generation has reached
+ *  BP_MAX_COLLIDER_GEN (then it is retired for good). Moves, queries and rays still
+ *  walk free slots, so the cost of colliders follows the most ever alive at once.
  *  Source: our own. */
-void bp_chunks_free(bp_World *w);
-/** Free the entity pool's arrays (bp_world_destroy). Source: our own. */
-void bp_entities_free(bp_World *w);
+void bp_world_remove_collider(bp_World *w, uint32_t index1);
+
+/* --- region queries (query.c) --- */
+
+/** Number of block cells a query of `region` (blocks) would scan (for the bounded-work
+ *  limit; a double, as it may pass 2^64).
+ *  Source: our own. */
+double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
+
+/** Gather every box overlapping `region` strictly into w->scratch (cleared first; valid
+ *  until the next gather), in bp_world_visit order. BP_ENOMEM if the list cannot grow,
+ *  BP_ELIMIT if the region holds more than `max_boxes` boxes (the list then holds a
+ *  partial list). Callers bound the region (bp_world_region_cells). Source: as
+ *  bp_world_visit. */
+bp_Status bp_world_gather(bp_World *w, const bp_AABB *region, size_t max_boxes);
 
 /* --- entities (entity.c) --- */
 
@@ -72,12 +129,6 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
  *  of another model than Beta clear the Beta web flag (in_web). Source: our own. */
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r);
 
-/** The inputs of a live entity of w (see bp_EntityInput; units there). Source: our own. */
-static inline bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e)
-{
-	return &w->entities.input[e - w->entities.items];
-}
-
 /** Position (feet: centre of the bottom face) from the box, into pos (blocks). Source:
  *  DESIGN.md section 1. */
 static inline void bp_entity_position(const bp_Entity *e, double pos[3])
@@ -92,60 +143,7 @@ static inline void bp_entity_position(const bp_Entity *e, double pos[3])
  *  bp_broadphase_moved). Source: our own (DESIGN.md section 1). */
 void bp_entity_place(bp_Entity *e, const double pos[3]);
 
-/** The fall distance after a drop of `drop` blocks. Beta's fallDistance is a Java
- *  float, so for Beta-rules entities each sum is rounded to float (values beyond float
- *  range stay unrounded); other models keep doubles. Used by both resolvers.
- *  Source: reference/b173-movement.md section 3e (updateFallState). */
-double bp_fall_add(const bp_Entity *e, double drop);
-
-/** After a move whose on_ground the resolver has set: Beta's updateFallState, shared
- *  by both resolvers. Landing with a fall distance above 0 reports it in landing_fall
- *  (what the game passes to fall()) and resets it; a distance a script set to 0 or
- *  below stays; in the air a drop `dy` < 0 (blocks) adds to it (bp_fall_add).
- *  Source: reference/b173-movement.md section 3e (updateFallState). */
-static inline void bp_update_fall(bp_Entity *e, double dy)
-{
-	e->landing_fall = e->on_ground && e->fall_distance > 0 ? e->fall_distance : 0;
-	if (e->landing_fall > 0)
-		e->fall_distance = 0;
-	else if (!e->on_ground && dy < 0)
-		e->fall_distance = bp_fall_add(e, -dy);
-}
-
-/* --- what blocks a move (solid.c) --- */
-
-/** Clip displacement d (blocks) of box m along axis (BP_X/Y/Z) against blocks, static
- *  colliders and the solid entities that block `self` (never self; self may be NULL).
- *  Returns the allowed displacement. `within`: see bp_world_clip_axis. Source:
- *  reference/b173-movement.md sections 3-4 (entities' collision boxes in the gather). */
-double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
-               const bp_AABB *within);
-/** True if any blocking box (blocks, colliders, solid entities but self) overlaps region
- *  (blocks).
- *  Source: reference/b173-movement.md section 4 (blocks and solid entities); static
- *  colliders: our own. */
-int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region);
-/** Copy every blocking box overlapping region (blocks, colliders, then solid entities
- *  but self) into out, at most cap; returns the count, or -1 if there are more or the
- *  region spans more than max_cells cells. cache: see bp_world_collect (may be NULL).
- *  Source: as bp_blocked. */
-int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
-                        bp_AABB *out, int cap, double max_cells, bp_GatherCache *cache);
-/** Visit every blocking box overlapping region (blocks and colliders, then solids).
- *  Returns the first nonzero value of fn (the walk stops there), else 0. Source: as
- *  bp_blocked. */
-int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
-                      bp_BoxVisitor fn, void *ctx);
-/** Group/mask filter: a and b interact if each one's mask has the other's group.
- *  Source: our own (README "Filtering: groups, masks, filter functions"). */
-int bp_entities_interact(const bp_Entity *a, const bp_Entity *b);
-/** Groups and masks, then the entity filters (w->hooks->filter, a's first): true if
- *  a and b push or block each other. A failing filter sets w->hook_failed and the
- *  pair does not interact (the step then aborts). Source: our own (README "Filtering:
- *  groups, masks, filter functions"). */
-int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b);
-
-/* --- entity broadphase (broadphase.c, bp_broadphase.h) --- */
+/* --- entity broadphase (broadphase.c) --- */
 
 /** Visitor of entity slots; returns nonzero to stop. */
 typedef int (*bp_EntityVisitor)(void *ctx, uint32_t index);
@@ -167,9 +165,6 @@ void bp_broadphase_moved(bp_World *w, uint32_t index);
 /** Drop the grid (rebuilt on the next query): after boxes were restored wholesale.
  *  Source: our own. */
 void bp_broadphase_invalidate(bp_World *w);
-
-/** Free the grid's memory (bp_world_destroy). Source: our own. */
-void bp_broadphase_free(bp_World *w);
 
 /* --- resolvers --- */
 
@@ -193,22 +188,6 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[
  *  exceeds BP_MAX_MOVE or is not finite (nothing moves); a failing filter: as
  *  bp_move_axis. Decisions: README.md, "MC-CPP rules and the swept resolver". */
 bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
-
-/* --- entity pushing (push.c) --- */
-
-/** Beta velocity push of entity slot `index` (after its move) against every neighbour
- *  whose box overlaps its box grown by rules.push_radius on X/Z: both velocities change
- *  by push_strength along the Chebyshev-normalised offset (blocks/tick), nothing below
- *  push_threshold. Filters apply (a failure sets w->hook_failed). Source:
- *  reference/b173-movement.md section 6. */
-void bp_push_beta173(bp_World *w, uint32_t index);
-/** Positional separation of all "separate" entities after the moves: circles of radius
- *  width/2 on X/Z, half the overlap each, applied through the per-axis clip; stable
- *  entities also gain displacement/dt as velocity, capped by max(max_push_speed, prior
- *  speed). dt: seconds for MC-CPP entities, one tick for Beta ones. Stops early if a
- *  filter failed (w->hook_failed). Source: sources/n64-quick-collisions.txt; README
- *  "Push models". */
-void bp_push_separate(bp_World *w, double dt);
 
 /* --- queries that move nothing (raycast.c) --- */
 
@@ -290,40 +269,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
  *  limit. Source: our own. */
 double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[3]);
 
-/* --- the step --- */
-
-/** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
- *  abort the step (the caller then restores the snapshot it took). */
-typedef struct bp_Hooks {
-	void *ctx;
-	/* heading: input -> velocity change (dvx, dvz); k = acceleration factor */
-	int (*heading)(void *ctx, bp_World *w, uint32_t index, double strafe, double forward,
-	               double k, double dv[2]);
-	/* jump: called while the jump input is held, instead of the native jump */
-	int (*jump)(void *ctx, bp_World *w, uint32_t index);
-	/* filter: entity `self` (has_filter set) decides whether it interacts with `other`
-	 * (push and block); *allow = 0 refuses the pair */
-	int (*filter)(void *ctx, bp_World *w, uint32_t self, uint32_t other, int *allow);
-} bp_Hooks;
-
-/** One tick of the Beta 1.7.3 rules for entity slot `index`: water/lava tests, input,
- *  jump (or the jump hook), heading (or the heading hook), movement branch (water, lava,
- *  ladder, ground/air), move by rules.resolver, gravity, drag, friction. Units:
- *  blocks/tick. Ends with the Beta push when rules.push is "beta173". Returns nonzero
- *  if a hook or filter aborted or a heading hook's change passed BP_MAX_MOVE (the
- *  entity may be partly updated). Source: reference/b173-movement.md sections 0, 1
- *  (heading), 2, 5, 6 (push), 8. */
-int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
-
-/** Beta EntityPlayerSP.pushOutOfBlocks, four times (the box's corners on X/Z drawn in
- *  to width x rules.push_out_reach from its centre, at rules.push_out_height above its
- *  feet): for each such point whose cell or the cell above is a normal cube (a full
- *  opaque cube: bp_BlockType.normal_cube), vx or vz is set to -+rules.push_out_speed
- *  (0.1F b/t) toward the nearest side whose two cells are open. Beta rules, per tick,
- *  called by bp_tick_beta173 when rules.push_out_of_blocks is set. Source:
- *  reference/b173-movement.md section 0; the method body and World.isBlockNormalCube
- *  as in the decompile (reference S1). */
-void bp_push_out_of_blocks(bp_World *w, bp_Entity *e);
+/* --- the rules' stages, for hooks and scripts (beta173.c, mccpp.c) --- */
 
 /** Beta moveFlying (the native heading stage): the velocity change dv (b/t; X, Z) for
  *  input strafe, forward (already scaled by the sneak factor and the 0.98F damping) and
@@ -357,14 +303,7 @@ void bp_jump_mccpp(bp_Entity *e);
  *  reference/b173-movement.md section 2 ("Knockback"). */
 bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz);
 
-/** One MC-CPP update of dt seconds (> 0, finite: checked by the caller) for entity
- *  slot `index` (sources/mccpp-entity-physics.txt, "Physics Update Loop"): prev,
- *  step_offset rise, input acceleration x friction vector x dt (heading hook: k =
- *  walk_speed, result in b/s^2), jump (or the jump hook), move by rules.resolver,
- *  gravity, clamped decay, then the Beta push when rules.push is "beta173". Returns
- *  nonzero if a hook aborted or a heading hook's change passed BP_MAX_MOVE
- *  (bp_heading_over_limit). No liquids. */
-int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks);
+/* --- the step (step.c) --- */
 
 /** Step every entity in creation order (rules -> resolver -> Beta push), then the
  *  separation push. dt (seconds, > 0 and finite) is used by per-second models only
@@ -383,26 +322,5 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
  *  gets the slot of the first entity (creation order) that attempts it, or UINT32_MAX
  *  without entities. Source: our own (README "Stepping"). */
 double bp_world_max_displacement(const bp_World *w, double dt, uint32_t *slot);
-
-/** The displacement d (blocks) that a tick's move makes for the wanted v: v clamped to
- *  BP_MAX_MOVE per axis. The step's pre-check bounds each velocity, the binding bounds
- *  what Lua code writes during the step, and a heading hook's change is bounded where it
- *  is added (bp_heading_over_limit); what the rules' own acceleration adds on top (MC-CPP
- *  over a large dt) is clamped here. Source: our own (README "Stepping"). */
-void bp_tick_displacement(const double v[3], double d[3]);
-
-/** Clamps each velocity component of e so that it moves e at most BP_MAX_MOVE blocks
- *  in one step of w->step_dt seconds (one tick for Beta rules): the largest value the
- *  step's pre-check accepts (w->vel_limit, set when the step starts). Applied after
- *  each tick and each push, so that what the rules, a heading hook or a push add on
- *  top of legal values never stops the next step of the same dt. Units: blocks/tick
- *  (Beta) or blocks/s (MC-CPP). Only inside world:step. Source: our own (README
- *  "Stepping"). */
-void bp_clamp_velocity(const bp_World *w, bp_Entity *e);
-
-/** A heading hook of slot `index` changed the tick displacement by (c0, c2) blocks: 0 if
- *  within BP_MAX_MOVE per axis, else 1 with w->over_limit and w->over_by set (the step
- *  fails). Source: our own. */
-int bp_heading_over_limit(bp_World *w, uint32_t index, double c0, double c2);
 
 #endif

@@ -10,6 +10,7 @@
  * and a face exactly at max_distance counts.
  */
 #include "blockphys.h"
+#include "query.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: MIT
- * tick_beta.c - one tick of the Beta 1.7.3 rules for one entity: input, jump,
+ * beta173.c - one tick of the Beta 1.7.3 rules for one entity: input, jump,
  * heading, water / lava / ground-or-air branches, ladders, gravity, drag, friction
  * (reference/b173-movement.md sections 0, 1, 2, 5, 8). Where the game computes in
  * Java float (friction factor, acceleration, moveFlying) we compute in float too,
  * so that velocities match the game's; everything else is double.
  */
+#include "beta173.h"
 #include "blockphys.h"
+#include "beta173_flow.h"
+#include "beta173_push_out.h"
+#include "chunk.h"
+#include "move_limits.h"
+#include "push.h"
+#include "query.h"
+#include "solid.h"
 
 #include <math.h>
 

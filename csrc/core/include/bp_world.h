@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT
+ * bp_world.h - the world: block type registry, chunked sparse block grid over the
+ * whole int32 range, free-standing static colliders, and region queries.
+ * The struct is public so that the binding can read fields cheaply; the functions
+ * that change a world are declared in blockphys.h.
+ * The world owns everything (Box2D v3 model); callers hold indices and handles only.
+ */
+#ifndef BP_WORLD_H
+#define BP_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bp_aabb.h"
+#include "bp_base.h"
+#include "bp_broadphase.h"
+#include "bp_entity.h"
+
+enum { BP_LIQUID_NONE = 0, BP_LIQUID_WATER = 1, BP_LIQUID_LAVA = 2 };
+
+/** Most boxes one block type may have, and most block types per world (ids are uint16). */
+#define BP_MAX_TYPE_BOXES 64
+#define BP_MAX_TYPES 65535
+
+/** A block type. Boxes are in block-local coordinates: x and z in [0, 1], y in [0, 2]
+ *  (a shape may rise at most one block above its cell, like a 1.5-high fence). */
+typedef struct bp_BlockType {
+	char *name;
+	bp_AABB *boxes;
+	int nboxes;
+	double slipperiness; /* Beta Block.slipperiness: 0.6 default, ice 0.98 */
+	uint8_t liquid;      /* BP_LIQUID_* */
+	uint8_t climbable;   /* ladder / vine behaviour (reference section 8) */
+	uint8_t full_cube;   /* exactly one box, the unit cube: gathers take a fast path */
+	uint8_t web;         /* Beta BlockWeb: touching it slows the next move (cobweb) */
+	uint8_t touch;       /* web, or velocity_factor != 1: acts on what touches it */
+	uint8_t level;       /* liquids: Beta metadata 0..15 (0 source, 1..7 flowing, 8+
+	                      * falling), the water current's input (beta173_flow.c) */
+	uint8_t solid;       /* Beta Material.isSolid: neighbours the current may not flow into */
+	uint8_t ice;         /* Beta Material.ice: no downward pull on falling water beside it */
+	uint8_t normal_cube; /* Beta World.isBlockNormalCube: pushOutOfBlocks pushes out of it */
+	double velocity_factor; /* Beta BlockSoulSand: touching it scales X/Z velocity (0.4) */
+} bp_BlockType;
+
+/** Definition of a block type; fill from bp_default_block_def(). */
+typedef struct bp_BlockDef {
+	const char *name;
+	const bp_AABB *boxes; /* NULL with nboxes < 0 means "full cube" */
+	int nboxes;
+	double slipperiness;
+	int liquid;
+	int climbable;
+	double velocity_factor; /* in [0, 1]; 1: none */
+	int web;
+	int level; /* 0..15; not 0 only for a liquid */
+	int solid; /* < 0: derived (some box and not a liquid); else a boolean */
+	int ice;
+	int normal_cube; /* < 0: derived (the unit cube and solid); else a boolean */
+} bp_BlockDef;
+
+/** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
+ *  so solid ground and cleared air cost a few bytes. */
+#define BP_CHUNK_SIZE 16
+#define BP_CHUNK_VOLUME 4096
+typedef struct bp_Chunk {
+	int32_t cx, cy, cz;
+	uint16_t uniform;
+	uint16_t *ids; /* index (y << 8) | (z << 4) | x, or NULL */
+	uint32_t nonair;
+	uint32_t liquid; /* liquid blocks: liquid tests skip chunks without any */
+	uint32_t touch;  /* blocks that act on what touches them (web, velocity_factor) */
+} bp_Chunk;
+
+/** Collider handles are one integer of 63 bits: the 1-based slot in the low 24, the
+ *  slot's generation in the next 24 and the world's handle_tag in the top 15, so that
+ *  a handle from another world names nothing here. A slot whose generation reaches
+ *  BP_MAX_COLLIDER_GEN is retired instead of wrapping, so that no removed handle ever
+ *  names a collider again. */
+#define BP_MAX_COLLIDERS ((1u << 24) - 1)
+#define BP_MAX_COLLIDER_GEN ((1u << 24) - 1)
+#define BP_HANDLE_TAG_MAX ((1u << 15) - 1)
+
+/** A free-standing static collider (world space). */
+typedef struct bp_StaticCollider {
+	bp_AABB box;
+	uint32_t generation;
+	uint32_t next_free; /* while free: the 1-based slot freed before it, 0 for none */
+	uint8_t alive;
+} bp_StaticCollider;
+
+typedef struct bp_World bp_World;
+
+#define BP_CHUNK_CACHE 8
+
+/** Grown list of boxes for gathers (owned by the world, reused between calls). */
+typedef struct bp_BoxList {
+	bp_AABB *items;
+	size_t count, cap;
+} bp_BoxList;
+
+struct bp_World {
+	bp_Allocator mem; /* the allocator, and the bytes held through it (alloc.c) */
+
+	/* block types: index = id; id 0 is air */
+	bp_BlockType *types;
+	uint32_t ntypes, types_cap;
+	uint32_t *name_slots; /* open addressing: type id + 1, 0 = empty */
+	uint32_t name_cap;
+	int tall_shapes; /* some type rises above its cell: gathers scan one block lower */
+	int has_climbable; /* some type is climbable: the ladder test can be skipped if not */
+	int has_normal_cube; /* some type is a normal cube: pushOutOfBlocks can be skipped if not */
+	int has_touch; /* some type slows what touches it (web, velocity_factor < 1) */
+
+	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
+	bp_Chunk *chunks;
+	uint32_t nchunks, chunks_cap;
+	uint32_t *chunk_slots;
+	uint32_t chunk_slot_cap;
+	/* Recent chunk lookups, direct-mapped: an entity's gathers touch a few chunks
+	 * (e.g. across a chunk border below its feet) and hit here. */
+	int32_t cache_key[BP_CHUNK_CACHE][3];
+	int64_t cache_index[BP_CHUNK_CACHE]; /* -1 empty, -2 "no chunk there", else index */
+	uint64_t block_version; /* bumped by every change of blocks or types (from 1) */
+	uint64_t stored_blocks; /* non-air blocks */
+	uint64_t liquid_blocks; /* liquid blocks (liquid tests are skipped when 0) */
+
+	bp_StaticCollider *colliders;
+	uint32_t ncolliders, colliders_cap;
+	uint32_t live_colliders;
+	uint32_t colliders_free; /* the last freed slot (1-based), reused first; 0: none */
+	uint32_t handle_tag;     /* high bits of this world's collider handles (set by the
+	                          * binding; 0 .. BP_HANDLE_TAG_MAX) */
+
+	bp_EntityPool entities;
+	uint32_t nsolid; /* live solid entities: their boxes block moves */
+	bp_BoxList scratch;
+	int locked; /* nonzero: structural changes refused (1 inside world:step; a binding
+	             * may use other values for its own locks, see the binding) */
+
+	bp_Broadphase broad;           /* entity grid (broadphase.c) */
+	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
+	int hook_failed;               /* a filter raised inside a resolver or push */
+	double step_dt;                /* dt of the step running (seconds), for Lua's checks */
+	double vel_limit[2];           /* per bp_Model: largest |velocity| the step's pre-check
+	                                  accepts at step_dt (bp_clamp_velocity) */
+	uint32_t over_limit;           /* slot + 1 of an entity whose heading hook changed its
+	                                * tick displacement by more than BP_MAX_MOVE (0: none) */
+	double over_by;                /* that change's largest |component| (blocks) */
+	uint32_t ticking;              /* slot + 1 of the entity whose tick runs in a step (its
+	                                * hooks may not switch its model: 0 between ticks) */
+	/* So that a step skips its passes over every entity when they have nothing to do:
+	 * rules_writes counts rules changes (bp_entity_set_rules: a hook may change a rule
+	 * mid-step), `unstable` says some entity may have stable == 0. */
+	uint32_t rules_writes;
+	int unstable;
+};
+
+/** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
+ *  abort the step (the caller then restores the snapshot it took). */
+typedef struct bp_Hooks {
+	void *ctx;
+	/* heading: input -> velocity change (dvx, dvz); k = acceleration factor */
+	int (*heading)(void *ctx, bp_World *w, uint32_t index, double strafe, double forward,
+	               double k, double dv[2]);
+	/* jump: called while the jump input is held, instead of the native jump */
+	int (*jump)(void *ctx, bp_World *w, uint32_t index);
+	/* filter: entity `self` (has_filter set) decides whether it interacts with `other`
+	 * (push and block); *allow = 0 refuses the pair */
+	int (*filter)(void *ctx, bp_World *w, uint32_t self, uint32_t other, int *allow);
+} bp_Hooks;
+
+/** The inputs of a live entity of w (see bp_EntityInput; units there). Source: our own. */
+static inline bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e)
+{
+	return &w->entities.input[e - w->entities.items];
+}
+
+#endif
