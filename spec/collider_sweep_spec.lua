@@ -74,13 +74,15 @@ describe("Collider:sweep", function()
       assert.are.same({ 1, 0, 0, 0 }, { unit():sweep(C(1.5, -3, 0, 2, -2, 1), 2, 2, 0) })
     end)
 
-    it("an edge met exactly is a hit (entry = exit is not rejected)", function()
+    it("an edge only grazed is no hit (our departure: entry = exit is rejected)", function()
       -- The document rejects only entry > exit. Moving (2, 2, 0) past (2,-1,0)-(3,1,1):
       -- X enters at (2 - 1) / 2 = 0.5 and Y leaves at (1 - 0) / 2 = 0.5, so the boxes
-      -- only touch along the edge x = 2, y = 1 at t = 0.5; README documents the hit.
-      assert.are.same({ 0.5, -1, 0, 0 }, { unit():sweep(C(2, -1, 0, 3, 1, 1), 2, 2, 0) })
-      -- A hair lower and Y leaves before X enters: no hit.
+      -- only touch along the edge x = 2, y = 1 at t = 0.5 and move apart: no hit.
+      assert.are.same({ 1, 0, 0, 0 }, { unit():sweep(C(2, -1, 0, 3, 1, 1), 2, 2, 0) })
+      -- A hair lower and Y leaves before X enters: no hit either.
       assert.are.same({ 1, 0, 0, 0 }, { unit():sweep(C(2, -1, 0, 3, 0.999, 1), 2, 2, 0) })
+      -- A hair higher and the interiors overlap from t = 0.5: a hit.
+      assert.are.same({ 0.5, -1, 0, 0 }, { unit():sweep(C(2, -1, 0, 3, 1.001, 1), 2, 2, 0) })
     end)
 
     it("an entry beyond this frame on any axis is no hit", function()

@@ -53,7 +53,10 @@ bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3])
 		return none;
 	double entry = fmax(en[0], fmax(en[1], en[2]));
 	double exit = fmin(ex[0], fmin(ex[1], ex[2]));
-	if (entry > exit)
+	/* entry == exit: the boxes only touch at that instant and move apart (an edge or
+	 * a corner grazed, or a face left as it is reached): no hit, where the
+	 * specification's `entry > exit` test reports one (a snag on seams). */
+	if (entry >= exit)
 		return none;
 	bp_Sweep hit = {entry + 0.0, {0, 0, 0}, 0}; /* + 0.0 turns -0 into 0 */
 	int axis = entry == en[0] ? 0 : entry == en[1] ? 1 : 2;

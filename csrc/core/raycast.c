@@ -264,6 +264,8 @@ typedef struct SweepBest {
 	const bp_AABB *m;
 	const double *v;
 	bp_SweepHit *hit;
+	int rank;    /* the hit's rank at its time (sweep_rank) */
+	bp_AABB box; /* the box of the hit */
 } SweepBest;
 
 /* The displacement to a hit: t * v (+ 0.0: no -0 when t = 0), and on the axis of the
@@ -327,15 +329,55 @@ static int settle_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
 	return 0;
 }
 
-/* Keep a strictly earlier hit of the moving box against b. */
-static int sweep_one(SweepBest *s, const bp_AABB *b)
+/* Among hits at the same time: a face contact (one axis enters then) before an edge or
+ * corner contact (several do), then by the normal's axis X, Y, Z, as the swept
+ * resolver chooses (move_swept.c): a slide written on world:sweep then never snags on
+ * a seam, whatever the order the boxes are visited in. */
+static int sweep_rank(const bp_Sweep *r)
+{
+	const int axis = r->normal[0] ? 0 : r->normal[1] ? 1 : 2;
+	return ((r->axes & (r->axes - 1)) ? 3 : 0) + axis;
+}
+
+/* Whether box a comes before box b: the smaller min corner (x, then y, then z), then
+ * max corner, so that a tie between two colliders does not depend on which was added
+ * first. */
+static int box_before(const bp_AABB *a, const bp_AABB *b)
+{
+	for (int i = 0; i < 3; i++) {
+		if (a->lo[i] != b->lo[i])
+			return a->lo[i] < b->lo[i];
+	}
+	for (int i = 0; i < 3; i++) {
+		if (a->hi[i] != b->hi[i])
+			return a->hi[i] < b->hi[i];
+	}
+	return 0;
+}
+
+/* Keep a better hit of the moving box against b: an earlier one, or at the same time
+ * a better rank (sweep_rank); at the same rank, blocks (visited first, in cell order)
+ * before colliders, and colliders by box_before. */
+static int sweep_one(SweepBest *s, const bp_AABB *b, int collider)
 {
 	bp_Sweep r = bp_aabb_sweep(s->m, b, s->v);
 	if (!(r.normal[0] || r.normal[1] || r.normal[2]))
 		return 0;
-	if (s->hit->kind != BP_HIT_NONE && !(r.t < s->hit->t))
-		return 0;
+	const int rank = sweep_rank(&r);
+	if (s->hit->kind != BP_HIT_NONE) {
+		if (r.t > s->hit->t)
+			return 0;
+		if (r.t == s->hit->t) {
+			if (rank > s->rank)
+				return 0;
+			if (rank == s->rank && !(collider && s->hit->kind == BP_HIT_COLLIDER &&
+			                         box_before(b, &s->box)))
+				return 0;
+		}
+	}
 	s->hit->t = r.t;
+	s->rank = rank;
+	s->box = *b;
 	for (int a = 0; a < 3; a++) {
 		s->hit->normal[a] = r.normal[a];
 		if (r.normal[a])
@@ -396,7 +438,7 @@ static int sweep_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
 	const bp_BlockType *t = &s->w->types[id];
 	for (int i = 0; i < t->nboxes; i++) {
 		bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x, (double)y, (double)z);
-		if (!sweep_one(s, &box))
+		if (!sweep_one(s, &box, 0))
 			continue;
 		s->hit->kind = BP_HIT_BLOCK;
 		s->hit->cell[0] = x;
@@ -430,11 +472,11 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
 		return BP_OK; /* nothing to sweep: bp_aabb_sweep never hits a still box */
 	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
-	SweepBest s = {w, m, v, hit};
+	SweepBest s = {w, m, v, hit, 0, {{0, 0, 0}, {0, 0, 0}}};
 	sweep_cells(w, &region, &s);
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		const bp_StaticCollider *c = &w->colliders[i];
-		if (!c->alive || !sweep_one(&s, &c->box))
+		if (!c->alive || !sweep_one(&s, &c->box, 1))
 			continue;
 		hit->kind = BP_HIT_COLLIDER;
 		hit->id = 0;
