@@ -151,6 +151,21 @@ lint:
 	$(NEED)"lua-check"
 	luacheck lua spec examples bench
 
+# The figures of docs/ (docs/img/*.svg), drawn by gnuplot from what the library does:
+# tools/plots/plots.lua runs the scenes into $(BUILD)/plots, render.sh draws them.
+# plots-check redraws them into a temporary directory and fails if one differs from
+# the committed copy (then run `make plots` and commit docs/img/).
+.PHONY: plots plots-check
+plots:
+	$(NEED)"$(DEBS_BUILD) gnuplot-nox"
+	$(MAKE) --no-print-directory module
+	LUA="$(LUA)" BUILD="$(BUILD)" tools/plots/render.sh docs/img $(BUILD)/plots
+plots-check:
+	$(NEED)"$(DEBS_BUILD) gnuplot-nox"
+	$(MAKE) --no-print-directory module
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  LUA="$(LUA)" BUILD="$(BUILD)" tools/plots/render.sh --check "$$tmp"
+
 install:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
