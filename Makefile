@@ -25,7 +25,7 @@ MODULE      = $(BUILD)/blockphys/core.so
 # everything .ci/run uses (luarocks included).
 DEBS_BUILD  = gcc libc6-dev lua5.4 liblua5.4-dev
 DEBS_TEST   = $(DEBS_BUILD) lua-busted lua-zlib
-DEBS_ALL    = $(DEBS_TEST) lua-check luarocks valgrind
+DEBS_ALL    = $(DEBS_TEST) lua-check luarocks valgrind gnuplot-nox
 DEBS       ?= $(DEBS_ALL)
 NEED        = @$(MAKE) --no-print-directory deps DEBS=
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
@@ -149,7 +149,7 @@ memcheck:
 
 lint:
 	$(NEED)"lua-check"
-	luacheck lua spec examples bench
+	luacheck lua spec examples bench tools
 
 # The figures of docs/ (docs/img/*.svg), drawn by gnuplot from what the library does:
 # tools/plots/plots.lua runs the scenes into $(BUILD)/plots, render.sh draws them.
