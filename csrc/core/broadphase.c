@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT
  * broadphase.c - the entity grid (bp_broadphase.h): a hash map of 2-block cells, each
- * with a linked list of the entities whose boxes touch it. Queries gather candidates
- * from the covered cells, drop duplicates with a per-query stamp, keep strict
- * overlaps, and sort them by serial so that callers see creation order whatever the
- * hash or list order. Neighbour finding thus costs O(n) per step on average.
+ * with an array of the entities whose boxes touch it, sorted by serial. Queries gather
+ * candidates from the covered cells, drop duplicates with a per-query stamp, keep
+ * strict overlaps, and sort them by serial so that callers see creation order whatever
+ * the hash order. Neighbour finding thus costs O(n) per step on average; a query that
+ * wants only the first few (bp_broadphase_visit_first) takes at most that many from
+ * each cell, so a pile of n entities on one cell costs O(n) per step too, not O(n^2).
  */
 #include "broadphase.h"
 #include "blockphys.h"
@@ -114,24 +116,22 @@ static bp_Status cells_grow(bp_World *w)
 	return BP_OK;
 }
 
-static bp_Status node_alloc(bp_World *w, uint32_t *out)
+/* Position of the first entity of cell c whose serial is >= serial (binary search). */
+static uint32_t cell_lower(const bp_Broadphase *g, const bp_BroadCell *c, uint32_t serial)
 {
-	bp_Broadphase *g = &w->broad;
-	if (g->free_node != BP_BROAD_NONE) {
-		*out = g->free_node;
-		g->free_node = g->nodes[*out].next;
-	} else {
-		bp_Status st = bp_grow(&w->mem, (void **)&g->nodes, &g->nodes_cap, g->nnodes + 1,
-		                       sizeof(bp_BroadNode));
-		if (st != BP_OK)
-			return st;
-		*out = g->nnodes++;
+	uint32_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (g->ents[c->ents[mid]].serial < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	g->live_nodes++;
-	return BP_OK;
+	return lo;
 }
 
-/* List slot `index` in every cell of its box. On failure the grid is left invalid. */
+/* List slot `index` in every cell of its box, each list kept sorted by serial. On
+ * failure the grid is left invalid. */
 static bp_Status grid_insert(bp_World *w, uint32_t index)
 {
 	bp_Broadphase *g = &w->broad;
@@ -144,19 +144,23 @@ static bp_Status grid_insert(bp_World *w, uint32_t index)
 	do {
 		if ((g->ncells + 1) * 2 > g->cells_cap && cells_grow(w) != BP_OK)
 			return BP_ENOMEM;
-		uint32_t n;
-		if (node_alloc(w, &n) != BP_OK)
-			return BP_ENOMEM;
 		bp_BroadCell *c = cell_slot(g, at[0], at[1], at[2]);
 		if (!c->used) {
+			memset(c, 0, sizeof *c);
 			c->used = 1;
 			c->c[0] = at[0], c->c[1] = at[1], c->c[2] = at[2];
-			c->head = BP_BROAD_NONE;
 			g->ncells++;
 		}
-		g->nodes[n].ent = index;
-		g->nodes[n].next = c->head;
-		c->head = n;
+		if (bp_grow(&w->mem, (void **)&c->ents, &c->cap, c->n + 1, sizeof(uint32_t)) != BP_OK)
+			return BP_ENOMEM;
+		/* Appending is the common case: a build lists entities in creation order. */
+		uint32_t at_pos = c->n && g->ents[c->ents[c->n - 1]].serial > en->serial
+		                      ? cell_lower(g, c, en->serial)
+		                      : c->n;
+		memmove(c->ents + at_pos + 1, c->ents + at_pos, (c->n - at_pos) * sizeof(uint32_t));
+		c->ents[at_pos] = index;
+		c->n++;
+		g->listings++;
 	} while (range_next(at, en->lo, en->hi));
 	return BP_OK;
 }
@@ -169,19 +173,30 @@ static void grid_remove(bp_World *w, uint32_t index)
 	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
 	do {
 		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
-		for (uint32_t *link = c ? &c->head : NULL; link && *link != BP_BROAD_NONE;
-		     link = &g->nodes[*link].next) {
-			uint32_t n = *link;
-			if (g->nodes[n].ent == index) {
-				*link = g->nodes[n].next;
-				g->nodes[n].next = g->free_node;
-				g->free_node = n;
-				g->live_nodes--;
-				break;
+		uint32_t i = c ? cell_lower(g, c, en->serial) : 0;
+		if (c && i < c->n && c->ents[i] == index) {
+			memmove(c->ents + i, c->ents + i + 1, (c->n - i - 1) * sizeof(uint32_t));
+			c->n--;
+			g->listings--;
+			if (!c->n) { /* a wanderer's old cells hold no memory */
+				bp_free(&w->mem, c->ents, (size_t)c->cap * sizeof(uint32_t));
+				c->ents = NULL;
+				c->cap = 0;
 			}
 		}
 	} while (range_next(at, en->lo, en->hi));
 	en->listed = 0;
+}
+
+/* Free every cell's list (the table itself stays). */
+static void free_lists(bp_World *w)
+{
+	bp_Broadphase *g = &w->broad;
+	for (uint32_t i = 0; i < g->cells_cap; i++) {
+		bp_BroadCell *c = &g->cells[i];
+		if (c->used)
+			bp_free(&w->mem, c->ents, (size_t)c->cap * sizeof(uint32_t));
+	}
 }
 
 /* True if the grid was built for the entities as they are now (no spawn or remove
@@ -207,12 +222,12 @@ static bp_Status grid_build(bp_World *w)
 		memset(g->ents, 0, (size_t)g->ents_cap * sizeof *g->ents);
 	for (uint32_t i = 0; i < g->ents_cap; i++)
 		g->ents[i].listed = 0;
-	if (g->cells)
+	if (g->cells) {
+		free_lists(w);
 		memset(g->cells, 0, (size_t)g->cells_cap * sizeof *g->cells);
+	}
 	g->ncells = 0;
-	g->nnodes = 0;
-	g->live_nodes = 0;
-	g->free_node = BP_BROAD_NONE;
+	g->listings = 0;
 	for (uint32_t i = 0; i < p->norder; i++) {
 		if ((st = grid_insert(w, p->order[i])) != BP_OK)
 			return st;
@@ -239,7 +254,7 @@ void bp_broadphase_moved(bp_World *w, uint32_t index)
 		g->valid = 0;
 	/* Cells left empty by wandering entities stay in the table: rebuild when they
 	 * outnumber the listings. */
-	if (g->ncells > 2 * g->live_nodes + 1024)
+	if (g->ncells > 2 * g->listings + 1024)
 		g->valid = 0;
 }
 
@@ -251,22 +266,28 @@ void bp_broadphase_invalidate(bp_World *w)
 void bp_broadphase_free(bp_World *w)
 {
 	bp_Broadphase *g = &w->broad;
+	if (g->cells)
+		free_lists(w);
 	bp_free(&w->mem, g->cells, (size_t)g->cells_cap * sizeof *g->cells);
-	bp_free(&w->mem, g->nodes, (size_t)g->nodes_cap * sizeof *g->nodes);
 	bp_free(&w->mem, g->ents, (size_t)g->ents_cap * sizeof *g->ents);
 	bp_free(&w->mem, g->results, (size_t)g->results_cap * sizeof *g->results);
 	memset(g, 0, sizeof *g);
 }
 
 /* Creation order without the grid: the fallback for huge regions and low memory. */
-static int visit_linear(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx)
+static int visit_linear(bp_World *w, const bp_AABB *region, uint32_t min_serial,
+                        uint32_t limit, bp_EntityVisitor fn, void *ctx)
 {
 	const bp_EntityPool *p = &w->entities;
-	for (uint32_t i = 0; i < p->norder; i++) {
+	for (uint32_t i = 0; i < p->norder && limit; i++) {
 		uint32_t index = p->order[i];
-		int stop;
-		if (bp_aabb_overlaps(&p->items[index].box, region) && (stop = fn(ctx, index)))
+		const bp_Entity *e = &p->items[index];
+		if (e->serial < min_serial || !bp_aabb_overlaps(&e->box, region))
+			continue;
+		int stop = fn(ctx, index);
+		if (stop)
 			return stop;
+		limit--;
 	}
 	return 0;
 }
@@ -287,19 +308,24 @@ static uint32_t next_stamp(bp_Broadphase *g)
 	return g->stamp;
 }
 
-/* Push the overlapping entities of one cell onto the results stack. */
+/* Push the first `limit` entities of one cell (from serial min_serial on) that overlap
+ * the region onto the results stack, once each. The first `limit` of the whole region
+ * are among these of its cells: those before one of them in its cells are fewer. */
 static bp_Status gather_cell(bp_World *w, const bp_BroadCell *c, const bp_AABB *region,
-                             uint32_t stamp)
+                             uint32_t stamp, uint32_t min_serial, uint32_t limit)
 {
 	bp_Broadphase *g = &w->broad;
-	for (uint32_t n = c->head; n != BP_BROAD_NONE; n = g->nodes[n].next) {
-		uint32_t index = g->nodes[n].ent;
-		if (g->ents[index].stamp == stamp)
-			continue;
-		g->ents[index].stamp = stamp;
-		const bp_BroadEntry *en = &g->ents[index];
+	uint32_t taken = 0;
+	for (uint32_t i = min_serial ? cell_lower(g, c, min_serial) : 0; i < c->n && taken < limit;
+	     i++) {
+		uint32_t index = c->ents[i];
+		bp_BroadEntry *en = &g->ents[index];
 		if (!bp_aabb_overlaps(&en->box, region))
 			continue;
+		taken++;
+		if (en->stamp == stamp)
+			continue;
+		en->stamp = stamp;
 		if (bp_grow(&w->mem, (void **)&g->results, &g->results_cap, g->nresults + 1,
 		            sizeof(uint64_t)) != BP_OK)
 			return BP_ENOMEM;
@@ -310,14 +336,15 @@ static bp_Status gather_cell(bp_World *w, const bp_BroadCell *c, const bp_AABB *
 
 /* Gather the region's entities above `base` on the results stack, sorted. */
 static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
-                        const int32_t hi[3], uint32_t base)
+                        const int32_t hi[3], uint32_t base, uint32_t min_serial,
+                        uint32_t limit)
 {
 	bp_Broadphase *g = &w->broad;
 	uint32_t stamp = next_stamp(g);
 	int32_t at[3] = {lo[0], lo[1], lo[2]};
 	do {
 		const bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
-		if (c && gather_cell(w, c, region, stamp) != BP_OK)
+		if (c && gather_cell(w, c, region, stamp, min_serial, limit) != BP_OK)
 			return BP_ENOMEM;
 	} while (range_next(at, lo, hi));
 	if (g->nresults - base > 1) /* also keeps a NULL (never grown) array out of qsort */
@@ -325,27 +352,35 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 	return BP_OK;
 }
 
-int bp_broadphase_visit(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx)
+int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_serial,
+                              uint32_t limit, bp_EntityVisitor fn, void *ctx)
 {
 	bp_Broadphase *g = &w->broad;
 	if (!grid_current(w) && grid_build(w) != BP_OK)
-		return visit_linear(w, region, fn, ctx);
+		return visit_linear(w, region, min_serial, limit, fn, ctx);
 	int32_t lo[3], hi[3];
 	cell_range(region, lo, hi);
 	/* A region wider than the population is cheaper to scan linearly. */
-	if (range_cells(lo, hi) > 2.0 * g->live_nodes + 64)
-		return visit_linear(w, region, fn, ctx);
+	if (range_cells(lo, hi) > 2.0 * (double)g->listings + 64)
+		return visit_linear(w, region, min_serial, limit, fn, ctx);
 	uint32_t base = g->nresults;
-	if (gather(w, region, lo, hi, base) != BP_OK) {
+	if (gather(w, region, lo, hi, base, min_serial, limit) != BP_OK) {
 		g->nresults = base;
-		return visit_linear(w, region, fn, ctx);
+		return visit_linear(w, region, min_serial, limit, fn, ctx);
 	}
 	uint32_t end = g->nresults;
+	if (end - base > limit)
+		end = base + limit;
 	int stop = 0;
-	/* fn may query again: nested results go above `end` and are popped by their
-	 * own call; g->results may move, so it is indexed afresh each time. */
+	/* fn may query again: nested results go above g->nresults and are popped by
+	 * their own call; g->results may move, so it is indexed afresh each time. */
 	for (uint32_t i = base; i < end && !stop; i++)
 		stop = fn(ctx, (uint32_t)(g->results[i] & 0xFFFFFFFFu));
 	g->nresults = base;
 	return stop;
+}
+
+int bp_broadphase_visit(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx)
+{
+	return bp_broadphase_visit_first(w, region, 0, UINT32_MAX, fn, ctx);
 }

@@ -9,6 +9,7 @@
  */
 #include "push.h"
 #include "blockphys.h"
+#include "broadphase.h"
 #include "move_limits.h"
 #include "solid.h"
 
@@ -19,6 +20,7 @@
 typedef struct BetaPush {
 	bp_World *w;
 	uint32_t self;
+	int left; /* neighbours still to consider (rules.max_pushes) */
 } BetaPush;
 
 /* o.applyEntityCollision(self), restated: constants from self's rules. */
@@ -27,7 +29,11 @@ static int beta_one(void *ctx, uint32_t index)
 	BetaPush *c = ctx;
 	bp_Entity *items = c->w->entities.items;
 	bp_Entity *self = &items[c->self], *o = &items[index];
-	if (index == c->self || o->rules.push == BP_PUSH_NONE)
+	if (index == c->self)
+		return 0;
+	if (c->left-- <= 0)
+		return 1; /* max_pushes neighbours considered: stop */
+	if (o->rules.push == BP_PUSH_NONE)
 		return 0; /* canBePushed: any entity with a push model */
 	if (!bp_pair_interacts(c->w, self, o))
 		return 0;
@@ -64,15 +70,19 @@ static int beta_one(void *ctx, uint32_t index)
  *  (0.2F) gets -d and index gets +d, d = push_strength (0.05F) x (dx, dz) / m scaled
  *  by min(1, 1/m), with (dx, dz) = own position - other's and m = (float)sqrt of the
  *  larger |component|; nothing below push_threshold (0.01F). Units: blocks/tick.
- *  Source: reference/b173-movement.md section 6. */
+ *  Only the first rules.max_pushes overlapping others (creation order) are considered,
+ *  whatever their push model or filters: a pile of n entities costs O(n x max_pushes),
+ *  not O(n^2) (our own; Beta has no cap). Source: reference/b173-movement.md
+ *  section 6. */
 void bp_push_beta173(bp_World *w, uint32_t index)
 {
 	bp_broadphase_moved(w, index); /* its own move: a filter may query the world */
 	const bp_Entity *e = &w->entities.items[index];
 	const double r = e->rules.push_radius;
 	bp_AABB region = bp_aabb_expand(&e->box, r, 0, r);
-	BetaPush c = {w, index};
-	bp_broadphase_visit(w, &region, beta_one, &c);
+	BetaPush c = {w, index, e->rules.max_pushes};
+	/* One more than the cap: the entity itself may be among the first. */
+	bp_broadphase_visit_first(w, &region, 0, (uint32_t)e->rules.max_pushes + 1, beta_one, &c);
 }
 
 /* -------------------------------------------------------------- separate */
@@ -189,7 +199,10 @@ void bp_push_separate(bp_World *w, double dt)
 		if (e->rules.push != BP_PUSH_SEPARATE)
 			continue;
 		SepPair c = {w, index};
-		bp_broadphase_visit(w, &e->box, sep_one, &c);
+		/* Pairs are handled from their earlier member: only later serials, and only
+		 * the first max_pushes of them (a pile then costs O(n x max_pushes)). */
+		bp_broadphase_visit_first(w, &e->box, e->serial + 1, (uint32_t)e->rules.max_pushes,
+		                          sep_one, &c);
 	}
 	if (w->hook_failed)
 		return;

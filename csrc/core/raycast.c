@@ -266,6 +266,7 @@ typedef struct SweepBest {
 	bp_SweepHit *hit;
 	int rank;    /* the hit's rank at its time (sweep_rank) */
 	bp_AABB box; /* the box of the hit */
+	uint32_t tested; /* block boxes tested: past BP_MAX_QUERY_BOXES the sweep stops */
 } SweepBest;
 
 /* The displacement to a hit: t * v (+ 0.0: no -0 when t = 0), and on the axis of the
@@ -436,6 +437,8 @@ static int sweep_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
 {
 	SweepBest *s = ctx;
 	const bp_BlockType *t = &s->w->types[id];
+	if ((s->tested += (uint32_t)t->nboxes) > BP_MAX_QUERY_BOXES)
+		return 1; /* the work bound: the caller reports it */
 	for (int i = 0; i < t->nboxes; i++) {
 		bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x, (double)y, (double)z);
 		if (!sweep_one(s, &box, 0))
@@ -472,8 +475,13 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
 		return BP_OK; /* nothing to sweep: bp_aabb_sweep never hits a still box */
 	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
-	SweepBest s = {w, m, v, hit, 0, {{0, 0, 0}, {0, 0, 0}}};
+	SweepBest s = {w, m, v, hit, 0, {{0, 0, 0}, {0, 0, 0}}, 0};
 	sweep_cells(w, &region, &s);
+	if (s.tested > BP_MAX_QUERY_BOXES) {
+		hit->kind = BP_HIT_NONE;
+		hit->t = 1;
+		return BP_ELIMIT;
+	}
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		const bp_StaticCollider *c = &w->colliders[i];
 		if (!c->alive || !sweep_one(&s, &c->box, 1))

@@ -261,7 +261,10 @@ bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double
  *  round past a face (of the box met, or of another met at the same time), so m moved
  *  by it never ends inside a box it did not start in. A region wholly beyond the int32
  *  grid holds no cells. Moves nothing. BP_ELIMIT when |v| on an axis exceeds BP_MAX_MOVE or is not
- *  finite (callers also bound the region's cell count). Source:
+ *  finite, or when the cells of the path hold more than BP_MAX_QUERY_BOXES block boxes
+ *  (callers also bound the region's cell count). Ties at one time: a face contact
+ *  before an edge or corner one, then the normal's axis X, Y, Z, then blocks (cell
+ *  order) before colliders (by box): never the order of insertion. Source:
  *  sources/mccpp-collider.txt (the swept test per box); the region walk: our own. */
 bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit);
 

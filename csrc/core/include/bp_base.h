@@ -39,4 +39,8 @@ typedef struct bp_Allocator {
  *  checks it before calling bp_world_fill, which does not check it. */
 #define BP_MAX_FILL_CHUNKS 1048576.0
 
+/** Most boxes one query may test or return (boxes_in, world:sweep): a region of
+ *  16,777,216 cells could hold 64 boxes in each. */
+#define BP_MAX_QUERY_BOXES 1048576
+
 #endif

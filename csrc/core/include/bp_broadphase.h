@@ -17,18 +17,16 @@
  *  and a crowd cell holds a handful of mobs (bench/crowd.lua). */
 #define BP_BROAD_CELL 2.0
 
-/** One grid cell (open-addressing slot): its coordinates and its list of nodes. */
+/** One grid cell (open-addressing slot): its coordinates and the entities whose boxes
+ *  touch it, as an array of slots sorted by serial (creation order), so that a query
+ *  can start at a serial and stop after the first few (a pile of entities on one
+ *  cell then costs each of its members a bounded push, not the whole pile). */
 typedef struct bp_BroadCell {
 	int32_t c[3];
-	uint32_t head; /* first node, or BP_BROAD_NONE */
 	uint32_t used; /* slot taken (a cell stays after its list empties) */
+	uint32_t n, cap;
+	uint32_t *ents; /* entity slots, serials ascending; capacity `cap` */
 } bp_BroadCell;
-
-/** One listing of an entity in a cell (singly linked). */
-typedef struct bp_BroadNode {
-	uint32_t ent;  /* entity slot */
-	uint32_t next; /* next node of the cell, or the free list */
-} bp_BroadNode;
 
 /** Per entity slot: a copy of its box and serial (queries then read this compact array,
  *  not the large entities: the cache misses of big crowds), the cell range it is
@@ -41,14 +39,10 @@ typedef struct bp_BroadEntry {
 	uint32_t listed; /* in the grid now */
 } bp_BroadEntry;
 
-#define BP_BROAD_NONE UINT32_MAX
-
 typedef struct bp_Broadphase {
 	bp_BroadCell *cells;
 	uint32_t cells_cap, ncells;    /* power-of-two table, slots used */
-	bp_BroadNode *nodes;
-	uint32_t nodes_cap, nnodes;    /* pool high-water mark */
-	uint32_t free_node, live_nodes;
+	size_t listings;               /* entries in all cells' lists */
 	bp_BroadEntry *ents;
 	uint32_t ents_cap;
 	uint64_t *results;             /* stack of (serial << 32 | slot) for queries */
