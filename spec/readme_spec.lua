@@ -3,11 +3,11 @@
 -- the README's order, every line its own chunk (a statement left open continues on
 -- the next line, as lua5.4's REPL does), globals shared between snippets. What the
 -- snippets print is checked against what the README's comments say they print.
--- Snippets that read the lobby schematic are pending without it.
+-- The lobby schematic ships in examples/data/.
 local H = require "helpers.world"
 
 local README = "README.md"
-local LOBBY = "../shared/data/limbo_spawn.schem"
+local LOBBY = "examples/data/limbo_spawn.schem"
 
 -- The ```lua blocks of the README, in order: { first_line = n, lines = {...} }.
 local function lua_blocks(text)

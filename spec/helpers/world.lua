@@ -119,13 +119,6 @@ function M.stone_floor(half)
   return w, stone
 end
 
---- True if the file at path can be opened for reading.
-function M.readable(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
-end
-
 --- The whole file at path, or nil if it cannot be opened.
 function M.read_file(path)
   local f = io.open(path, "rb")
