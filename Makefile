@@ -26,7 +26,7 @@ NEED        = @$(MAKE) --no-print-directory deps DEBS=
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
-.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint clean install
+.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint docs clean install
 
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
@@ -139,6 +139,19 @@ memcheck:
 lint:
 	$(NEED)"lua-check"
 	luacheck lua spec examples bench
+
+# The HTML reference of the Lua API (config.ld) in build/docs/. LDoc exits 0 after
+# warnings, so its output is kept and any line but its two progress lines fails the
+# target. Debian's LDoc runs under Lua 5.1 or 5.2 (lua-any picks one); lua-discount
+# (Markdown with tables) exists for those two, so it runs under LDOC_LUA explicitly.
+LDOC_LUA ?= lua5.1
+docs:
+	$(NEED)"lua-ldoc lua-discount $(LDOC_LUA)"
+	rm -rf $(BUILD)/docs && mkdir -p $(BUILD)
+	$(LDOC_LUA) /usr/bin/ldoc -d $(BUILD)/docs . > $(BUILD)/ldoc.log 2>&1 || { cat $(BUILD)/ldoc.log; exit 1; }
+	@if grep -v -e '^reading configuration from ' -e '^output written to ' $(BUILD)/ldoc.log; then \
+	  echo "make docs: LDoc printed the warnings above (the HTML is in $(BUILD)/docs/)"; exit 1; fi
+	@echo "make docs: $(BUILD)/docs/index.html"
 
 install:
 	$(NEED)"$(DEBS_BUILD)"
