@@ -73,7 +73,7 @@ end
 -- Run one block line by line in env, as the REPL does. printed receives what each
 -- print wrote; checks every `--> text` expectation.
 local function run_block(block, env, printed, name)
-  local pending_src, start, first = nil, nil, nil
+  local pending_src, start = nil, nil
   local expect_at -- { line, text, got }: the last expectation, which `-->` lines extend
   for i, line in ipairs(block.lines) do
     local n = block.first_line + i - 1
@@ -90,7 +90,7 @@ local function run_block(block, env, printed, name)
           assert.equal(expect_at.text, expect_at.got, ("%s:%d: printed output"):format(name, expect_at.line))
           expect_at = nil
         end
-        first = #printed + 1
+        local first = #printed + 1
         chunk()
         local text = line:match("%-%->%s?(.*)$")
         if text then
