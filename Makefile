@@ -37,12 +37,12 @@ all:
 
 module: $(MODULE)
 
-# The default build is also copied to ./blockphys/core.so (DESIGN.md section 5), so
+# The default build is also copied to ./blockphys/core.so (docs/building.md), so
 # that package.cpath = "./?.so;..." finds it from the checkout. Compared on every
 # make, not by date: `luarocks make` in the checkout writes its own build there.
 # The Lua modules are linked there too, so that a plain `lua5.4` started in the
 # checkout finds `require "blockphys"` through its default paths (./?/init.lua,
-# ./?.lua, ./?.so): the README's quick start needs no path setup.
+# ./?.lua, ./?.so): the README's hello world needs no path setup.
 ifeq ($(BUILD),build)
 LUA_LINKS = $(patsubst lua/%,%,$(wildcard lua/blockphys/*.lua))
 module: blockphys/core.so $(LUA_LINKS)
@@ -97,7 +97,7 @@ demo:
 	$(MAKE) --no-print-directory module
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
 
-# An interactive lua5.4 with blockphys on the paths (for the README's quick start).
+# An interactive lua5.4 with blockphys on the paths (for the snippets of the README and docs/).
 repl:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module

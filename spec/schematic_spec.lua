@@ -543,7 +543,7 @@ describe("blockphys.schematic", function()
       fails_matching("\31\139\8\0garbage garbage", "^schematic: corrupted gzip data %(")
     end)
 
-    it("has the default max_bytes the README documents (256 MiB)", function()
+    it("has the default max_bytes docs/schematics.md documents (256 MiB)", function()
       assert.equal(256 * 1024 * 1024, schematic.MAX_BYTES)
     end)
 
@@ -1348,7 +1348,7 @@ describe("blockphys.schematic", function()
       end
     end)
 
-    -- README "Loading schematics": a path is read as gzip or as raw NBT; end of file is the
+    -- docs/schematics.md "Loading": a path is read as gzip or as raw NBT; end of file is the
     -- end of the data, not an error.
     it("loads an uncompressed NBT file from its path, read in pieces to its end", function()
       local path = os.tmpname()

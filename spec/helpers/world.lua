@@ -11,7 +11,7 @@ end
 
 local f32 = M.f32
 
---- The game's float literals widened to double (reference/b173-movement.md).
+--- The game's float literals widened to double (docs/beta173.md).
 M.F = {
   jump = f32(0.42),      -- 0.42F
   drag = f32(0.98),      -- 0.98F
