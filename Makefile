@@ -31,7 +31,7 @@ NEED        = @$(MAKE) --no-print-directory deps DEBS=
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
-.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint clean install
+.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint docs clean install
 
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
@@ -42,12 +42,12 @@ all:
 
 module: $(MODULE)
 
-# The default build is also copied to ./blockphys/core.so (DESIGN.md section 5), so
+# The default build is also copied to ./blockphys/core.so (docs/building.md), so
 # that package.cpath = "./?.so;..." finds it from the checkout. Compared on every
 # make, not by date: `luarocks make` in the checkout writes its own build there.
 # The Lua modules are linked there too, so that a plain `lua5.4` started in the
 # checkout finds `require "blockphys"` through its default paths (./?/init.lua,
-# ./?.lua, ./?.so): the README's quick start needs no path setup.
+# ./?.lua, ./?.so): the README's hello world needs no path setup.
 ifeq ($(BUILD),build)
 LUA_LINKS = $(patsubst lua/%,%,$(wildcard lua/blockphys/*.lua))
 module: blockphys/core.so $(LUA_LINKS)
@@ -108,7 +108,7 @@ demo:
 	$(MAKE) --no-print-directory module
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
 
-# An interactive lua5.4 with blockphys on the paths (for the README's quick start).
+# An interactive lua5.4 with blockphys on the paths (for the snippets of the README and docs/).
 repl:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
@@ -165,6 +165,19 @@ plots-check:
 	$(MAKE) --no-print-directory module
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	  LUA="$(LUA)" BUILD="$(BUILD)" tools/plots/render.sh --check "$$tmp"
+
+# The HTML reference of the Lua API (config.ld) in build/docs/. LDoc exits 0 after
+# warnings, so its output is kept and any line but its two progress lines fails the
+# target. Debian's LDoc runs under Lua 5.1 or 5.2 (lua-any picks one); lua-discount
+# (Markdown with tables) exists for those two, so it runs under LDOC_LUA explicitly.
+LDOC_LUA ?= lua5.1
+docs:
+	$(NEED)"lua-ldoc lua-discount $(LDOC_LUA)"
+	rm -rf $(BUILD)/docs && mkdir -p $(BUILD)
+	$(LDOC_LUA) /usr/bin/ldoc -d $(BUILD)/docs . > $(BUILD)/ldoc.log 2>&1 || { cat $(BUILD)/ldoc.log; exit 1; }
+	@if grep -v -e '^reading configuration from ' -e '^output written to ' $(BUILD)/ldoc.log; then \
+	  echo "make docs: LDoc printed the warnings above (the HTML is in $(BUILD)/docs/)"; exit 1; fi
+	@echo "make docs: $(BUILD)/docs/index.html"
 
 install:
 	$(NEED)"$(DEBS_BUILD)"

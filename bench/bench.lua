@@ -1,7 +1,7 @@
 --- make bench: throughput of world:step against a pure-Lua per-axis implementation,
 -- instructions per entity-tick (callgrind), memory per stored block, fill time and
 -- the cost of single moves. Prints measurements and ratios from this one run; no
--- target is asserted here (README "Performance" lists the targets).
+-- target is asserted here (docs/performance.md lists the targets).
 local bp = require "blockphys"
 local lua_axis = require "lua_axis"
 

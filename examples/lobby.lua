@@ -6,14 +6,17 @@
 -- Run from the checkout root after `make` (which links the modules into ./blockphys/):
 --   lua5.4 examples/lobby.lua [path.schem] [beta173]
 -- (a copy installed by `make install` or LuaRocks, if any, is found first)
--- (either argument alone, in either order; the schematic is ../shared/data's
--- Limbo lobby by default, which lies beside the repository, not in it)
+-- (either argument alone, in either order; the schematic is the Limbo spawn lobby of
+-- examples/data/ by default, found beside this script: examples/data/README.md)
 -- With `beta173`, blocks get Beta 1.7.3's collision shapes where they differ from
 -- today's (bp.minecraft.beta173: fences, ladders, snow, chests, farmland, extended
 -- pistons, cake, stairs, beds).
 local bp = require "blockphys"
 
-local DEFAULT = "../shared/data/limbo_spawn.schem"
+-- The sample beside this script: "examples/data/limbo_spawn.schem" when run from the
+-- checkout's root as above.
+local HERE = arg and arg[0] and (arg[0]:match("^(.*[/\\])") or "") or "examples/"
+local DEFAULT = HERE .. "data/limbo_spawn.schem"
 local HEADROOM = 1.8   -- the player's height: a surface is standable with this much room
 local MAX_RISE = 1.125 -- a Beta jump clears about 1.25 blocks; keep a margin
 local MAX_DROP = 4     -- deepest drop the route planner allows

@@ -8,7 +8,7 @@
 -- Both entities use the MC-CPP rules (per second); only `resolver` differs. dt is
 -- 1/60 s, MC-CPP's frame time: at dt >= 1 / friction (0.05 s) the grounded decay
 -- clamps vy to zero every other tick, on_ground flickers, and the two entities can
--- fall out of phase, which would blur the comparison (README.md, "MC-CPP rules and the swept resolver").
+-- fall out of phase, which would blur the comparison (docs/mccpp.md).
 local bp = require "blockphys"
 
 local DT = 1 / 60

@@ -1,6 +1,6 @@
 -- luacheck: std +busted
 -- Blocks that slow what touches them, in the Beta 1.7.3 tick: soul sand (a
--- velocity_factor) and cobwebs (web = true); reference/b173-movement.md section 2
+-- velocity_factor) and cobwebs (web = true); docs/beta173.md section 2
 -- ("Soul sand", "Cobweb") and section 3 (the start and the end of moveEntity). The
 -- expected numbers repeat the game's operations in its order, in double, so the
 -- comparisons are exact.

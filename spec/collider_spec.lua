@@ -1,6 +1,6 @@
 -- luacheck: std +busted
 -- bp.Collider: construction, arithmetic, overlap and the per-axis clip of the Beta
--- resolver (reference/b173-movement.md section 3, calculateX/Y/ZOffset).
+-- resolver (docs/beta173.md section 3, calculateX/Y/ZOffset).
 local bp = require "blockphys"
 local C = bp.Collider
 
@@ -119,7 +119,7 @@ describe("bp.Collider", function()
     end)
 
     -- Beta's intersectsWith compares open intervals; MC-CPP's operator& would
-    -- need a positive overlap volume and say false (see README, Colliders).
+    -- need a positive overlap volume and say false (see docs/api.md, Colliders).
     it("is true for a zero-thickness box lying inside (Beta intersectsWith)", function()
       assert.is_true(a & C(0, 0.5, 0, 1, 0.5, 1))
       assert.is_true(C(0.5, 0.5, 0.5, 0.5, 0.5, 0.5) & a)

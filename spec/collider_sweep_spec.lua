@@ -1,4 +1,4 @@
--- Collider:sweep, the per-box swept test of sources/mccpp-collider.txt ("collide"),
+-- Collider:sweep, the per-box swept test of MC-CPP's collider ("collide", docs/mccpp.md),
 -- with our documented decisions on still axes, touching and overlapping boxes.
 local bp = require "blockphys"
 local C = bp.Collider
@@ -77,7 +77,8 @@ describe("Collider:sweep", function()
     it("an edge only grazed is no hit (our departure: entry = exit is rejected)", function()
       -- The document rejects only entry > exit. Moving (2, 2, 0) past (2,-1,0)-(3,1,1):
       -- X enters at (2 - 1) / 2 = 0.5 and Y leaves at (1 - 0) / 2 = 0.5, so the boxes
-      -- only touch along the edge x = 2, y = 1 at t = 0.5 and move apart: no hit.
+      -- only touch along the edge x = 2, y = 1 at t = 0.5 and move apart: no hit
+      -- (docs/mccpp.md lists this departure from the document).
       assert.are.same({ 1, 0, 0, 0 }, { unit():sweep(C(2, -1, 0, 3, 1, 1), 2, 2, 0) })
       -- A hair lower and Y leaves before X enters: no hit either.
       assert.are.same({ 1, 0, 0, 0 }, { unit():sweep(C(2, -1, 0, 3, 0.999, 1), 2, 2, 0) })

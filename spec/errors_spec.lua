@@ -138,7 +138,7 @@ local cases = {
   -- pins the type check of vx, vy, vz and yaw (a non-numeric string would read as 0)
   { "spawn with a string velocity", function(w) w:spawn{ x = 0, y = 0, z = 0, vx = "fast" } end,
     "spawn: field 'vx' must be a finite number" },
-  -- numeric strings too: table fields take numbers only (README "Conventions")
+  -- numeric strings too: table fields take numbers only (docs/conventions.md)
   { "spawn with a numeric string velocity", function(w) w:spawn{ x = 0, y = 0, z = 0, vy = "1" } end,
     "spawn: field 'vy' must be a finite number" },
   { "spawn with a numeric string yaw", function(w) w:spawn{ x = 0, y = 0, z = 0, yaw = "90" } end,
@@ -327,7 +327,7 @@ describe("bad input", function()
     assert.same({ 16, 0.001 }, { e.rules.step_height, e.rules.guard_step })
   end)
 
-  -- The MC-CPP preset has no sneak edge guard (README, MC-CPP rules: sneak_guard false).
+  -- The MC-CPP preset has no sneak edge guard (docs/mccpp.md, the rules table: sneak_guard false).
   -- Only the per-axis resolver has one, so the entity uses resolver = "axis" (and e:move,
   -- always per-axis): sneaking at the edge of the floor (x = 9) it goes over, where the
   -- same entity with sneak_guard = true is held: the guard shortens the move by

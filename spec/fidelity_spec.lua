@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- Fidelity of the beta173 preset against reference/b173-movement.md, checked against
+-- Fidelity of the beta173 preset against docs/beta173.md, checked against
 -- an independent restatement of the game's tick in Lua: every Java float operation is
 -- rounded with H.f32, every double one is done in the same order as the game, so the
 -- comparisons below are exact (==) unless a tolerance is stated.

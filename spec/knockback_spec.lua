@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- e:knockback(dx, dz): Beta 1.7.3 EntityLiving.knockBack (reference/b173-movement.md
+-- e:knockback(dx, dz): Beta 1.7.3 EntityLiving.knockBack (docs/beta173.md
 -- section 2, "Knockback"). The game halves the motion, subtracts (d / f) * 0.4F with
 -- d = attacker minus entity and f its length as a Java float, adds 0.4F to vy and caps
 -- it at 0.4F. We take the push direction (-d): the same numbers, as negation and

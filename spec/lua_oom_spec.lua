@@ -3,7 +3,7 @@
 -- oom_spec, fails only the C core's): spec/helpers/lua_oom_cases.lua runs in
 -- lua_oom_host (spec/helpers/lua_oom_host.c, built by `make test`), whose allocator
 -- fails after n allocations, for every n until each call succeeds. A call that fails
--- must leave the world as it was and working (README: a call that raises changes
+-- must leave the world as it was and working (docs/conventions.md: a call that raises changes
 -- nothing). Source: our own.
 
 -- The build directory of the module under test: the first "?.so" entry of the

@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- e:move: the per-axis resolver alone (Beta 1.7.3 moveEntity, reference/b173-movement.md
+-- e:move: the per-axis resolver alone (Beta 1.7.3 moveEntity, docs/beta173.md
 -- section 3): clip Y then X then Z, flags and velocity zeroing, landing and fall
 -- distance, step-up with its ySize cooldown, ceilings, the step-sink quirk, limits.
 local bp = require "blockphys"

@@ -1,6 +1,6 @@
 -- The swept resolver (e:move_swept): passes, back-off, seams, tunnelling, step
--- assist, no-op and a seeded property test. Source: sources/mccpp-entity-physics.txt
--- and README.md, "MC-CPP rules and the swept resolver" for our decisions.
+-- assist, no-op and a seeded property test. Source: docs/mccpp.md, "The swept
+-- resolver", for MC-CPP's algorithm and our decisions.
 local bp = require "blockphys"
 local H = require "helpers.world"
 
@@ -252,7 +252,7 @@ describe("e:move_swept", function()
       assert.is_true(x1 < 2 and z1 < 2)
     end)
 
-    -- README "A pass moves along the path": pass 1 meets both walls at t = 0.9 and
+    -- docs/mccpp.md "A pass moves along the path": pass 1 meets both walls at t = 0.9 and
     -- stops at 2.697 (back-off 0.001 x 3); pass 2 has 0.303 of Z left and a gap of
     -- 0.003, and backs off 0.001 x 0.303: z = 2.697 + 0.003 - 0.000303.
     it("backs off a later pass by a fraction of the displacement left (inside corner)", function()
@@ -604,7 +604,7 @@ describe("e:move_swept", function()
 
     it("tests the raised box where it would end: a long move rises in front of a thin wall",
       function()
-      -- README "MC-CPP rules and the swept resolver", step assist: the document's test
+      -- docs/mccpp.md "The swept resolver", step assist: the document's test
       -- of the stepped position only. A 1-thick wall 7 high at x = 5, 4.2 ahead.
       for _, case in ipairs{ { 5, 0 }, { 6, 0.6 } } do
         local w = floor_world()

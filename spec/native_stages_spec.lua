@@ -1,9 +1,9 @@
 -- luacheck: std +busted
 -- e:native_heading and e:native_jump: the native stages, callable from a hook that
--- wraps them (DESIGN.md section 3: a rules table's Lua function replaces or wraps a
+-- wraps them (docs/api.md, "Rules": a rules table's Lua function replaces or wraps a
 -- stage). A hook that only calls them must give the same results, bit for bit, as no
--- hook; the stages themselves: reference/b173-movement.md sections 0 and 1,
--- sources/mccpp-entity-physics.txt.
+-- hook; the stages themselves: docs/beta173.md sections 0 and 1,
+-- docs/mccpp.md.
 local bp = require "blockphys"
 local H = require "helpers.world"
 local f32 = H.f32

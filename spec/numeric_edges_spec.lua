@@ -2,8 +2,9 @@
 -- Floating-point edges of the collision arithmetic (found by a numeric fuzz):
 -- gaps far below the ulp of 1, entry times that underflow, boxes of zero thickness
 -- on an integer plane, and the lowest rows of the fast cell walk. The promise under
--- test is the README's: no clip or sweep ends a box inside a box it did not start in,
--- and a clip never moves a box against the displacement asked for.
+-- test is docs/beta173.md's ("Differences from the game"): no clip or sweep ends a
+-- box inside a box it did not start in, and a clip never moves a box against the
+-- displacement asked for.
 local bp = require "blockphys"
 local C = bp.Collider
 

@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- The Beta velocity push (reference/b173-movement.md section 6).
+-- The Beta velocity push (docs/beta173.md section 6).
 local bp = require "blockphys"
 local H = require "helpers.world"
 

@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- pushOutOfBlocks (reference/b173-movement.md section 0: EntityPlayerSP.onLivingUpdate
+-- pushOutOfBlocks (docs/beta173.md section 0: EntityPlayerSP.onLivingUpdate
 -- calls it four times, after the sneak dip; the body as in the decompile): a player
 -- whose corner points, drawn in to 0.35 of its width from its centre at its feet +
 -- 0.5, lie in a normal cube (or under one, the cell above) gets vx or vz of -+0.1F

@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- Positional separation (sources/n64-quick-collisions.txt): circles of radius
+-- Positional separation (docs/entities.md, after the N64 article): circles of radius
 -- width/2 in X/Z, half the overlap each, velocity only for stable entities.
 local bp = require "blockphys"
 local H = require "helpers.world"

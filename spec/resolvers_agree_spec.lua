@@ -1,6 +1,6 @@
 -- luacheck: std +busted
 -- Beta-rules entities keep the game's float fall distance whichever resolver moves
--- them (reference/b173-movement.md section 3e: fallDistance is a Java float).
+-- them (docs/beta173.md section 3e: fallDistance is a Java float).
 local bp = require "blockphys"
 
 local function f32(x) return (string.unpack("f", string.pack("f", x))) end

@@ -1,7 +1,7 @@
 -- luacheck: std +busted
 -- Property: a world:step that fails leaves the world as it was before it: every
 -- entity's state, rules and input, and the hooks and filters that Lua code set or
--- cleared during the step (README "Stepping"). Seeded random hooks and filters
+-- cleared during the step (docs/api.md "Stepping"). Seeded random hooks and filters
 -- rewrite each other's hooks, rules, filters and velocities, and some raise.
 local bp = require "blockphys"
 local H = require "helpers.world"

@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- The Beta 1.7.3 rules through world:step (reference/b173-movement.md sections 0-2,
+-- The Beta 1.7.3 rules through world:step (docs/beta173.md sections 0-2,
 -- 5, 7-9). Every expected number is derived in the spec from the algorithm with the
 -- game's float constants (H.F, H.f32); where the C core performs the same double
 -- operations in the same order the comparison is exact, otherwise the tolerance is
@@ -262,7 +262,7 @@ describe("beta173 rules", function()
       assert.equal(0.049436907848035005, e.vz)
     end)
 
-    -- Strafe > 0 is left: +X at yaw 0 (README conventions), so at yaw 90 (facing -X)
+    -- Strafe > 0 is left: +X at yaw 0 (docs/conventions.md), so at yaw 90 (facing -X)
     -- left is +Z: dvz = a * sin(90) = a exactly (table index 16384: sin = 1), and dvx
     -- = a * cos(90) = a * 1.2246469e-16F (index 32768: the float of sin(pi)), not 0.
     it("strafes left toward +Z at yaw 90 (exact)", function()
@@ -326,7 +326,7 @@ describe("beta173 rules", function()
       assert.equal(0.2 * f_air, edge.vz)
       assert.equal(0.2 * ground_factors(F.slip), inner.vz) -- stone: 0.6F
       assert.equal(0.10920001268386842, inner.vz)
-      -- the preset's default is the game's 0.6F widened to double (README), which the
+      -- the preset's default is the game's 0.6F widened to double (docs/beta173.md), which the
       -- float product above cannot tell from 0.6: the rules view can
       assert.equal(F.slip, bp.rules.beta173().default_slipperiness)
       assert.equal(0.6000000238418579, F.slip)

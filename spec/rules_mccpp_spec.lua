@@ -1,4 +1,4 @@
--- The MC-CPP rules (per second): sources/mccpp-entity-physics.txt, README.md, "MC-CPP rules and the swept resolver".
+-- The MC-CPP rules (per second): docs/mccpp.md.
 local bp = require "blockphys"
 
 local G, H, WALK, BACK = 32, 1.25, 4.317, 0.001
@@ -22,7 +22,7 @@ end
 -- One step (dt 0.05) of an entity standing on the floor (a downward probe sets
 -- on_ground and zeroes vy), after `setup(e)` sets its input. The acceleration is
 -- scaled by the grounded friction (20) x dt = 1; the move has no Y part, so it hits
--- nothing and the entity ends in the air (README: the grounded flicker at dt = 0.05),
+-- nothing and the entity ends in the air (docs/mccpp.md: the grounded flicker at dt = 0.05),
 -- and the decay uses drag_fall: x (1 - 1.8 x 0.05) = 0.91 on X and Z.
 local function ground_tick(rules, setup)
   local w = flat()
@@ -62,7 +62,7 @@ describe("MC-CPP rules", function()
     it("gives vy = +0 for a jump of height 0 under negative gravity", function()
       local w = flat()
       local e = spawn(w, 0.5, 64, 0.5)
-      e:move_swept(0, -0.1, 0) -- grounded (README: a downward probe)
+      e:move_swept(0, -0.1, 0) -- grounded: a downward probe meets the floor
       assert.is_true(e.on_ground)
       e.rules.gravity, e.rules.jump_height = -1, 0
       e.vy = 1
@@ -159,7 +159,7 @@ describe("MC-CPP rules", function()
       assert.are.equal(64, a.y)
       assert.is_true(a.on_ground and s.on_ground)
       -- At rest with dt = 0.05 the entity lands every other tick (the grounded flicker,
-      -- README: its velocity decays to 0, the next move is zero and hits nothing), and
+      -- docs/mccpp.md: its velocity decays to 0, the next move is zero and hits nothing), and
       -- each landing pass stops back_off of that tick's displacement above the floor.
       assert.are.equal(5, landings)
       assert.is_near(BACK * math.abs(vland) * 0.05, s.y - 64, 1e-12)
@@ -292,7 +292,7 @@ describe("MC-CPP rules", function()
 
   describe("heading hook limit", function()
     -- A heading hook's acceleration a adds a x f x dt to the velocity, so a x f x dt^2
-    -- to the step's move; that is held to 1024 blocks per axis (README "Stepping").
+    -- to the step's move; that is held to 1024 blocks per axis (docs/api.md "Stepping").
     -- Grounded (f = friction = 20) at dt = 0.05: a x 20 x 0.0025 = a / 20 blocks.
     local function hooked(ax, az)
       local w = flat()

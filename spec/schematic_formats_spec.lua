@@ -119,7 +119,7 @@ describe("vanilla structure files", function()
     assert.same({ "minecraft:stone", "minecraft:dirt" }, s.palette) -- every cell listed: no air
   end)
 
-  -- README "Loading schematics": a position listed twice takes its later entry and is
+  -- docs/schematics.md "Formats": a position listed twice takes its later entry and is
   -- still one cell; the cells after it keep their places.
   it("keeps the cells after a position listed twice in their places", function()
     local pal = { entry("minecraft:stone"), entry("minecraft:dirt"), entry("minecraft:sand") }
@@ -323,7 +323,7 @@ describe("Litematica schematics", function()
     assert.equal("minecraft:dirt", s:get(31, 0, 0))
   end)
 
-  -- README: cells no region covers are air, also where overlapping regions hold as many
+  -- docs/schematics.md: cells no region covers are air, also where overlapping regions hold as many
   -- cells as the box.
   it("fills the gap of two overlapping regions that cover the box's cell count", function()
     local pal = { entry("minecraft:stone") }
@@ -347,7 +347,7 @@ describe("Litematica schematics", function()
     assert.equal("minecraft:stone", s:get(63, 0, 0))
   end)
 
-  -- README: where regions overlap the one whose name sorts last wins, in every run,
+  -- docs/schematics.md: where regions overlap the one whose name sorts last wins, in every run,
   -- whatever the order of the Regions compound; the joined palette follows the sorted
   -- names.
   it("orders many overlapping regions by name, not by table order", function()

@@ -11,7 +11,7 @@ local pack = string.pack
 
 local raises_here = H.raises_here
 
-local LOBBY = "../shared/data/limbo_spawn.schem"
+local LOBBY = "examples/data/limbo_spawn.schem"
 
 ---------------------------------------------------------------------------
 -- NBT builders (tag type, name, payload)
@@ -87,11 +87,7 @@ local read = H.read_file
 
 describe("blockphys.schematic", function()
   describe("load() on the lobby schematic", function()
-    local raw = read(LOBBY)
-    if not raw then
-      pending("the lobby schematic is missing: " .. LOBBY)
-      return
-    end
+    local raw = assert(read(LOBBY), "the sample schematic is missing: " .. LOBBY)
     local schem
 
     before_each(function()
@@ -547,7 +543,7 @@ describe("blockphys.schematic", function()
       fails_matching("\31\139\8\0garbage garbage", "^schematic: corrupted gzip data %(")
     end)
 
-    it("has the default max_bytes the README documents (256 MiB)", function()
+    it("has the default max_bytes docs/schematics.md documents (256 MiB)", function()
       assert.equal(256 * 1024 * 1024, schematic.MAX_BYTES)
     end)
 
@@ -893,11 +889,6 @@ describe("blockphys.schematic", function()
       pending("the blockphys core is not available: " .. tostring(bp):match("[^\n]*"))
       return
     end
-    if not read(LOBBY) then
-      pending("the lobby schematic is missing: " .. LOBBY)
-      return
-    end
-
     it("pastes the lobby with every state known", function()
       local world = bp.World()
       local schem = assert(schematic.load(LOBBY))
@@ -1357,7 +1348,7 @@ describe("blockphys.schematic", function()
       end
     end)
 
-    -- README "Loading schematics": a path is read as gzip or as raw NBT; end of file is the
+    -- docs/schematics.md "Loading": a path is read as gzip or as raw NBT; end of file is the
     -- end of the data, not an error.
     it("loads an uncompressed NBT file from its path, read in pieces to its end", function()
       local path = os.tmpname()

@@ -1,5 +1,5 @@
 -- luacheck: std +busted
--- The water current of the Beta 1.7.3 tick (reference/b173-movement.md section 5:
+-- The water current of the Beta 1.7.3 tick (docs/beta173.md section 5:
 -- the flow vectors of the water blocks in the water test range, summed, normalised,
 -- x 0.014 added to the velocity before the jump and the move; the decompile's
 -- BlockFluid.getFlowVector for each block). The expected numbers repeat the game's

@@ -6,7 +6,7 @@ return function(options)
   local handler = require "busted.outputHandlers.plainTerminal"(options)
   local function summary()
     local failed = #handler.failures + #handler.errors
-    -- pending specs (the lobby's when ../shared/data is missing) say so before the
+    -- pending specs say so before the
     -- last line, which must stay "N passed, N failed"
     if #handler.pendings > 0 then
       io.write(("\n%d pending (not run: see above)"):format(#handler.pendings))

@@ -11,7 +11,7 @@ end
 
 local f32 = M.f32
 
---- The game's float literals widened to double (reference/b173-movement.md).
+--- The game's float literals widened to double (docs/beta173.md).
 M.F = {
   jump = f32(0.42),      -- 0.42F
   drag = f32(0.98),      -- 0.98F
@@ -117,13 +117,6 @@ function M.stone_floor(half)
   local stone = w:define_block{ name = "stone" }
   w:fill(-half, 63, -half, half, 63, half, stone)
   return w, stone
-end
-
---- True if the file at path can be opened for reading.
-function M.readable(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
 end
 
 --- The whole file at path, or nil if it cannot be opened.
