@@ -61,6 +61,8 @@ bp_Rules bp_rules_beta173(void)
 	r.push_threshold = 0.009999999776482582; /* 0.01F */
 	r.max_push_speed = 0.5;                /* our own: b/t cap for "separate" */
 	r.max_pushes = 24;                     /* our own: bounds a pile's step (push.c) */
+	r.depenetrate = 0;                     /* our own: Beta lets a buried entity fall */
+	r.depenetrate_distance = 1.0;
 	/* Swept-resolver and MC-CPP fields keep MC-CPP values so that resolver = "swept"
 	 * works for a Beta entity too. */
 	r.back_off = 0.001;
@@ -148,6 +150,8 @@ const bp_RuleField bp_rule_fields[] = {
 	F(push_threshold, N, BP_FOR_BOTH, 0, 16),
 	F(max_push_speed, N, BP_FOR_BOTH, 0, BIG),
 	F(max_pushes, BP_FIELD_INT, BP_FOR_BOTH, 0, 1 << 30),
+	F(depenetrate, B, BP_FOR_BOTH, 0, 1),
+	F(depenetrate_distance, N, BP_FOR_BOTH, 0, BP_MAX_DEPENETRATE),
 	F(jump_height, N, BP_FOR_MCCPP, 0, BIG),
 	F(walk_speed, N, BP_FOR_MCCPP, -BIG, BIG),
 	F(friction, BP_FIELD_VEC3, BP_FOR_MCCPP, 0, BIG),

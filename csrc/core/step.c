@@ -8,6 +8,7 @@
 #include "beta173.h"
 #include "move_limits.h"
 #include "mccpp.h"
+#include "solid.h"
 #include "push.h"
 
 #include <math.h>
@@ -40,6 +41,20 @@ static int step_end(bp_World *w, int rc)
 	return rc;
 }
 
+/* rules.depenetrate: an entity whose box overlaps something (a block placed into it,
+ * a teleport into a wall) moves out by the shortest way within
+ * rules.depenetrate_distance, before its tick. Left where it is when there is none, or
+ * when the search fails (out of memory, too many boxes): a whole no-op either way. */
+static void depenetrate(bp_World *w, uint32_t index)
+{
+	const bp_Entity *e = &w->entities.items[index];
+	if (!bp_blocked(w, e, &e->box))
+		return;
+	double d[3];
+	int found;
+	bp_entity_depenetrate(w, index, e->rules.depenetrate_distance, d, &found);
+}
+
 int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 {
 	bp_EntityPool *p = &w->entities;
@@ -59,11 +74,14 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	for (uint32_t i = 0; i < p->norder; i++) {
 		uint32_t index = p->order[i];
 		w->ticking = index + 1;
+		if (p->items[index].rules.depenetrate)
+			depenetrate(w, index);
 		int rc = p->items[index].rules.model == BP_MODEL_MCCPP
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
-		bp_clamp_velocity(w->vel_limit[p->items[index].rules.model], p->items[index].vel); /* so that the next step can start */
+		bp_Entity *e = &p->items[index];
+		bp_clamp_velocity(w->vel_limit[e->rules.model], e->vel); /* the next step can start */
 		bp_broadphase_moved(w, index);
 		if (rc || w->hook_failed)
 			return step_end(w, 1);

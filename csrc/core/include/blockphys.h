@@ -306,6 +306,26 @@ void bp_jump_mccpp(bp_Entity *e);
  *  reference/b173-movement.md section 2 ("Knockback"). */
 bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz);
 
+/* --- depenetration (depenetrate.c) --- */
+
+/** The shortest translation out (blocks, into out) of box `box`: the offset of least
+ *  length, at most `max` blocks (in [0, BP_MAX_DEPENETRATE]), after which the box
+ *  overlaps no block shape, static collider, or solid entity that blocks `self` (self
+ *  may be NULL: every solid entity), touching allowed. *found = 1 with the offset (0,
+ *  0, 0 when the box overlaps nothing), or 0 when no such offset exists within max.
+ *  Ties in length: the positive offset first on each axis, then Y before X before Z.
+ *  BP_EINVAL for max out of range; BP_ELIMIT with more than BP_MAX_DEPENETRATE_BOXES
+ *  obstacles within reach or BP_MAX_DEPENETRATE_TRIES candidates tried; BP_ENOMEM.
+ *  Moves nothing. Source: our own (docs/entities.md, "Depenetration"). */
+bp_Status bp_world_depenetrate(bp_World *w, const bp_Entity *self, const bp_AABB *box,
+                               double max, double out[3], int *found);
+
+/** bp_world_depenetrate for entity slot `index` (live), then the entity moved by the
+ *  offset found (its previous position too, so that drawing does not slide), and the
+ *  broadphase told. Same results; nothing moves unless *found. Source: our own. */
+bp_Status bp_entity_depenetrate(bp_World *w, uint32_t index, double max, double out[3],
+                                int *found);
+
 /* --- the step (step.c) --- */
 
 /** Step every entity in creation order (rules -> resolver -> Beta push), then the

@@ -75,6 +75,9 @@ typedef struct bp_Rules {
 	double push_strength;     /* Beta: 0.05F */
 	double push_threshold;    /* Beta: 0.01F */
 	double max_push_speed;    /* separate: velocity cap after a push (b/t or b/s) */
+	int depenetrate;          /* move out of what the box overlaps at the start of each
+	                           * step (a block placed into it): our own, off */
+	double depenetrate_distance; /* ... at most this far (blocks): 1 */
 	int max_pushes;           /* neighbours one entity's push considers per step (the
 	                           * first in creation order): 24, our own (no cap in Beta;
 	                           * modern Minecraft's maxEntityCramming is 24) */
