@@ -145,22 +145,24 @@ static bp_World *world_of(lua_State *L, int i)
 	return lw->w;
 }
 
-/* w->locked while e:move / e:move_swept runs its entity filters (world:step sets 1). */
+/* The world's lock (bp_world_lock) while e:move / e:move_swept runs its entity filters
+ * (world:step sets 1). */
 enum { LOCK_MOVE = 2, LOCK_MOVE_SWEPT = 3 };
 
 /* What holds the lock, for the messages. */
 static const char *lock_holder(const bp_World *w)
 {
-	return w->locked == LOCK_MOVE         ? "e:move (from an entity filter)"
-	       : w->locked == LOCK_MOVE_SWEPT ? "e:move_swept (from an entity filter)"
-	                                      : "world:step (from a rules hook or filter)";
+	const int lock = bp_world_lock(w);
+	return lock == LOCK_MOVE         ? "e:move (from an entity filter)"
+	       : lock == LOCK_MOVE_SWEPT ? "e:move_swept (from an entity filter)"
+	                                 : "world:step (from a rules hook or filter)";
 }
 
 /* fn: the refused call, named first in the message (a paste or a script wrapping
  * several calls then tells which one met the lock). */
 static void check_unlocked(lua_State *L, bp_World *w, const char *fn)
 {
-	if (w->locked)
+	if (bp_world_lock(w))
 		luaL_error(L, "%s: world is locked: blocks, entities and colliders cannot be "
 		              "added or removed inside %s", fn, lock_holder(w));
 }
@@ -178,7 +180,7 @@ static uint16_t check_block(lua_State *L, bp_World *w, int i)
 	if (lua_type(L, i) != LUA_TNUMBER)
 		luaL_typeerror(L, i, "block id or name");
 	id = luaL_checkinteger(L, i);
-	if (id < 0 || id >= (lua_Integer)w->ntypes)
+	if (id < 0 || id > (lua_Integer)UINT32_MAX || !bp_world_block_type(w, (uint32_t)id))
 		luaL_argerror(L, i, lua_pushfstring(L, "unknown block id %I", id));
 	return (uint16_t)id;
 }
@@ -652,7 +654,7 @@ static int l_world_new(lua_State *L)
 	lw->w = bp_world_create(l_alloc_bridge, lw);
 	if (!lw->w)
 		return luaL_error(L, "not enough memory");
-	lw->w->handle_tag = tag;
+	bp_world_set_handle_tag(lw->w, tag);
 	lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key);
 	lua_pushvalue(L, -2);
 	lua_rawsetp(L, -2, lw);
@@ -681,7 +683,7 @@ static int in_finalizer(lua_State *L)
 static int l_world_destroy(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
-	if (lw->w && lw->w->locked)
+	if (lw->w && bp_world_lock(lw->w))
 		return luaL_error(L, "destroy: world is locked: cannot destroy it inside %s",
 		                  lock_holder(lw->w));
 	if (lw->w && in_finalizer(L))
@@ -709,7 +711,7 @@ static int l_world_gc(lua_State *L)
 	/* lua_close runs the finalizers of reachable objects too, with no caller */
 	const int direct = lua_rawgetp(L, -1, lw) != LUA_TNIL && lua_getstack(L, 1, &caller);
 	lua_pop(L, 2);
-	if (direct && lw->w && (lw->w->locked || in_finalizer(L))) {
+	if (direct && lw->w && (bp_world_lock(lw->w) || in_finalizer(L))) {
 		lw->pending = lw->w;
 		lw->w = NULL;
 		return 0;
@@ -727,7 +729,7 @@ static int l_world_gc(lua_State *L)
  * w: the collector frees it then). */
 static void free_detached(lua_State *L, LWorld *lw, bp_World *w)
 {
-	if (lw->pending == w && !w->locked && !in_finalizer(L)) {
+	if (lw->pending == w && !bp_world_lock(w) && !in_finalizer(L)) {
 		lw->pending = NULL;
 		bp_world_destroy(w);
 	}
@@ -745,9 +747,11 @@ static int l_world_tostring(lua_State *L)
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
 	if (!lw->w)
 		lua_pushliteral(L, "blockphys.World (destroyed)");
-	else
-		lua_pushfstring(L, "blockphys.World (%d entities, %I blocks)",
-		                (int)lw->w->entities.norder, (lua_Integer)lw->w->stored_blocks);
+	else {
+		const bp_WorldStats st = bp_world_stats(lw->w);
+		lua_pushfstring(L, "blockphys.World (%d entities, %I blocks)", (int)st.entities,
+		                (lua_Integer)st.blocks);
+	}
 	return 1;
 }
 
@@ -997,7 +1001,7 @@ static int l_world_block_info(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
 	uint16_t id = check_block(L, w, 2);
-	push_block_info(L, &w->types[id], id);
+	push_block_info(L, bp_world_block_type(w, id), id);
 	return 1;
 }
 
@@ -1142,14 +1146,16 @@ static int l_world_boxes_in(lua_State *L)
 	/* Any Lua allocation below may run a finalizer that queries this world again and
 	 * so refills its one scratch list: copy the boxes first, with the raw allocator,
 	 * which runs no collector and so no finalizer. */
-	const size_t n = w->scratch.count, bytes = n * sizeof(bp_AABB);
+	size_t n;
+	const bp_AABB *boxes = bp_world_gathered(w, &n);
+	const size_t bytes = n * sizeof(bp_AABB);
 	void *ud;
 	lua_Alloc alloc = lua_getallocf(L, &ud);
 	bp_AABB *copy = n ? alloc(ud, NULL, 0, bytes) : NULL;
 	if (n && !copy)
 		return luaL_error(L, "not enough memory");
 	if (n)
-		memcpy(copy, w->scratch.items, bytes);
+		memcpy(copy, boxes, bytes);
 	lua_pushcfunction(L, push_box_table);
 	lua_pushlightuserdata(L, copy);
 	lua_pushinteger(L, (lua_Integer)n);
@@ -1221,17 +1227,18 @@ static int l_world_stats(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
 	lua_createtable(L, 0, 6);
-	lua_pushinteger(L, (lua_Integer)w->stored_blocks);
+	const bp_WorldStats st = bp_world_stats(w);
+	lua_pushinteger(L, (lua_Integer)st.blocks);
 	lua_setfield(L, -2, "blocks");
-	lua_pushinteger(L, w->nchunks);
+	lua_pushinteger(L, st.chunks);
 	lua_setfield(L, -2, "chunks");
-	lua_pushinteger(L, (lua_Integer)w->mem.bytes);
+	lua_pushinteger(L, (lua_Integer)st.bytes);
 	lua_setfield(L, -2, "bytes");
-	lua_pushinteger(L, w->ntypes);
+	lua_pushinteger(L, st.block_types);
 	lua_setfield(L, -2, "block_types");
-	lua_pushinteger(L, w->entities.norder);
+	lua_pushinteger(L, st.entities);
 	lua_setfield(L, -2, "entities");
-	lua_pushinteger(L, w->live_colliders);
+	lua_pushinteger(L, st.colliders);
 	lua_setfield(L, -2, "colliders");
 	return 1;
 }
@@ -1296,7 +1303,7 @@ static int l_world_reuse_collider(lua_State *L)
 	luaL_argcheck(L, slot != 0, 2, NO_SUCH_COLLIDER);
 	luaL_argcheck(L, n >= 0, 3, "must be >= 0");
 	check_unlocked(L, w, "_reuse_collider");
-	const bp_AABB box = w->colliders[slot - 1].box;
+	const bp_AABB box = *bp_world_collider_box(w, slot);
 	uint64_t handle = bp_world_collider_handle(w, slot);
 	for (lua_Integer i = 0; i < n; i++) {
 		bp_world_remove_collider(w, bp_world_collider_slot(w, handle));
@@ -1844,7 +1851,7 @@ static void restored(lua_State *L, int wi, bp_World *w);
 static int do_move(lua_State *L, int swept)
 {
 	bp_World *w;
-	bp_Entity *e = check_entity_w(L, 1, &w);
+	check_entity_w(L, 1, &w);
 	double d[3], out[3];
 	for (int a = 0; a < 3; a++) {
 		d[a] = check_finite(L, 2 + a);
@@ -1852,11 +1859,9 @@ static int do_move(lua_State *L, int swept)
 			luaL_argerror(L, 2 + a, "displacement too large (at most 1024 blocks per axis)");
 	}
 	uint32_t index = ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1;
-	const bp_Entity saved = *e;
-	const bp_EntityInput saved_in = w->entities.input[index];
-	/* Inside a step or another move, a filter may already have failed (the outer call
-	 * then aborts); unlocked, nothing has. */
-	const int locked = w->locked, failed_before = locked && w->hook_failed;
+	bp_EntityState saved;
+	bp_world_entity_save(w, index, &saved);
+	const int locked = bp_world_lock(w);
 	/* The world (the filters' context); a failing filter then leaves its message. */
 	lua_getiuservalue(L, 1, 1);
 	const int base = lua_gettop(L);
@@ -1865,12 +1870,10 @@ static int do_move(lua_State *L, int swept)
 		start_undo(L, base, 1);
 	}
 	bp_Status st = move_filtered(L, w, index, swept, d, out);
-	if (w->hook_failed && !failed_before) {
+	if (st == BP_EHOOK) { /* a filter failed in this move (not in an earlier one) */
 		const int caught = lua_gettop(L) == base; /* a filter caught a nested move's error */
-		w->entities.items[index] = saved; /* undo the move, its input included */
-		w->entities.input[index] = saved_in;
+		bp_world_entity_restore(w, index, &saved); /* undo the move, its input included */
 		if (!locked) {
-			w->hook_failed = 0;
 			undo_hooks(L, base, index + 1);
 			restored(L, base, w);
 		} else { /* inside a step or move, which fails too (and undoes the hooks) */
@@ -1965,7 +1968,7 @@ static int l_entity_teleport(lua_State *L)
  * will be read under (a rules write may change it). */
 static double tick_move(const bp_World *w, int model, double v)
 {
-	return fabs(v) * (model == BP_MODEL_MCCPP ? w->step_dt : 1.0);
+	return fabs(v) * (model == BP_MODEL_MCCPP ? bp_world_step_dt(w) : 1.0);
 }
 
 static void check_step_velocity(lua_State *L, const bp_World *w, int model, double v,
@@ -1978,14 +1981,14 @@ static void check_step_velocity(lua_State *L, const bp_World *w, int model, doub
 		           num_text_digits(m, 17).s);
 }
 
-/* After a method changed another entity's velocity inside world:step: the same limit
- * as a velocity write, on the axes it changed, restoring the velocity `before` when it
- * raises. */
+/* After a method changed the velocity of entity e (slot index1 - 1) inside world:step:
+ * the same limit as a velocity write, on the axes it changed, restoring the velocity
+ * `before` when it raises. */
 static void check_changed_velocity(lua_State *L, const bp_World *w, bp_Entity *e,
-                                   const double before[3], const char *what)
+                                   uint32_t index1, const double before[3], const char *what)
 {
 	static const char *const key[] = {"vx", "vy", "vz"};
-	if (w->locked != 1 || w->ticking == (uint32_t)(e - w->entities.items) + 1)
+	if (bp_world_lock(w) != 1 || bp_world_ticking(w) == index1)
 		return; /* outside a step the next step's pre-check raises; the entity whose
 		         * tick runs is clamped after it, as its native stages are */
 	for (int a = 0; a < 3; a++) {
@@ -2025,7 +2028,8 @@ static int l_entity_knockback(lua_State *L)
 	if (bp_knockback_beta173(e, dx, dz) != BP_OK)
 		return luaL_error(L, "knockback: the direction (dx, dz) must have a length "
 		                     "between about 1e-45 and 3.4e38");
-	check_changed_velocity(L, w, e, before, "knockback: the velocity");
+	check_changed_velocity(L, w, e, ((LEntity *)lua_touserdata(L, 1))->id.index1, before,
+	                       "knockback: the velocity");
 	return 0;
 }
 
@@ -2095,7 +2099,8 @@ static int l_entity_native_jump(lua_State *L)
 		bp_jump_beta173(e);
 	else
 		bp_jump_mccpp(e);
-	check_changed_velocity(L, w, e, before, "native_jump: the velocity");
+	check_changed_velocity(L, w, e, ((LEntity *)lua_touserdata(L, 1))->id.index1, before,
+	                       "native_jump: the velocity");
 	return 0;
 }
 
@@ -2526,13 +2531,14 @@ static void assign_rules(lua_State *L, int t, const char *fn)
 	const LEntity *self = lua_touserdata(L, 1);
 	bp_World *w;
 	bp_Entity *e = field_entity(L, self, &w);
-	if (w->locked == 1 && r.model != e->rules.model && w->ticking == self->id.index1)
+	if (bp_world_lock(w) == 1 && r.model != e->rules.model &&
+	    bp_world_ticking(w) == self->id.index1)
 		luaL_error(L, "%s: cannot switch entity %d from %s to %s rules during its own tick "
 		              "(the rest of the tick would read the other model's constants); "
 		              "switch them outside world:step, or while another entity ticks",
 		           fn, (int)self->id.index1, MODEL_NAMES[e->rules.model],
 		           MODEL_NAMES[r.model]);
-	if (w->locked == 1 && r.model != e->rules.model) { /* the velocity in other units */
+	if (bp_world_lock(w) == 1 && r.model != e->rules.model) { /* the velocity in other units */
 		static const char *const key[] = {"vx", "vy", "vz"};
 		for (int a = 0; a < 3; a++)
 			check_step_velocity(L, w, r.model, e->vel[a], "entity.rules: the velocity",
@@ -2588,17 +2594,17 @@ static int l_entity_newindex(lua_State *L)
 				return luaL_error(L, "entity field '%s' must be a finite number", KEY);
 			if (f->writable == 2 && !(v >= -1 && v <= 1))
 				return luaL_error(L, "entity field '%s' must be in [-1, 1]", KEY);
-			if (f->velocity && w->locked == 1) /* inside a step, past its pre-check */
+			if (f->velocity && bp_world_lock(w) == 1) /* inside a step, past its pre-check */
 				check_step_velocity(L, w, e->rules.model, v, "entity field", KEY);
 			*(double *)at = v;
 			return 0;
 		}
 		if (!lua_isboolean(L, 3))
 			return luaL_error(L, "entity field '%s' must be a boolean", KEY);
-		uint8_t v = (uint8_t)lua_toboolean(L, 3);
-		if (at == (char *)&e->solid && v != e->solid)
-			w->nsolid += v ? 1 : (uint32_t)-1;
-		*(uint8_t *)at = v;
+		if (at == (char *)&e->solid) /* counted by the world */
+			bp_entity_set_solid(w, e, lua_toboolean(L, 3));
+		else
+			*(uint8_t *)at = (uint8_t)lua_toboolean(L, 3);
 		return 0;
 	}
 	switch (code) {
@@ -2992,7 +2998,6 @@ static int l_world_spawn(lua_State *L)
 		if (given[i])
 			*dst[i] = motion[i];
 	}
-	w->nsolid += e->solid;
 	e->has_filter = (uint8_t)has_filter;
 	lua_pushvalue(L, 5);
 	return 1;
@@ -3015,13 +3020,11 @@ static int l_world_remove(lua_State *L)
 	lua_getiuservalue(L, 2, 1);
 	if (!lua_rawequal(L, -1, 1))
 		return luaL_argerror(L, 2, "entity belongs to another world");
-	bp_Entity *e = check_entity(L, 2);
+	check_entity(L, 2);
 	check_unlocked(L, w, "remove");
-	uint8_t solid = e->solid;
 	bp_Status st = bp_world_remove(w, le->id);
 	if (st != BP_OK)
 		raise_status(L, st);
-	w->nsolid -= solid;
 	for (int uv = 1; uv <= 2; uv++) {
 		lua_getiuservalue(L, 1, uv);
 		lua_pushnil(L);
@@ -3088,11 +3091,10 @@ static int l_world_query(lua_State *L)
 static int l_world_entities(lua_State *L)
 {
 	bp_World *w = world_of(L, 1);
-	const bp_EntityPool *p = &w->entities;
 	lua_getiuservalue(L, 1, 1);
-	lua_createtable(L, (int)p->norder, 0);
-	for (uint32_t i = 0; i < p->norder; i++) {
-		lua_rawgeti(L, -2, (lua_Integer)p->order[i] + 1);
+	lua_createtable(L, (int)bp_world_entity_count(w), 0);
+	for (uint32_t i = 0; i < bp_world_entity_count(w); i++) {
+		lua_rawgeti(L, -2, (lua_Integer)bp_world_entity_slot(w, i) + 1);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	return 1;
@@ -3221,46 +3223,22 @@ static int hook_filter(void *ctx, bp_World *w, uint32_t self, uint32_t other, in
  * top as the filters' context. The world is locked meanwhile so that a filter cannot spawn or
  * remove under the resolver. Called while locked (a hook or a filter calling e:move),
  * it keeps the lock and puts its own filter context in place for the move: the outer
- * one names stack slots of another C call. On a filter failure w->hook_failed is set
- * and the message is on the stack top. */
+ * one names stack slots of another C call. On a filter failure in this move it returns
+ * BP_EHOOK and the message is on the stack top. */
 static bp_Status move_filtered(lua_State *L, bp_World *w, uint32_t index, int swept,
                                const double d[3], double out[3])
 {
 	StepCtx c = {L, lua_gettop(L), 0, swept ? "move_swept" : "move"};
-	const bp_Hooks *outer = w->hooks;
 	bp_Hooks hooks = {&c, NULL, NULL, hook_filter};
-	const int locked = w->locked;
-	if (!locked) {
-		w->locked = swept ? LOCK_MOVE_SWEPT : LOCK_MOVE;
-		w->hook_failed = 0;
-	}
-	w->hooks = &hooks;
-	bp_Status st = swept ? bp_move_swept(w, &w->entities.items[index], d, out)
-	                     : bp_move_axis(w, &w->entities.items[index], d, out);
-	w->locked = locked;
-	w->hooks = outer;
-	bp_broadphase_moved(w, index);
-	return st;
-}
-
-/* Entities whose rules carry hooks, or with a filter, need a snapshot so that a
- * failing hook leaves the world as it was before the step. */
-static int any_hooks(const bp_World *w)
-{
-	const bp_EntityPool *p = &w->entities;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		const bp_Entity *e = &p->items[p->order[i]];
-		if (e->rules.hook_heading || e->rules.hook_jump || e->has_filter)
-			return 1;
-	}
-	return 0;
+	return bp_world_move_entity(w, index, swept, swept ? LOCK_MOVE_SWEPT : LOCK_MOVE, &hooks,
+	                            d, out);
 }
 
 /* The hook flags of slot index from its Lua hook table (world at wi): a hook that
  * failed may have set or cleared hooks after the snapshot that is copied back. */
 static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index)
 {
-	bp_Entity *e = &w->entities.items[index];
+	bp_Entity *e = bp_world_slot_entity(w, index);
 	push_hooks(L, wi, index);
 	if (!lua_istable(L, -1)) {
 		lua_pop(L, 1);
@@ -3276,13 +3254,9 @@ static void sync_hook_flags(lua_State *L, int wi, bp_World *w, uint32_t index)
  * the hook flags follow the hook tables. */
 static void restored(lua_State *L, int wi, bp_World *w)
 {
-	const bp_EntityPool *p = &w->entities;
-	bp_broadphase_invalidate(w);
-	w->nsolid = 0;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		w->nsolid += p->items[p->order[i]].solid;
-		sync_hook_flags(L, wi, w, p->order[i]);
-	}
+	bp_world_entities_restored(w);
+	for (uint32_t i = 0; i < bp_world_entity_count(w); i++)
+		sync_hook_flags(L, wi, w, bp_world_entity_slot(w, i));
 }
 
 /***
@@ -3315,26 +3289,24 @@ static int l_world_step(lua_State *L)
 	/* Bounds that keep every per-second product finite (velocity x dt, d / dt). */
 	if (!(dt >= MIN_DT && dt <= MAX_DT))
 		return luaL_argerror(L, 2, "dt must be in [1e-06, 3600] seconds");
-	if (w->locked == 1)
+	if (bp_world_lock(w) == 1)
 		return luaL_error(L, "world:step: already stepping (called from a rules hook or "
 		                     "filter)");
-	if (w->locked) /* no step runs: a filter of e:move or e:move_swept called step */
+	if (bp_world_lock(w)) /* no step runs: a filter of e:move or e:move_swept called step */
 		return luaL_error(L, "world:step: cannot step inside %s", lock_holder(w));
 	lua_settop(L, 1);
 	forget_caught(L, 1);
 	StepCtx c = {L, 1, 0, "world:step"};
 	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
-	char *snap = NULL;
-	size_t snap_bytes = 0, items_bytes = 0;
+	void *snap = NULL;
 	/* The snapshot (the entities, then their inputs: a hook may change both) is
 	 * allocated where finalizers may run and change the world: allocate until its size
 	 * holds, and check the world only after. */
-	while (any_hooks(w)) {
-		items_bytes = (size_t)w->entities.count * sizeof(bp_Entity);
-		snap_bytes = items_bytes + (size_t)w->entities.count * sizeof(bp_EntityInput);
+	while (bp_world_any_hooks(w)) {
+		const size_t snap_bytes = bp_world_snapshot_size(w);
 		snap = lua_newuserdatauv(L, snap_bytes ? snap_bytes : 1, 0);
 		w = world_of(L, 1);
-		if (items_bytes == (size_t)w->entities.count * sizeof(bp_Entity))
+		if (snap_bytes == bp_world_snapshot_size(w))
 			break;
 		lua_pop(L, 1);
 		snap = NULL;
@@ -3346,25 +3318,24 @@ static int l_world_step(lua_State *L)
 		                     "(at most 1024 per axis)", (int)fastest + 1,
 		                  num_text_digits(m, 17).s);
 	start_undo(L, 1, snap != NULL); /* with a snapshot, hook changes can be undone */
-	if (snap) {
-		memcpy(snap, w->entities.items, items_bytes);
-		memcpy(snap + items_bytes, w->entities.input, snap_bytes - items_bytes);
-	}
+	if (snap)
+		bp_world_snapshot_save(w, snap);
 	int base = lua_gettop(L);
 	if (bp_world_step(w, dt, &hooks)) {
 		/* Restore first: building a message may raise (out of memory). */
 		const int caught = lua_gettop(L) == base; /* a hook caught its e:move's error */
 		if (snap) {
-			memcpy(w->entities.items, snap, items_bytes);
-			memcpy(w->entities.input, snap + items_bytes, snap_bytes - items_bytes);
+			bp_world_snapshot_restore(w, snap);
 			undo_hooks(L, 1, -1);
 			restored(L, 1, w);
 		}
-		if (w->over_limit) {
+		double over_by = 0;
+		const uint32_t over = bp_world_step_over_limit(w, &over_by);
+		if (over) {
 			lua_settop(L, base);
 			lua_pushfstring(L, "world:step: rules hook 'heading' of entity %d would move it "
 			                   "%s blocks in one tick (at most 1024 per axis)",
-			                (int)w->over_limit, num_text_digits(w->over_by, 17).s);
+			                (int)over, num_text_digits(over_by, 17).s);
 		} else if (caught) {
 			push_caught(L, 1, "world:step: a filter failed inside a rules hook or filter "
 			                  "that caught its error");
