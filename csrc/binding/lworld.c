@@ -356,7 +356,8 @@ static int l_world_block_id(lua_State *L)
 }
 
 /* A table describing block type `id`. The type is copied first: a finalizer run by an
- * allocation may define blocks (moving w->types); its name and boxes stay put. */
+ * allocation may define blocks (moving the types: see bp_world_block_type); its name
+ * and boxes stay put. */
 static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 {
 	const bp_BlockType copy = *type, *t = &copy;
