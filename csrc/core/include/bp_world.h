@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * bp_world.h - the world: block type registry, chunked sparse block grid over the
  * whole int32 range, free-standing static colliders, and region queries.
- * The struct is public so that the binding can read fields cheaply; the functions
- * that change a world are declared in blockphys.h.
+ * The struct is public so that blockphys.h's inline accessors (bp_world_lock,
+ * bp_world_ticking, bp_world_step_dt, bp_entity_input) read fields cheaply; a binding
+ * reads a world only through blockphys.h's functions and those accessors.
  * The world owns everything (Box2D v3 model); callers hold indices and handles only.
  */
 #ifndef BP_WORLD_H
