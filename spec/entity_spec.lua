@@ -74,7 +74,7 @@ describe("Entity", function()
       assert.same({ 0, 0, 0 }, { e:position() })
     end)
 
-    -- Fields and methods are found in one table (lblockphys.c, field_code): method
+    -- Fields and methods are found in one table (lfields.c, field_code): method
     -- names are not fields, other key types name nothing, and the field metamethods
     -- still check their first argument when called directly.
     it("tells fields, methods and other keys apart", function()

@@ -88,6 +88,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	bp_entity_place(e, pos);
 	memcpy(e->prev, pos, sizeof pos);
 	p->order[p->norder++] = slot;
+	w->nsolid += e->solid;
 	id->index1 = slot + 1;
 	id->generation = e->generation;
 	return BP_OK;
@@ -122,6 +123,7 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 	/* The free list can hold every slot: grow it to the pool's size. */
 	if (bp_grow(&w->mem, (void **)&p->free_slots, &p->free_cap, p->count, sizeof(uint32_t)) != BP_OK)
 		return BP_ENOMEM; /* nothing changed */
+	w->nsolid -= e->solid;
 	e->alive = 0; /* the generation is kept; bumped when the slot is reused */
 	p->live[slot] = 0;
 	p->free_slots[p->nfree++] = slot;
@@ -133,6 +135,83 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 		}
 	}
 	return BP_OK;
+}
+
+uint32_t bp_world_entity_count(const bp_World *w)
+{
+	return w->entities.norder;
+}
+
+uint32_t bp_world_entity_slot(const bp_World *w, uint32_t i)
+{
+	return w->entities.order[i];
+}
+
+bp_Entity *bp_world_slot_entity(bp_World *w, uint32_t slot)
+{
+	return &w->entities.items[slot];
+}
+
+void bp_entity_set_solid(bp_World *w, bp_Entity *e, int solid)
+{
+	const uint8_t v = (uint8_t)(solid != 0);
+	if (v != e->solid)
+		w->nsolid += v ? 1 : (uint32_t)-1;
+	e->solid = v;
+}
+
+int bp_world_any_hooks(const bp_World *w)
+{
+	const bp_EntityPool *p = &w->entities;
+	for (uint32_t i = 0; i < p->norder; i++) {
+		const bp_Entity *e = &p->items[p->order[i]];
+		if (e->rules.hook_heading || e->rules.hook_jump || e->has_filter)
+			return 1;
+	}
+	return 0;
+}
+
+/* A snapshot: every slot's bp_Entity, then every slot's bp_EntityInput. */
+size_t bp_world_snapshot_size(const bp_World *w)
+{
+	return (size_t)w->entities.count * (sizeof(bp_Entity) + sizeof(bp_EntityInput));
+}
+
+void bp_world_snapshot_save(const bp_World *w, void *buf)
+{
+	const bp_EntityPool *p = &w->entities;
+	const size_t items = (size_t)p->count * sizeof(bp_Entity);
+	memcpy(buf, p->items, items);
+	memcpy((char *)buf + items, p->input, (size_t)p->count * sizeof(bp_EntityInput));
+}
+
+void bp_world_snapshot_restore(bp_World *w, const void *buf)
+{
+	bp_EntityPool *p = &w->entities;
+	const size_t items = (size_t)p->count * sizeof(bp_Entity);
+	memcpy(p->items, buf, items);
+	memcpy(p->input, (const char *)buf + items, (size_t)p->count * sizeof(bp_EntityInput));
+}
+
+void bp_world_entity_save(const bp_World *w, uint32_t slot, bp_EntityState *s)
+{
+	s->entity = w->entities.items[slot];
+	s->input = w->entities.input[slot];
+}
+
+void bp_world_entity_restore(bp_World *w, uint32_t slot, const bp_EntityState *s)
+{
+	w->entities.items[slot] = s->entity;
+	w->entities.input[slot] = s->input;
+}
+
+void bp_world_entities_restored(bp_World *w)
+{
+	const bp_EntityPool *p = &w->entities;
+	bp_broadphase_invalidate(w);
+	w->nsolid = 0;
+	for (uint32_t i = 0; i < p->norder; i++)
+		w->nsolid += p->items[p->order[i]].solid;
 }
 
 void bp_entities_free(bp_World *w)

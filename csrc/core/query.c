@@ -289,6 +289,12 @@ bp_Status bp_world_gather(bp_World *w, const bp_AABB *region, size_t max_boxes)
 	return rc == 0 ? BP_OK : rc == 2 ? BP_ELIMIT : BP_ENOMEM;
 }
 
+const bp_AABB *bp_world_gathered(const bp_World *w, size_t *count)
+{
+	*count = w->scratch.count;
+	return w->scratch.items;
+}
+
 int bp_world_any_box(bp_World *w, const bp_AABB *region)
 {
 	return visit_region(w, region, bp_stop_at_first, NULL);

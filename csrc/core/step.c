@@ -2,7 +2,8 @@
  * step.c - one step of the whole world: every entity in creation order runs its
  * rules and resolver (the Beta velocity push ends each Beta tick), then the
  * positional separation push, then every entity becomes stable. Structural changes
- * are refused while the world is locked. The broadphase is told of each move.
+ * are refused while the world is locked. The broadphase is told of each move. Also
+ * one entity's move under the world's lock, a script's e:move (bp_world_move_entity).
  */
 #include "blockphys.h"
 #include "beta173.h"
@@ -97,4 +98,37 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		w->unstable = 0;
 	}
 	return step_end(w, 0);
+}
+
+uint32_t bp_world_step_over_limit(const bp_World *w, double *by)
+{
+	if (w->over_limit)
+		*by = w->over_by;
+	return w->over_limit;
+}
+
+bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
+                               const bp_Hooks *hooks, const double d[3], double out[3])
+{
+	const bp_Hooks *outer = w->hooks;
+	const int locked = w->locked;
+	/* Inside a step or another move, a filter may already have failed (that call then
+	 * fails); unlocked, nothing has. */
+	const int failed_before = locked && w->hook_failed;
+	if (!locked) {
+		w->locked = lock;
+		w->hook_failed = 0;
+	}
+	w->hooks = hooks;
+	bp_Status st = swept ? bp_move_swept(w, &w->entities.items[slot], d, out)
+	                     : bp_move_axis(w, &w->entities.items[slot], d, out);
+	w->locked = locked;
+	w->hooks = outer;
+	bp_broadphase_moved(w, slot);
+	if (w->hook_failed && !failed_before) {
+		if (!locked)
+			w->hook_failed = 0; /* reported by the status: a later move must not see it */
+		return BP_EHOOK;
+	}
+	return st;
 }

@@ -54,6 +54,23 @@ void bp_world_destroy(bp_World *w)
 	w->mem.fn(w->mem.ud, w, sizeof *w, 0);
 }
 
+void bp_world_set_handle_tag(bp_World *w, uint32_t tag)
+{
+	w->handle_tag = tag & BP_HANDLE_TAG_MAX;
+}
+
+bp_WorldStats bp_world_stats(const bp_World *w)
+{
+	bp_WorldStats s;
+	s.blocks = w->stored_blocks;
+	s.chunks = w->nchunks;
+	s.bytes = w->mem.bytes;
+	s.block_types = w->ntypes;
+	s.entities = w->entities.norder;
+	s.colliders = w->live_colliders;
+	return s;
+}
+
 bp_BlockDef bp_default_block_def(void)
 {
 	bp_BlockDef d;
@@ -118,6 +135,11 @@ int32_t bp_world_find_type(const bp_World *w, const char *name)
 		if (strcmp(w->types[v - 1].name, name) == 0)
 			return (int32_t)(v - 1);
 	}
+}
+
+const bp_BlockType *bp_world_block_type(const bp_World *w, uint32_t id)
+{
+	return id < w->ntypes ? &w->types[id] : NULL;
 }
 
 static void name_insert(uint32_t *slots, uint32_t cap, const char *name, uint32_t id)
@@ -279,4 +301,9 @@ void bp_world_remove_collider(bp_World *w, uint32_t index1)
 		return; /* retired: reused, its next handle would repeat an old one */
 	c->next_free = w->colliders_free;
 	w->colliders_free = index1;
+}
+
+const bp_AABB *bp_world_collider_box(const bp_World *w, uint32_t index1)
+{
+	return &w->colliders[index1 - 1].box;
 }

@@ -25,6 +25,28 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud);
 /** Free the world and everything it owns. NULL is accepted. Source: our own. */
 void bp_world_destroy(bp_World *w);
 
+/** Set the high bits of the world's collider handles (see BP_MAX_COLLIDERS): `tag` in
+ *  [0, BP_HANDLE_TAG_MAX] (higher bits are dropped), set before the first collider is
+ *  added (earlier handles would name nothing after). A binding gives each world of
+ *  one state its own tag, so that one world's handle names nothing in another.
+ *  Source: our own. */
+void bp_world_set_handle_tag(bp_World *w, uint32_t tag);
+
+/** The world's counters (a copy): stored non-air blocks, chunks, bytes held through
+ *  its allocator, block types (air included), live entities and live static
+ *  colliders. Source: our own. */
+bp_WorldStats bp_world_stats(const bp_World *w);
+
+/** The world's lock: 0 when blocks, block types, colliders and entities may be added
+ *  or removed; 1 while bp_world_step runs (its hooks and filters); while a
+ *  bp_world_move_entity that took the lock runs, the value its caller gave. Callers
+ *  refuse structural changes while it is nonzero (the core does not check). Inline:
+ *  entity field writes and hooks read it. Source: our own. */
+static inline int bp_world_lock(const bp_World *w)
+{
+	return w->locked;
+}
+
 /** Defaults for bp_BlockDef: full cube, slipperiness 0.6F, not liquid, not climbable,
  *  velocity_factor 1, not a web, level 0, solid derived (some box, not a liquid), not
  *  ice, normal_cube derived (the unit cube and solid). Source: reference/b173-movement.md section 2
@@ -45,6 +67,11 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 
 /** Id of the type named `name`, or -1. Source: our own. */
 int32_t bp_world_find_type(const bp_World *w, const char *name);
+
+/** The block type of id `id` (0 is air), or NULL when no type has that id. The pointer
+ *  is valid until the next bp_world_define_block (the type's name and boxes until the
+ *  world is destroyed). Source: our own. */
+const bp_BlockType *bp_world_block_type(const bp_World *w, uint32_t id);
 
 /** Block id at a block coordinate (0 = air). Source: our own (DESIGN.md section 1). */
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
@@ -80,6 +107,10 @@ uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle);
  *  walk free slots, so the cost of colliders follows the most ever alive at once.
  *  Source: our own. */
 void bp_world_remove_collider(bp_World *w, uint32_t index1);
+/** The box (world space, blocks) of the live collider in 1-based slot index1 (from
+ *  bp_world_collider_slot; not checked). Valid until the next bp_world_add_collider.
+ *  Source: our own. */
+const bp_AABB *bp_world_collider_box(const bp_World *w, uint32_t index1);
 
 /* --- region queries (query.c) --- */
 
@@ -95,6 +126,11 @@ double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
  *  bp_world_visit. */
 bp_Status bp_world_gather(bp_World *w, const bp_AABB *region, size_t max_boxes);
 
+/** The boxes (world space, blocks) the last bp_world_gather of w listed, their number
+ *  in *count. Valid until the next gather: any query of w, or a move, may gather.
+ *  Source: our own. */
+const bp_AABB *bp_world_gathered(const bp_World *w, size_t *count);
+
 /* --- entities (entity.c) --- */
 
 /** Defaults: at the origin, width 0.6F x height 1.8F (blocks), not solid, group 1, mask
@@ -107,7 +143,8 @@ bp_EntityDef bp_default_entity_def(void);
  *  BP_MAX_COORD (all blocks; rules not checked here: the caller's job). BP_EINVAL for
  *  a size or position outside those ranges (NaN included), BP_ENOMEM on allocation
  *  failure, BP_ELIMIT if a pool array would pass bp_grow's limit (nothing changes on
- *  any of them). Source: our own (handles: bp_entity.h). */
+ *  any of them). A solid entity counts among the world's solid entities. Source: our
+ *  own (handles: bp_entity.h). */
 bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id);
 
 /** The 1-based slot the next successful bp_world_spawn of w will use (a freed slot,
@@ -119,10 +156,60 @@ uint32_t bp_world_next_slot(const bp_World *w);
  *  Source: our own. */
 bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id);
 
-/** Remove a live entity; its handle and copies of it become invalid. BP_EINVAL for an
- *  invalid handle, BP_ENOMEM if the free list cannot grow (nothing changes). Source:
- *  our own. */
+/** Remove a live entity; its handle and copies of it become invalid (a solid one no
+ *  longer counts among the solid entities). BP_EINVAL for an invalid handle, BP_ENOMEM
+ *  if the free list cannot grow (nothing changes). Source: our own. */
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
+
+/** The number of live entities. Source: our own. */
+uint32_t bp_world_entity_count(const bp_World *w);
+
+/** The slot (0-based: bp_EntityId.index1 - 1, as hooks and bp_broadphase_moved name
+ *  entities) of the i-th live entity in creation order, the step's order; i in
+ *  [0, bp_world_entity_count). Source: our own. */
+uint32_t bp_world_entity_slot(const bp_World *w, uint32_t i);
+
+/** The entity in slot `slot` (0-based), live or not (not checked: callers know the
+ *  slot is live, as a hook's argument is). Valid until the next spawn or remove.
+ *  Source: our own. */
+bp_Entity *bp_world_slot_entity(bp_World *w, uint32_t slot);
+
+/** Make entity e of w solid (its box blocks other entities' moves) or not, keeping
+ *  the world's count of solid entities. Source: our own. */
+void bp_entity_set_solid(bp_World *w, bp_Entity *e, int solid);
+
+/** Whether some live entity's rules carry a heading or jump hook, or it has an entity
+ *  filter: a step may then call the caller's code, which may fail and must then be
+ *  undone (bp_world_snapshot_save). Linear in the live entities. Source: our own. */
+int bp_world_any_hooks(const bp_World *w);
+
+/** Bytes a snapshot of every entity slot and its inputs takes: what a step that can
+ *  fail saves first (bp_world_snapshot_save). Changes only when slots are added (a
+ *  spawn into a new slot). Source: our own. */
+size_t bp_world_snapshot_size(const bp_World *w);
+
+/** Copy every entity slot and its inputs into buf, which holds
+ *  bp_world_snapshot_size(w) bytes (any alignment). Source: our own. */
+void bp_world_snapshot_save(const bp_World *w, void *buf);
+
+/** Copy back a snapshot of w (the same slots: bp_world_snapshot_size unchanged since
+ *  it was saved), every entity as it was then. Then call bp_world_entities_restored.
+ *  Source: our own. */
+void bp_world_snapshot_restore(bp_World *w, const void *buf);
+
+/** Save the entity in live slot `slot` (0-based) and its inputs into *s. Source: our
+ *  own. */
+void bp_world_entity_save(const bp_World *w, uint32_t slot, bp_EntityState *s);
+
+/** Put back what bp_world_entity_save saved for slot `slot` (still the same entity).
+ *  Then call bp_world_entities_restored, or bp_broadphase_moved for that slot alone
+ *  inside a step whose failure restores the rest. Source: our own. */
+void bp_world_entity_restore(bp_World *w, uint32_t slot, const bp_EntityState *s);
+
+/** After entities were restored (bp_world_snapshot_restore, bp_world_entity_restore):
+ *  drops the broadphase grid (rebuilt on the next query) and counts the solid
+ *  entities again. Source: our own. */
+void bp_world_entities_restored(bp_World *w);
 
 /** Replace an entity's rules (validated by the caller). Every change of rule values
  *  goes through here (see bp_World.rules_writes; the hook flags are set apart). Rules
@@ -330,14 +417,52 @@ bp_Status bp_entity_depenetrate(bp_World *w, uint32_t index, double max, double 
 
 /** Step every entity in creation order (rules -> resolver -> Beta push), then the
  *  separation push. dt (seconds, > 0 and finite) is used by per-second models only
- *  (Beta rules are per tick).
+ *  (Beta rules are per tick). The world's lock is 1 meanwhile (bp_world_lock).
  *  hooks (may be NULL) stay in w->hooks during the step so that resolvers and pushes
  *  reach the entity filters. Returns nonzero if a hook or filter aborted; the world
- *  is then unlocked but partially stepped: callers
- *  that need atomicity copy w->entities.items first and restore it, then call
- *  bp_broadphase_invalidate (as the binding's world:step does). Source: README
+ *  is then unlocked but partially stepped: callers that need atomicity save a
+ *  snapshot first (bp_world_snapshot_save) and restore it, then call
+ *  bp_world_entities_restored (as the binding's world:step does). Source: README
  *  "Stepping"; the per-model sources above. */
 int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
+
+/** Inside bp_world_step: the slot + 1 of the entity whose tick runs (its hooks may not
+ *  switch its model), 0 between ticks (the separation push) and outside a step.
+ *  Inline: hooks read it. Source: our own. */
+static inline uint32_t bp_world_ticking(const bp_World *w)
+{
+	return w->ticking;
+}
+
+/** dt (seconds) of the step running, for checks of what hooks write (meaningful while
+ *  bp_world_lock is 1; 0 before the first step). Inline: hooks read it. Source: our
+ *  own. */
+static inline double bp_world_step_dt(const bp_World *w)
+{
+	return w->step_dt;
+}
+
+/** After a bp_world_step that failed: the slot + 1 of the entity whose heading hook
+ *  changed its tick displacement by more than BP_MAX_MOVE, with that change's largest
+ *  |component| (blocks) in *by; 0 (*by untouched) when a hook or filter failed
+ *  instead. Source: our own. */
+uint32_t bp_world_step_over_limit(const bp_World *w, double *by);
+
+/** Move the entity in live slot `slot` (0-based) by d (blocks) with the per-axis
+ *  (swept = 0: bp_move_axis) or the swept resolver (bp_move_swept), as a script's
+ *  e:move: hooks->filter decides the pairs of entities with a filter (hooks may be
+ *  NULL: bits only). Outside a step or move (bp_world_lock 0) the world is locked
+ *  meanwhile with `lock` (nonzero, the caller's code for its messages); inside one
+ *  (a hook or filter moving an entity) its lock stays. The hooks in place before are
+ *  put back after, and the broadphase is told of the move. Returns the resolver's
+ *  status (BP_ELIMIT for a displacement over BP_MAX_MOVE), or BP_EHOOK when a filter
+ *  failed in this call (not in an earlier one of the step or move it runs in): then
+ *  the move went on refusing every filtered pair, and the caller undoes it
+ *  (bp_world_entity_save); the failure stays noted for the step or move it runs in,
+ *  which fails too. Source: our own (README "Filtering: groups, masks, filter
+ *  functions"). */
+bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
+                               const bp_Hooks *hooks, const double d[3], double out[3]);
 
 /** Largest |velocity component| x (dt for MC-CPP entities, 1 tick for Beta ones) over
  *  the live entities: the largest per-axis displacement (blocks) any entity could

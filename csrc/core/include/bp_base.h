@@ -13,7 +13,9 @@ typedef enum bp_Status {
 	BP_ENOMEM,     /* an allocation failed; nothing was changed */
 	BP_ELIMIT,     /* a documented size limit was exceeded */
 	BP_EEXIST,     /* a block type with that name exists */
-	BP_EINVAL      /* an argument is out of its documented range */
+	BP_EINVAL,     /* an argument is out of its documented range */
+	BP_EHOOK       /* a hook or filter (the caller's code) failed; the caller holds its
+	                * message (bp_world_move_entity) */
 } bp_Status;
 
 /** Allocator with lua_Alloc's contract (nsize 0 frees; returns NULL on failure): the

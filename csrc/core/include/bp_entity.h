@@ -74,6 +74,13 @@ typedef struct bp_EntityInput {
 	uint8_t jumping, sneaking, flying;
 } bp_EntityInput;
 
+/** One entity and its inputs, saved and put back whole (bp_world_entity_save): the
+ *  state a failed e:move restores. */
+typedef struct bp_EntityState {
+	bp_Entity entity;
+	bp_EntityInput input;
+} bp_EntityState;
+
 typedef struct bp_EntityPool {
 	bp_Entity *items;
 	uint32_t count, cap;   /* slots ever used, capacity */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * bp_world.h - the world: block type registry, chunked sparse block grid over the
  * whole int32 range, free-standing static colliders, and region queries.
- * The struct is public so that the binding can read fields cheaply; the functions
- * that change a world are declared in blockphys.h.
+ * The struct is public so that blockphys.h's inline accessors (bp_world_lock,
+ * bp_world_ticking, bp_world_step_dt, bp_entity_input) read fields cheaply; a binding
+ * reads a world only through blockphys.h's functions and those accessors.
  * The world owns everything (Box2D v3 model); callers hold indices and handles only.
  */
 #ifndef BP_WORLD_H
@@ -90,6 +91,16 @@ typedef struct bp_StaticCollider {
 
 typedef struct bp_World bp_World;
 
+/** Counters of a world (bp_world_stats). */
+typedef struct bp_WorldStats {
+	uint64_t blocks;      /* stored non-air blocks */
+	uint32_t chunks;      /* 16^3 chunks stored */
+	size_t bytes;         /* memory held through the world's allocator (the core's only) */
+	uint32_t block_types; /* defined types, air included */
+	uint32_t entities;    /* live entities */
+	uint32_t colliders;   /* live static colliders */
+} bp_WorldStats;
+
 #define BP_CHUNK_CACHE 8
 
 /** Grown list of boxes for gathers (owned by the world, reused between calls). */
@@ -129,13 +140,13 @@ struct bp_World {
 	uint32_t live_colliders;
 	uint32_t colliders_free; /* the last freed slot (1-based), reused first; 0: none */
 	uint32_t handle_tag;     /* high bits of this world's collider handles (set by the
-	                          * binding; 0 .. BP_HANDLE_TAG_MAX) */
+	                          * binding, bp_world_set_handle_tag; 0 .. BP_HANDLE_TAG_MAX) */
 
 	bp_EntityPool entities;
 	uint32_t nsolid; /* live solid entities: their boxes block moves */
 	bp_BoxList scratch;
 	int locked; /* nonzero: structural changes refused (1 inside world:step; a binding
-	             * may use other values for its own locks, see the binding) */
+	             * may use other values for its own locks: bp_world_move_entity) */
 
 	bp_Broadphase broad;           /* entity grid (broadphase.c) */
 	const struct bp_Hooks *hooks;  /* during a step: Lua callbacks (entity filters) */
