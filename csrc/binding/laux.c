@@ -261,3 +261,13 @@ void lbp_create_meta(lua_State *L, const char *name, const luaL_Reg *meta,
 	}
 	lua_pop(L, 1);
 }
+
+/* Add methods to the methods table of the metatable `name` (built by lbp_create_meta):
+ * the World methods of the files that build on lworld.c. */
+void lbp_add_methods(lua_State *L, const char *name, const luaL_Reg *methods)
+{
+	luaL_getmetatable(L, name);
+	lua_getfield(L, -1, "methods");
+	luaL_setfuncs(L, methods, 0);
+	lua_pop(L, 2);
+}

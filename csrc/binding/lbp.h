@@ -147,6 +147,7 @@ bp_Entity *lbp_check_entity(lua_State *L, int i);
 void lbp_push_entity(lua_State *L, int wi, uint32_t index);
 void lbp_create_meta(lua_State *L, const char *name, const luaL_Reg *meta,
                      const luaL_Reg *methods);
+void lbp_add_methods(lua_State *L, const char *name, const luaL_Reg *methods);
 
 /* -------------------------------------------------------------- lcollider.c */
 
@@ -163,9 +164,7 @@ void lbp_open_world(lua_State *L);
 
 /* ---------------------------------------------------------------- lentity.c */
 
-int lbp_world_spawn(lua_State *L);
-int lbp_world_remove(lua_State *L);
-int lbp_world_entities(lua_State *L);
+extern const luaL_Reg lbp_entity_world_methods[]; /* spawn, remove, entities */
 void lbp_open_entity(lua_State *L);
 
 /* ---------------------------------------------------------------- lfields.c */
@@ -202,15 +201,11 @@ void lbp_set_filter(lua_State *L, int wi, uint32_t index, bp_Entity *e);
 
 int lbp_entity_move(lua_State *L);
 int lbp_entity_move_swept(lua_State *L);
-int lbp_world_step(lua_State *L);
+extern const luaL_Reg lbp_step_world_methods[]; /* step */
 
 /* ----------------------------------------------------------------- lquery.c */
 
-int lbp_world_boxes_in(lua_State *L);
-int lbp_world_query(lua_State *L);
-int lbp_world_raycast(lua_State *L);
-int lbp_world_raycast_entities(lua_State *L);
-int lbp_world_sweep(lua_State *L);
+extern const luaL_Reg lbp_query_world_methods[]; /* boxes_in, query, raycast, ... */
 
 /* --------------------------------------------------------------- ltesting.c */
 

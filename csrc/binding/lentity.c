@@ -365,7 +365,7 @@ static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
  *   world:step; "not enough memory" or "size limit exceeded" (the entity pool would
  *   pass its size limit). Nothing is spawned when it raises.
  */
-int lbp_world_spawn(lua_State *L)
+static int l_world_spawn(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
@@ -446,7 +446,7 @@ int lbp_world_spawn(lua_State *L)
  *   been removed)"; "remove: world is locked: ..." inside world:step; "not enough memory" (the
  *   entity stays).
  */
-int lbp_world_remove(lua_State *L)
+static int l_world_remove(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	LEntity *le = luaL_checkudata(L, 2, ENTITY_MT);
@@ -474,7 +474,7 @@ int lbp_world_remove(lua_State *L)
  * @treturn {Entity,...}
  * @raise "calling 'entities' on bad self (world has been destroyed)".
  */
-int lbp_world_entities(lua_State *L)
+static int l_world_entities(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	lua_getiuservalue(L, 1, 1);
@@ -506,3 +506,8 @@ void lbp_open_entity(lua_State *L)
 	lbp_create_meta(L, ENTITY_MT, entity_meta, entity_methods);
 	lbp_open_entity_fields(L, entity_methods);
 }
+
+/* World methods of this file (added to World's in luaopen_blockphys_core). */
+const luaL_Reg lbp_entity_world_methods[] = {
+	{"spawn", l_world_spawn}, {"remove", l_world_remove}, {"entities", l_world_entities},
+	{NULL, NULL}};

@@ -50,7 +50,7 @@ static int push_box_table(lua_State *L)
  *   "boxes_in: region holds more than 1048576 boxes (limits.max_query_boxes)";
  *   "not enough memory".
  */
-int lbp_world_boxes_in(lua_State *L)
+static int l_world_boxes_in(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	bp_AABB r = *lbp_check_collider(L, 2);
@@ -118,7 +118,7 @@ static int query_store(void *ctx, uint32_t index)
  * @treturn {Entity,...} a new array
  * @raise "bad argument #1 to 'query' (blockphys.Collider expected, got ...)"
  */
-int lbp_world_query(lua_State *L)
+static int l_world_query(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	bp_AABB r = *lbp_check_collider(L, 2);
@@ -224,7 +224,7 @@ static void set_target_fields(lua_State *L, int kind, const int32_t cell[3], uin
  *   "(direction must not be zero)", "(max_distance must be > 0 and <= 4096)",
  *   "(number must be finite)".
  */
-int lbp_world_raycast(lua_State *L)
+static int l_world_raycast(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	double o[3], d[3], max;
@@ -258,7 +258,7 @@ int lbp_world_raycast(lua_State *L)
  *   to 'raycast_entities' (blockphys.Entity expected, got T)", "(entity belongs to
  *   another world)", "(entity has been removed)".
  */
-int lbp_world_raycast_entities(lua_State *L)
+static int l_world_raycast_entities(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	double o[3], d[3], max;
@@ -311,7 +311,7 @@ int lbp_world_raycast_entities(lua_State *L)
  *   #n to 'sweep' (displacement must be at most 1024 blocks per axis)", "(number must be
  *   finite)"; "sweep: region too large (more than 16777216 cells)".
  */
-int lbp_world_sweep(lua_State *L)
+static int l_world_sweep(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	bp_AABB m = *lbp_check_collider(L, 2);
@@ -343,3 +343,8 @@ int lbp_world_sweep(lua_State *L)
 	set_int_field(L, "nz", h.normal[2]);
 	return 5;
 }
+
+/* World methods of this file (added to World's in luaopen_blockphys_core). */
+const luaL_Reg lbp_query_world_methods[] = {
+	{"boxes_in", l_world_boxes_in}, {"query", l_world_query}, {"raycast", l_world_raycast},
+	{"raycast_entities", l_world_raycast_entities}, {"sweep", l_world_sweep}, {NULL, NULL}};

@@ -285,7 +285,7 @@ int lbp_entity_move_swept(lua_State *L) { return do_move(L, 1); }
  *   msg)": then every entity is restored to its state before the step, with the hooks
  *   and filters that Lua code changed in it (N = the entity's slot + 1).
  */
-int lbp_world_step(lua_State *L)
+static int l_world_step(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	double dt = lbp_opt_finite(L, 2, 0.05);
@@ -353,3 +353,7 @@ int lbp_world_step(lua_State *L)
 	lbp_free_detached(L, lua_touserdata(L, 1), w);
 	return 0;
 }
+
+/* World methods of this file (added to World's in luaopen_blockphys_core). */
+const luaL_Reg lbp_step_world_methods[] = {
+	{"step", l_world_step}, {NULL, NULL}};

@@ -603,20 +603,16 @@ static const luaL_Reg world_methods[] = {
 	{"define_block", l_world_define_block}, {"block_id", l_world_block_id},
 	{"block_info", l_world_block_info}, {"set_block", l_world_set_block},
 	{"get_block", l_world_get_block}, {"fill", l_world_fill},
-	{"boxes_in", lbp_world_boxes_in}, {"add_collider", l_world_add_collider},
-	{"remove_collider", l_world_remove_collider}, {"stats", l_world_stats},
-	{"spawn", lbp_world_spawn}, {"remove", lbp_world_remove},
-	{"entities", lbp_world_entities}, {"step", lbp_world_step}, {"query", lbp_world_query},
-	{"destroy", l_world_destroy}, {"raycast", lbp_world_raycast},
-	{"raycast_entities", lbp_world_raycast_entities}, {"sweep", lbp_world_sweep},
-	{NULL, NULL}};
+	{"add_collider", l_world_add_collider}, {"remove_collider", l_world_remove_collider},
+	{"stats", l_world_stats}, {"destroy", l_world_destroy}, {NULL, NULL}};
 
 static const luaL_Reg world_meta[] = {
 	{"__gc", l_world_gc}, {"__close", l_world_destroy},
 	{"__tostring", l_world_tostring}, {"__index", NULL}, {NULL, NULL}};
 
-/* Register the World metatable, and the registry's table of live worlds (see
- * live_worlds_key; kept when the module is opened again). */
+/* Register the World metatable with this file's methods (the other files' World
+ * methods join it in luaopen_blockphys_core: lbp_add_methods), and the registry's
+ * table of live worlds (see live_worlds_key; kept when the module is opened again). */
 void lbp_open_world(lua_State *L)
 {
 	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key) == LUA_TNIL) {

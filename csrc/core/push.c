@@ -61,7 +61,8 @@ static int beta_one(void *ctx, uint32_t index)
 	o->vel[2] -= dz;
 	self->vel[0] += dx;
 	self->vel[2] += dz;
-	bp_clamp_velocity(c->w->vel_limit[o->rules.model], o->vel); /* self is clamped after its tick, which this ends */
+	/* self is clamped after its tick, which this ends */
+	bp_clamp_velocity(c->w->vel_limit[o->rules.model], o->vel);
 	return 0;
 }
 
