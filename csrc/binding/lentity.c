@@ -94,6 +94,106 @@ static int l_entity_teleport(lua_State *L)
 	return 0;
 }
 
+/* An optional max_distance at stack index i for depenetration (blocks). */
+static double check_depenetrate_distance(lua_State *L, int i)
+{
+	const double max = lbp_opt_finite(L, i, 1.0);
+	if (!(max >= 0 && max <= BP_MAX_DEPENETRATE))
+		luaL_argerror(L, i, "max_distance must be in [0, 16] blocks");
+	return max;
+}
+
+/* Raise the failure of a depenetration (fn: the method's name). */
+static void raise_depenetrate(lua_State *L, bp_Status st, const char *fn)
+{
+	if (st == BP_ELIMIT)
+		luaL_error(L, "%s: more than %d candidate positions within max_distance", fn,
+		           BP_MAX_DEPENETRATE_TRIES);
+	lbp_raise_status(L, st);
+}
+
+/***
+ * Move the entity out of whatever its box overlaps (block shapes, static colliders,
+ * solid entities it interacts with by group and mask; filter functions are not
+ * called), by the shortest translation within max_distance, and return it. Touching
+ * is allowed. Ties in length: up before down (positive first on each axis), then Y
+ * before X before Z. The previous position moves along, so lerp does not slide.
+ * Allowed inside a hook. Source: our own (docs/entities.md, "Depenetration").
+ * @function Entity:depenetrate
+ * @tparam[opt=1] number max_distance blocks, in [0, 16]
+ * @treturn[1] number dx, dy, dz the translation (0, 0, 0 when nothing overlaps)
+ * @return[2] nil when no free position lies within max_distance (nothing moves)
+ * @raise "bad argument #1 to 'depenetrate' (max_distance must be in [0, 16] blocks)",
+ *   "(number must be finite)"; "depenetrate: more than 65536 candidate positions within
+ *   max_distance"; "not enough memory"; dead entity errors.
+ */
+static int l_entity_depenetrate(lua_State *L)
+{
+	bp_World *w;
+	lbp_check_entity_w(L, 1, &w);
+	const double max = check_depenetrate_distance(L, 2);
+	double d[3];
+	int found;
+	bp_Status st = bp_entity_depenetrate(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1,
+	                                     max, d, &found);
+	if (st != BP_OK)
+		raise_depenetrate(L, st, "depenetrate");
+	if (!found) {
+		lua_pushnil(L);
+		return 1;
+	}
+	for (int a = 0; a < 3; a++)
+		lua_pushnumber(L, d[a] + 0.0); /* no -0 */
+	return 3;
+}
+
+/***
+ * The nearest free place for a box of the given size (as an entity's: the feet at
+ * the centre of its bottom face) to the feet position (x, y, z): where it overlaps no
+ * block shape, static collider or solid entity (touching allowed), within
+ * max_distance. As Entity:depenetrate for a spawn point. Moves nothing. Source: our
+ * own (docs/entities.md, "Depenetration").
+ * @function World:free_position
+ * @tparam number x @tparam number y @tparam number z the feet position (blocks)
+ * @tparam number width blocks, in (0, 16] @tparam number height blocks, in (0, 32]
+ * @tparam[opt=1] number max_distance blocks, in [0, 16]
+ * @treturn[1] number x, y, z the free feet position (the same when already free)
+ * @return[2] nil when none lies within max_distance
+ * @raise "bad argument #n to 'free_position' (position outside the world (|coordinate|
+ *   > 2147482000))", "(width must be in (0, 16] blocks)", "(height must be in (0, 32]
+ *   blocks)", "(max_distance must be in [0, 16] blocks)", "(number must be finite)";
+ *   "free_position: more than 65536 candidate positions within max_distance"; "not
+ *   enough memory".
+ */
+static int l_world_free_position(lua_State *L)
+{
+	bp_World *w = lbp_world_of(L, 1);
+	double p[3];
+	check_position(L, 2, p);
+	const double width = lbp_check_finite(L, 5), height = lbp_check_finite(L, 6);
+	if (!(width > 0 && width <= BP_MAX_ENTITY_WIDTH))
+		luaL_argerror(L, 5, "width must be in (0, 16] blocks");
+	if (!(height > 0 && height <= BP_MAX_ENTITY_HEIGHT))
+		luaL_argerror(L, 6, "height must be in (0, 32] blocks");
+	const double max = check_depenetrate_distance(L, 7);
+	const double h = width / 2;
+	const bp_AABB box = bp_aabb_make(p[0] - h, p[1], p[2] - h, p[0] + h, p[1] + height, p[2] + h);
+	double d[3];
+	int found;
+	bp_Status st = bp_world_depenetrate(w, NULL, &box, max, d, &found);
+	if (st != BP_OK)
+		raise_depenetrate(L, st, "free_position");
+	if (!found) {
+		lua_pushnil(L);
+		return 1;
+	}
+	const bp_AABB to = bp_aabb_offset(&box, d[0], d[1], d[2]);
+	lua_pushnumber(L, (to.lo[0] + to.hi[0]) / 2);
+	lua_pushnumber(L, to.lo[1]);
+	lua_pushnumber(L, (to.lo[2] + to.hi[2]) / 2);
+	return 3;
+}
+
 /***
  * Knock the entity back, as Beta's EntityLiving.knockBack: all velocity halved, then
  * the X/Z velocity pushed by `rules.knockback` (0.4F b/t) along (dx, dz) (divided by
@@ -492,6 +592,7 @@ static const luaL_Reg entity_methods[] = {
 	{"position", l_entity_position}, {"velocity", l_entity_velocity},
 	{"box", l_entity_box}, {"move", lbp_entity_move}, {"move_swept", lbp_entity_move_swept},
 	{"teleport", l_entity_teleport}, {"lerp", l_entity_lerp}, {"valid", l_entity_valid},
+	{"depenetrate", l_entity_depenetrate},
 	{"knockback", l_entity_knockback}, {"native_heading", l_entity_native_heading},
 	{"native_jump", l_entity_native_jump},
 	{NULL, NULL}};
@@ -510,4 +611,4 @@ void lbp_open_entity(lua_State *L)
 /* World methods of this file (added to World's in luaopen_blockphys_core). */
 const luaL_Reg lbp_entity_world_methods[] = {
 	{"spawn", l_world_spawn}, {"remove", l_world_remove}, {"entities", l_world_entities},
-	{NULL, NULL}};
+	{"free_position", l_world_free_position}, {NULL, NULL}};

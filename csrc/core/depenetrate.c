@@ -9,23 +9,18 @@
  * an obstacle. The candidate offsets of each axis are sorted by size, and their
  * combinations are tried in order of length (a best-first walk that gives each
  * combination exactly one parent, so a heap holds the frontier); the first one that
- * leaves the box overlapping nothing is the answer. The test of each candidate moves
- * the box with the same arithmetic as the caller will, so rounding cannot leave it an
- * ulp inside an obstacle.
+ * leaves the box overlapping nothing (the world's own query) is the answer. The test of
+ * each candidate moves the box with the same arithmetic as the caller will, so rounding
+ * cannot leave it an ulp inside an obstacle.
  */
 #include "depenetrate.h"
 #include "blockphys.h"
 #include "alloc.h"
-#include "query.h"
 #include "solid.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Cells one call may scan for obstacles: the largest entity (16 x 32 x 16) grown by
- * BP_MAX_DEPENETRATE on every side spans fewer. */
-#define MAX_CELLS 1048576.0
 
 /* A candidate offset on one axis. */
 typedef struct Offset {
@@ -39,10 +34,13 @@ typedef struct Node {
 } Node;
 
 typedef struct Work {
-	bp_AABB *boxes;  /* the obstacles near the box */
-	int nboxes;
+	bp_World *w;
+	const bp_Entity *self;
+	const bp_AABB *box;
+	double max;
 	Offset *off[3];  /* per axis, sorted by |d|, positive first on a tie */
-	uint32_t noff[3];
+	uint32_t noff[3], cap_off[3];
+	int full;        /* an offset list reached BP_MAX_DEPENETRATE_OFFSETS */
 	Node *heap;
 	uint32_t nheap, cap_heap;
 } Work;
@@ -135,67 +133,69 @@ static bp_Status push_node(bp_World *w, Work *k, uint32_t ix, uint32_t iy, uint3
 	return heap_push(w, k, &n);
 }
 
-/* The offsets of axis a within max of 0: 0, and every face-to-face offset. */
-static bp_Status axis_offsets(bp_World *w, Work *k, const bp_AABB *box, int a, double max)
+static bp_Status add_offset(Work *k, int a, double d)
 {
-	const uint32_t cap = 1 + 2 * (uint32_t)k->nboxes;
-	k->off[a] = bp_alloc(&w->mem, cap * sizeof(Offset));
-	if (!k->off[a])
-		return BP_ENOMEM;
-	uint32_t n = 0;
-	k->off[a][n++].d = 0;
-	for (int b = 0; b < k->nboxes; b++) {
-		const double lo = touching(box, a, 0, k->boxes[b].lo[a]);
-		const double hi = touching(box, a, 1, k->boxes[b].hi[a]);
-		if (fabs(lo) <= max)
-			k->off[a][n++].d = lo;
-		if (fabs(hi) <= max)
-			k->off[a][n++].d = hi;
+	if (!(fabs(d) <= k->max))
+		return BP_OK;
+	if (k->noff[a] >= BP_MAX_DEPENETRATE_OFFSETS) {
+		k->full = 1;
+		return BP_ELIMIT;
 	}
-	qsort(k->off[a], n, sizeof(Offset), cmp_offset);
-	uint32_t u = 0; /* drop repeats */
-	for (uint32_t i = 0; i < n; i++) {
+	if (bp_grow(&k->w->mem, (void **)&k->off[a], &k->cap_off[a], k->noff[a] + 1,
+	            sizeof(Offset)) != BP_OK)
+		return BP_ENOMEM;
+	k->off[a][k->noff[a]++].d = d;
+	return BP_OK;
+}
+
+/* Visitor over the obstacles within reach: the offsets that put a face of the box on
+ * a face of the obstacle, on each axis. Stops (nonzero) on a failure. */
+static int add_faces(void *ctx, const bp_AABB *b)
+{
+	Work *k = ctx;
+	for (int a = 0; a < 3; a++) {
+		if (add_offset(k, a, touching(k->box, a, 0, b->lo[a])) != BP_OK ||
+		    add_offset(k, a, touching(k->box, a, 1, b->hi[a])) != BP_OK)
+			return 1;
+	}
+	return 0;
+}
+
+/* Sort an axis' offsets by size and drop repeats. */
+static void sort_offsets(Work *k, int a)
+{
+	qsort(k->off[a], k->noff[a], sizeof(Offset), cmp_offset);
+	uint32_t u = 0;
+	for (uint32_t i = 0; i < k->noff[a]; i++) {
 		if (u == 0 || k->off[a][i].d != k->off[a][u - 1].d)
 			k->off[a][u++] = k->off[a][i];
 	}
 	k->noff[a] = u;
-	return BP_OK;
 }
 
-static int free_at(const Work *k, const bp_AABB *box, const double d[3])
+/* Whether the box moved by d overlaps nothing (the world's own queries). */
+static int free_at(const Work *k, const double d[3])
 {
-	const bp_AABB moved = bp_aabb_offset(box, d[0], d[1], d[2]);
-	for (int b = 0; b < k->nboxes; b++) {
-		if (bp_aabb_overlaps(&moved, &k->boxes[b]))
-			return 0;
-	}
-	return 1;
-}
-
-static void work_free(bp_World *w, Work *k, int cap_boxes)
-{
-	bp_free(&w->mem, k->boxes, (size_t)cap_boxes * sizeof(bp_AABB));
-	for (int a = 0; a < 3; a++)
-		bp_free(&w->mem, k->off[a], (1 + 2 * (size_t)k->nboxes) * sizeof(Offset));
-	bp_free(&w->mem, k->heap, (size_t)k->cap_heap * sizeof(Node));
+	const bp_AABB moved = bp_aabb_offset(k->box, d[0], d[1], d[2]);
+	return !bp_blocked(k->w, k->self, &moved);
 }
 
 /* The best-first walk over the offset combinations (see the file's comment). Each
  * combination's parent: the last nonzero index lowered by one. */
-static bp_Status search(bp_World *w, Work *k, const bp_AABB *box, double max, double out[3],
-                        int *found)
+static bp_Status search(Work *k, double out[3], int *found)
 {
+	bp_World *w = k->w;
 	bp_Status st = push_node(w, k, 0, 0, 0);
 	for (uint32_t tries = 0; st == BP_OK && k->nheap; tries++) {
 		if (tries >= BP_MAX_DEPENETRATE_TRIES)
 			return BP_ELIMIT;
 		const Node n = heap_pop(k);
-		if (n.len2 > max * max)
+		if (n.len2 > k->max * k->max)
 			break; /* every later one is longer */
 		double d[3];
 		for (int a = 0; a < 3; a++)
 			d[a] = k->off[a][n.i[a]].d;
-		if (free_at(k, box, d)) {
+		if (free_at(k, d)) {
 			memcpy(out, d, sizeof d);
 			*found = 1;
 			return BP_OK;
@@ -209,6 +209,23 @@ static bp_Status search(bp_World *w, Work *k, const bp_AABB *box, double max, do
 	return st;
 }
 
+static bp_Status depenetrate(Work *k, double out[3], int *found)
+{
+	for (int a = 0; a < 3; a++) {
+		bp_Status st = add_offset(k, a, 0.0);
+		if (st != BP_OK)
+			return st;
+	}
+	/* Every obstacle the box could meet within max (a hair more: touching counts). */
+	const double reach = k->max + 1e-9 * (1 + k->max);
+	const bp_AABB region = bp_aabb_expand(k->box, reach, reach, reach);
+	if (bp_visit_blocking(k->w, k->self, &region, add_faces, k))
+		return k->full ? BP_ELIMIT : BP_ENOMEM;
+	for (int a = 0; a < 3; a++)
+		sort_offsets(k, a);
+	return search(k, out, found);
+}
+
 bp_Status bp_world_depenetrate(bp_World *w, const bp_Entity *self, const bp_AABB *box,
                                double max, double out[3], int *found)
 {
@@ -216,26 +233,21 @@ bp_Status bp_world_depenetrate(bp_World *w, const bp_Entity *self, const bp_AABB
 	out[0] = out[1] = out[2] = 0;
 	if (!(max >= 0 && max <= BP_MAX_DEPENETRATE))
 		return BP_EINVAL;
-	/* Every obstacle the box could meet within max (a hair more: touching counts). */
-	const double reach = max + 1e-9 * (1 + max);
-	const bp_AABB region = bp_aabb_expand(box, reach, reach, reach);
 	Work k;
 	memset(&k, 0, sizeof k);
-	k.boxes = bp_alloc(&w->mem, BP_MAX_DEPENETRATE_BOXES * sizeof(bp_AABB));
-	if (!k.boxes)
-		return BP_ENOMEM;
-	k.nboxes = bp_collect_blocking(w, self, &region, k.boxes, BP_MAX_DEPENETRATE_BOXES,
-	                               MAX_CELLS, NULL);
-	bp_Status st = BP_OK;
-	if (k.nboxes < 0) {
-		k.nboxes = 0;
-		st = BP_ELIMIT;
-	}
-	for (int a = 0; a < 3 && st == BP_OK; a++)
-		st = axis_offsets(w, &k, box, a, max);
-	if (st == BP_OK)
-		st = search(w, &k, box, max, out, found);
-	work_free(w, &k, BP_MAX_DEPENETRATE_BOXES);
+	k.w = w;
+	k.self = self;
+	k.box = box;
+	k.max = max;
+	/* Groups and masks decide which solid entities count; filter functions are not
+	 * called (no Lua runs inside a depenetration, in a step or out of one). */
+	const bp_Hooks *hooks = w->hooks;
+	w->hooks = NULL;
+	bp_Status st = depenetrate(&k, out, found);
+	w->hooks = hooks;
+	for (int a = 0; a < 3; a++)
+		bp_free(&w->mem, k.off[a], (size_t)k.cap_off[a] * sizeof(Offset));
+	bp_free(&w->mem, k.heap, (size_t)k.cap_heap * sizeof(Node));
 	return st;
 }
 

@@ -398,11 +398,12 @@ bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz);
 /** The shortest translation out (blocks, into out) of box `box`: the offset of least
  *  length, at most `max` blocks (in [0, BP_MAX_DEPENETRATE]), after which the box
  *  overlaps no block shape, static collider, or solid entity that blocks `self` (self
- *  may be NULL: every solid entity), touching allowed. *found = 1 with the offset (0,
+ *  may be NULL: every solid entity; groups and masks apply, filter functions are not
+ *  called), touching allowed. *found = 1 with the offset (0,
  *  0, 0 when the box overlaps nothing), or 0 when no such offset exists within max.
  *  Ties in length: the positive offset first on each axis, then Y before X before Z.
- *  BP_EINVAL for max out of range; BP_ELIMIT with more than BP_MAX_DEPENETRATE_BOXES
- *  obstacles within reach or BP_MAX_DEPENETRATE_TRIES candidates tried; BP_ENOMEM.
+ *  BP_EINVAL for max out of range; BP_ELIMIT with more than BP_MAX_DEPENETRATE_OFFSETS
+ *  candidate offsets on an axis or BP_MAX_DEPENETRATE_TRIES positions tried; BP_ENOMEM.
  *  Moves nothing. Source: our own (docs/entities.md, "Depenetration"). */
 bp_Status bp_world_depenetrate(bp_World *w, const bp_Entity *self, const bp_AABB *box,
                                double max, double out[3], int *found);

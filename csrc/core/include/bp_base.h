@@ -45,11 +45,11 @@ typedef struct bp_Allocator {
  *  16,777,216 cells could hold 64 boxes in each. */
 #define BP_MAX_QUERY_BOXES 1048576
 
-/** Depenetration (depenetrate.c): the largest max_distance (blocks), the most obstacle
- *  boxes within reach, and the most candidate positions tried, so that one call's work
- *  is bounded. */
+/** Depenetration (depenetrate.c): the largest max_distance (blocks), the most
+ *  candidate offsets per axis (two per obstacle face pair within reach), and the most
+ *  candidate positions tried, so that one call's work is bounded. */
 #define BP_MAX_DEPENETRATE 16.0
-#define BP_MAX_DEPENETRATE_BOXES 4096
+#define BP_MAX_DEPENETRATE_OFFSETS 65536
 #define BP_MAX_DEPENETRATE_TRIES 65536
 
 #endif
