@@ -383,7 +383,7 @@ describe("limits at their exact bound", function()
     for k, v in pairs(bp.limits) do seen[k] = v end
     assert.are.same({ max_move = 1024, max_coord = 2147482000, max_width = 16, max_height = 32,
       max_fill_chunks = 1048576, max_fill_cut_chunks = 65536, max_query_cells = 16777216,
-      max_query_boxes = 1048576, max_ray = 4096, min_dt = 1e-06, max_dt = 3600 }, seen)
+      max_query_boxes = 1048576, max_ray = 4096, min_dt = 1e-06, max_dt = 1 }, seen)
     H.raises_here("bp.limits is read-only (cannot set 'max_move': the limits are fixed)",
       function() bp.limits.max_move = 5 end)
     H.raises_here("bp.limits is read-only (cannot set 'new': the limits are fixed)",

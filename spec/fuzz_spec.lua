@@ -40,6 +40,7 @@ local MESSAGE_PATTERNS = {
   "entity belongs to", "world has been destroyed", "move:", "move_swept:", "knockback:",
   "attempt to yield", "value %(upvalue 'e'%)", "schematic", "C stack overflow", "stack overflow",
   "blockphys%.Collider is read%-only",
+  "world has no field", "world field '", -- a World drawn as e: its fields are the clock's
   "table index is NaN", -- Lua's own, when "entity write" draws a plain table as e, NaN as k
 }
 

@@ -47,9 +47,10 @@
 /* Chunks one fill may cut (fill but partly): each may need an id array of 8 KB, so one
  * call allocates at most 512 MB. */
 #define MAX_FILL_CUT_CHUNKS 65536.0
-/* world:step's dt bounds, seconds (see lbp_world_step). */
+/* world:step's dt bounds, seconds (lstep.c): up to one second, so that a step's work
+ * stays bounded (MC-CPP substeps) and a dt in milliseconds is refused. */
 #define MIN_DT 1e-6
-#define MAX_DT 3600.0
+#define MAX_DT 1.0
 /* Boxes one boxes_in may return: a region of max_query_cells cells can hold 64 boxes
  * per cell, and each box becomes a Collider of about 100 bytes. */
 #define MAX_QUERY_BOXES 1048576
@@ -69,6 +70,9 @@ typedef struct LWorld {
 	                    * long as the world */
 	lua_Integer fail_alloc; /* World:_fail_alloc: the core's allocation that fails
 	                         * (counting down; 0 off) */
+	double tick_rate;  /* world.tick_rate: ticks per second of world:advance (lloop.c) */
+	lua_Integer max_ticks; /* world.max_ticks: the most ticks one advance runs */
+	double pending_ticks;  /* time advanced but not yet run, in ticks (< 1 between calls) */
 } LWorld;
 
 typedef struct LEntity {
@@ -201,11 +205,17 @@ void lbp_set_filter(lua_State *L, int wi, uint32_t index, bp_Entity *e);
 
 int lbp_entity_move(lua_State *L);
 int lbp_entity_move_swept(lua_State *L);
+int lbp_step(lua_State *L);
 extern const luaL_Reg lbp_step_world_methods[]; /* step */
 
 /* ----------------------------------------------------------------- lquery.c */
 
 extern const luaL_Reg lbp_query_world_methods[]; /* boxes_in, query, raycast, ... */
+
+/* ------------------------------------------------------------------ lloop.c */
+
+extern const luaL_Reg lbp_loop_world_methods[]; /* advance, positions, lerp_positions */
+void lbp_open_loop(lua_State *L);
 
 /* --------------------------------------------------------------- ltesting.c */
 

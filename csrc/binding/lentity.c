@@ -94,6 +94,55 @@ static int l_entity_teleport(lua_State *L)
 	return 0;
 }
 
+/* An input axis at stack index i: a finite number in [-1, 1]. */
+static double check_input_axis(lua_State *L, int i, const char *name)
+{
+	const double v = lbp_check_finite(L, i);
+	if (!(v >= -1 && v <= 1))
+		luaL_argerror(L, i, lua_pushfstring(L, "%s must be in [-1, 1]", name));
+	return v;
+}
+
+/* An input flag at stack index i: a boolean, or nil for false. */
+static uint8_t check_input_flag(lua_State *L, int i)
+{
+	if (!lua_isnoneornil(L, i) && !lua_isboolean(L, i))
+		luaL_typeerror(L, i, "boolean or nil");
+	return (uint8_t)lua_toboolean(L, i);
+}
+
+/***
+ * Set the five inputs of a tick in one call, as the fields forward, strafe, yaw,
+ * jumping and sneaking (kept until changed): for an input loop over many entities.
+ * Every argument is checked before any input changes. Allowed inside a hook. Source:
+ * our own.
+ * @function Entity:set_input
+ * @tparam number forward in [-1, 1] (toward the yaw's facing)
+ * @tparam number strafe in [-1, 1] (> 0 is left)
+ * @tparam number yaw degrees (0 faces +Z), finite
+ * @tparam[opt] boolean jumping nil for false
+ * @tparam[opt] boolean sneaking nil for false
+ * @raise "bad argument #1 to 'set_input' (forward must be in [-1, 1])" (strafe #2),
+ *   "(number must be finite)", "(number expected, got T)", "bad argument #4 to
+ *   'set_input' (boolean or nil expected, got T)" (sneaking #5); dead entity errors.
+ */
+static int l_entity_set_input(lua_State *L)
+{
+	bp_World *w;
+	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
+	const double forward = check_input_axis(L, 2, "forward");
+	const double strafe = check_input_axis(L, 3, "strafe");
+	const double yaw = lbp_check_finite(L, 4);
+	const uint8_t jumping = check_input_flag(L, 5), sneaking = check_input_flag(L, 6);
+	bp_EntityInput *in = bp_entity_input(w, e);
+	in->forward = forward;
+	in->strafe = strafe;
+	in->yaw = yaw;
+	in->jumping = jumping;
+	in->sneaking = sneaking;
+	return 0;
+}
+
 /* An optional max_distance at stack index i for depenetration (blocks). */
 static double check_depenetrate_distance(lua_State *L, int i)
 {
@@ -592,7 +641,7 @@ static const luaL_Reg entity_methods[] = {
 	{"position", l_entity_position}, {"velocity", l_entity_velocity},
 	{"box", l_entity_box}, {"move", lbp_entity_move}, {"move_swept", lbp_entity_move_swept},
 	{"teleport", l_entity_teleport}, {"lerp", l_entity_lerp}, {"valid", l_entity_valid},
-	{"depenetrate", l_entity_depenetrate},
+	{"depenetrate", l_entity_depenetrate}, {"set_input", l_entity_set_input},
 	{"knockback", l_entity_knockback}, {"native_heading", l_entity_native_heading},
 	{"native_jump", l_entity_native_jump},
 	{NULL, NULL}};

@@ -271,10 +271,12 @@ int lbp_entity_move_swept(lua_State *L) { return do_move(L, 1); }
  * Sources: reference/b173-movement.md sections 0-2, 5, 6, 8 (beta173);
  * sources/mccpp-entity-physics.txt (mccpp); sources/n64-quick-collisions.txt (separate).
  * @function World:step
- * @tparam[opt=0.05] number dt seconds, in [1e-06, 3600] (limits.min_dt, max_dt; used
- *   by per-second rules only)
+ * The low-level call: a game loop calls World:advance, which runs whole ticks of
+ * 1 / world.tick_rate seconds.
+ * @tparam[opt=0.05] number dt seconds, in [1e-06, 1] (limits.min_dt, max_dt; used
+ *   by per-second rules only: a Beta entity moves one tick per call whatever dt)
  * @raise "bad argument #1 to 'step' (dt must be positive)", "(dt must be in [1e-06,
- *   3600] seconds)" or "(number must be finite)"; "world:step: already stepping (called from a rules hook or filter)";
+ *   1] seconds)" (a dt given in milliseconds) or "(number must be finite)"; "world:step: already stepping (called from a rules hook or filter)";
  *   "world:step: cannot step inside e:move (from an entity filter)" (or e:move_swept); "world:step:
  *   entity N would move X blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
@@ -285,23 +287,19 @@ int lbp_entity_move_swept(lua_State *L) { return do_move(L, 1); }
  *   msg)": then every entity is restored to its state before the step, with the hooks
  *   and filters that Lua code changed in it (N = the entity's slot + 1).
  */
-static int l_world_step(lua_State *L)
+/* The step of dt seconds (checked by the caller) of the World at stack index 1, named
+ * fn in messages ("world:step", "world:advance"): world:step's transaction. Other
+ * stack slots are dropped. Returns 0 or raises. */
+static int step(lua_State *L, double dt, const char *fn)
 {
 	bp_World *w = lbp_world_of(L, 1);
-	double dt = lbp_opt_finite(L, 2, 0.05);
-	if (!(dt > 0))
-		return luaL_argerror(L, 2, "dt must be positive");
-	/* Bounds that keep every per-second product finite (velocity x dt, d / dt). */
-	if (!(dt >= MIN_DT && dt <= MAX_DT))
-		return luaL_argerror(L, 2, "dt must be in [1e-06, 3600] seconds");
 	if (bp_world_lock(w) == 1)
-		return luaL_error(L, "world:step: already stepping (called from a rules hook or "
-		                     "filter)");
+		return luaL_error(L, "%s: already stepping (called from a rules hook or filter)", fn);
 	if (bp_world_lock(w)) /* no step runs: a filter of e:move or e:move_swept called step */
-		return luaL_error(L, "world:step: cannot step inside %s", lbp_lock_holder(w));
+		return luaL_error(L, "%s: cannot step inside %s", fn, lbp_lock_holder(w));
 	lua_settop(L, 1);
 	lbp_forget_caught(L, 1);
-	StepCtx c = {L, 1, 0, "world:step"};
+	StepCtx c = {L, 1, 0, fn};
 	bp_Hooks hooks = {&c, hook_heading, hook_jump, hook_filter};
 	void *snap = NULL;
 	/* The snapshot (the entities, then their inputs: a hook may change both) is
@@ -319,8 +317,8 @@ static int l_world_step(lua_State *L)
 	uint32_t fastest;
 	double m = bp_world_max_displacement(w, dt, &fastest);
 	if (m > BP_MAX_MOVE)
-		return luaL_error(L, "world:step: entity %d would move %s blocks in one step "
-		                     "(at most 1024 per axis)", (int)fastest + 1,
+		return luaL_error(L, "%s: entity %d would move %s blocks in one step "
+		                     "(at most 1024 per axis)", fn, (int)fastest + 1,
 		                  lbp_num_text_digits(m, 17).s);
 	lbp_start_undo(L, 1, snap != NULL); /* with a snapshot, hook changes can be undone */
 	if (snap)
@@ -338,12 +336,14 @@ static int l_world_step(lua_State *L)
 		const uint32_t over = bp_world_step_over_limit(w, &over_by);
 		if (over) {
 			lua_settop(L, base);
-			lua_pushfstring(L, "world:step: rules hook 'heading' of entity %d would move it "
+			lua_pushfstring(L, "%s: rules hook 'heading' of entity %d would move it "
 			                   "%s blocks in one tick (at most 1024 per axis)",
-			                (int)over, lbp_num_text_digits(over_by, 17).s);
+			                fn, (int)over, lbp_num_text_digits(over_by, 17).s);
 		} else if (caught) {
-			lbp_push_caught(L, 1, "world:step: a filter failed inside a rules hook or filter "
-			                  "that caught its error");
+			lua_pushfstring(L, "%s: a filter failed inside a rules hook or filter that "
+			                   "caught its error", fn);
+			lbp_push_caught(L, 1, lua_tostring(L, -1));
+			lua_remove(L, -2);
 		}
 		lbp_free_detached(L, lua_touserdata(L, 1), w);
 		return lua_error(L);
@@ -352,6 +352,27 @@ static int l_world_step(lua_State *L)
 		lbp_undo_hooks(L, 1, 0);
 	lbp_free_detached(L, lua_touserdata(L, 1), w);
 	return 0;
+}
+
+/* step as a Lua C function: (world, dt, name), for world:advance's ticks. */
+int lbp_step(lua_State *L)
+{
+	const double dt = lua_tonumber(L, 2);
+	const char *fn = lua_tostring(L, 3); /* a literal of world:advance's: kept alive */
+	return step(L, dt, fn);
+}
+
+static int l_world_step(lua_State *L)
+{
+	lbp_world_of(L, 1);
+	double dt = lbp_opt_finite(L, 2, 0.05);
+	if (!(dt > 0))
+		return luaL_argerror(L, 2, "dt must be positive");
+	/* Bounds that keep every per-second product finite (velocity x dt, d / dt), and a
+	 * step's work bounded: a dt in milliseconds (world:step(50)) is refused. */
+	if (!(dt >= MIN_DT && dt <= MAX_DT))
+		return luaL_argerror(L, 2, "dt must be in [1e-06, 1] seconds");
+	return step(L, dt, "world:step");
 }
 
 /* World methods of this file (added to World's in luaopen_blockphys_core). */

@@ -66,6 +66,9 @@ int lbp_world_new(lua_State *L)
 	lw->pending = NULL;
 	lw->undo = 0;
 	lw->fail_alloc = 0;
+	lw->tick_rate = 20;
+	lw->max_ticks = 10;
+	lw->pending_ticks = 0;
 	luaL_setmetatable(L, WORLD_MT);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 1);

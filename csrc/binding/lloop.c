@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT
+ * lloop.c - what a game loop calls every frame: the world's fixed-timestep clock
+ * (world.tick_rate, world.max_ticks, world:advance) and the bulk reads of positions for
+ * drawing (world:positions, world:lerp_positions). World's __index and __newindex
+ * live here because its only fields are the clock's.
+ */
+
+/***
+ * @module blockphys.core
+ */
+#include "lbp.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Most ticks one advance may run (world.max_ticks' upper bound) and the fastest
+ * clock (world.tick_rate's): a stalled frame never costs more than this many steps. */
+#define MAX_TICKS_LIMIT 1000
+#define MAX_TICK_RATE 1000.0
+/* Seconds one advance may add: ten minutes, far above any frame (beyond it is an
+ * argument in other units, or a clock bug). */
+#define MAX_ADVANCE 600.0
+/* A tick is due when the pending time is within this of a whole tick: frame times such
+ * as 1/60 s add up to whole ticks with a rounding error of a few ulps, which must not
+ * delay a tick to the next frame (a stutter). In ticks. */
+#define TICK_SLACK 1e-9
+
+/* One tick of the World at index 1: world:step(1 / tick_rate) under advance's name
+ * (its errors and lock messages included). */
+static void run_tick(lua_State *L, const LWorld *lw)
+{
+	lua_pushcfunction(L, lbp_step);
+	lua_pushvalue(L, 1);
+	lua_pushnumber(L, 1.0 / lw->tick_rate);
+	lua_pushliteral(L, "world:advance");
+	lua_call(L, 3, 0);
+}
+
+static LWorld *check_lworld(lua_State *L)
+{
+	lbp_world_of(L, 1);
+	return lua_touserdata(L, 1);
+}
+
+/***
+ * Advance the world's clock by `seconds` of real time and run the whole ticks it now
+ * holds, each one `world:step(1 / world.tick_rate)`: one Beta tick for Beta entities,
+ * an MC-CPP step of 1 / tick_rate seconds for MC-CPP entities. The rest (less than a
+ * tick) waits for the next call; `alpha` is that rest as a fraction of a tick, for
+ * drawing with `e:lerp(alpha)` or `world:lerp_positions(alpha)`. At most
+ * `world.max_ticks` ticks run; the time beyond them is dropped (returned), so that a
+ * stalled frame never makes the next ones slower ("fix your timestep"). Source: our
+ * own (the accumulator of G. Fiedler, "Fix Your Timestep!", 2004).
+ * @function World:advance
+ * @tparam number seconds real time since the last call, in [0, 600]
+ * @treturn number ticks the ticks run (0 .. max_ticks)
+ * @treturn number alpha the time left, in ticks, in [0, 1)
+ * @treturn number dropped seconds dropped by the max_ticks bound (0 normally)
+ * @raise "bad argument #1 to 'advance' (seconds must be in [0, 600])", "(number must
+ *   be finite)"; every error of World:step, named "world:advance: ..." (the ticks run
+ *   before it stay; the failed tick's time stays pending).
+ */
+static int l_world_advance(lua_State *L)
+{
+	LWorld *lw = check_lworld(L);
+	const double seconds = lbp_check_finite(L, 2);
+	if (!(seconds >= 0 && seconds <= MAX_ADVANCE))
+		return luaL_argerror(L, 2, "seconds must be in [0, 600]");
+	if (bp_world_lock(lw->w))
+		run_tick(L, lw); /* raises the step's lock message, before the clock changes */
+	lw->pending_ticks += seconds * lw->tick_rate;
+	double due = floor(lw->pending_ticks + TICK_SLACK);
+	double dropped = 0;
+	if (due > (double)lw->max_ticks) {
+		dropped = (due - (double)lw->max_ticks) / lw->tick_rate;
+		lw->pending_ticks -= due - (double)lw->max_ticks;
+		due = (double)lw->max_ticks;
+	}
+	lua_Integer ticks = 0;
+	for (; ticks < (lua_Integer)due; ticks++) {
+		run_tick(L, lw);
+		lw->pending_ticks -= 1;
+		if (!lw->w) /* destroyed by a hook inside the tick */
+			break;
+	}
+	if (lw->pending_ticks < 0)
+		lw->pending_ticks = 0; /* a tick run within TICK_SLACK of due */
+	lua_pushinteger(L, ticks);
+	lua_pushnumber(L, lw->pending_ticks);
+	lua_pushnumber(L, dropped);
+	return 3;
+}
+
+/* The table at index i (or a new one, pushed either way) filled with n positions from
+ * fill (3 numbers each); entries past 3n that the table held are cleared, so that its
+ * length is 3n. */
+typedef void (*PositionFn)(const bp_Entity *e, double alpha, double out[3]);
+
+static void entity_position(const bp_Entity *e, double alpha, double out[3])
+{
+	(void)alpha;
+	bp_entity_position(e, out);
+}
+
+/* As Entity:lerp: alpha 1 is the position itself. */
+static void entity_lerp(const bp_Entity *e, double alpha, double out[3])
+{
+	double p[3];
+	bp_entity_position(e, p);
+	for (int a = 0; a < 3; a++)
+		out[a] = alpha == 1 ? p[a] : e->prev[a] + (p[a] - e->prev[a]) * alpha;
+}
+
+static int fill_positions(lua_State *L, int out_index, PositionFn fn, double alpha)
+{
+	bp_World *w = lbp_world_of(L, 1);
+	const uint32_t n = bp_world_entity_count(w);
+	if (lua_isnoneornil(L, out_index)) {
+		lua_createtable(L, (int)(3 * (size_t)n < INT32_MAX ? 3 * n : 0), 0);
+	} else {
+		luaL_checktype(L, out_index, LUA_TTABLE);
+		lua_pushvalue(L, out_index);
+	}
+	const int t = lua_gettop(L);
+	/* Lua allocations below may run finalizers that change the world (spawn, remove,
+	 * destroy): the count and each slot are read afresh. */
+	lua_Integer k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		w = lbp_world_of(L, 1);
+		if (i >= bp_world_entity_count(w))
+			break;
+		double p[3];
+		fn(bp_world_slot_entity(w, bp_world_entity_slot(w, i)), alpha, p);
+		for (int a = 0; a < 3; a++) {
+			lua_pushnumber(L, p[a]);
+			lua_rawseti(L, t, ++k);
+		}
+	}
+	for (lua_Integer j = k + 1; lua_rawgeti(L, t, j) != LUA_TNIL; j++) {
+		lua_pop(L, 1);
+		lua_pushnil(L);
+		lua_rawseti(L, t, j);
+	}
+	lua_pop(L, 1);
+	return 1;
+}
+
+/***
+ * Every entity's feet position, as one flat array `{x1, y1, z1, x2, ...}` in
+ * World:entities() order (blocks): one call instead of three field reads per entity, for
+ * a renderer. Source: our own.
+ * @function World:positions
+ * @tparam[opt] table out an array to fill (reused between frames: nothing is
+ *   allocated but its growth); entries past the last position are cleared
+ * @treturn table out, or a new table
+ * @raise "bad argument #1 to 'positions' (table expected, got T)".
+ */
+static int l_world_positions(lua_State *L)
+{
+	return fill_positions(L, 2, entity_position, 1);
+}
+
+/***
+ * As World:positions, the positions interpolated between the last two ticks as
+ * Entity:lerp gives them: previous + (current - previous) x alpha, alpha 1 the current
+ * position. Source: our own.
+ * @function World:lerp_positions
+ * @tparam number alpha the fraction of a tick (World:advance's second result), finite
+ * @tparam[opt] table out an array to fill, as World:positions
+ * @treturn table out, or a new table
+ * @raise "bad argument #1 to 'lerp_positions' (number must be finite)", "(table
+ *   expected, got T)".
+ */
+static int l_world_lerp_positions(lua_State *L)
+{
+	lbp_world_of(L, 1);
+	const double alpha = lbp_check_finite(L, 2);
+	return fill_positions(L, 3, entity_lerp, alpha);
+}
+
+/***
+ * The World's fields, beside its methods: `tick_rate`, World:advance's ticks per second
+ * (default 20, the game's), and `max_ticks`, the most ticks one World:advance runs
+ * (default 10). Unknown keys give the method of that name, or nil.
+ * @function World:__index
+ * @tparam string k
+ */
+static int l_world_index(lua_State *L)
+{
+	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT); /* a destroyed world keeps its methods */
+	const char *k = lua_tostring(L, 2);
+	if (k && lua_type(L, 2) == LUA_TSTRING) {
+		if (strcmp(k, "tick_rate") == 0) {
+			lua_pushnumber(L, lw->tick_rate);
+			return 1;
+		}
+		if (strcmp(k, "max_ticks") == 0) {
+			lua_pushinteger(L, lw->max_ticks);
+			return 1;
+		}
+	}
+	lua_pushvalue(L, 2);
+	lua_gettable(L, lua_upvalueindex(1)); /* the methods (and the hidden ones) */
+	return 1;
+}
+
+/***
+ * Set a World field: `tick_rate` (ticks per second, in (0, 1000]; the time already
+ * advanced but not run keeps its length in seconds, and the next World:advance runs
+ * the whole ticks it now makes) or `max_ticks` (an integer in
+ * [1, 1000]). Source: our own.
+ * @function World:__newindex
+ * @raise "world field 'tick_rate' must be a number in (0, 1000]", "world field
+ *   'max_ticks' must be an integer in [1, 1000]", "world has no field 'k'".
+ */
+static int l_world_newindex(lua_State *L)
+{
+	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+	if (k && strcmp(k, "tick_rate") == 0) {
+		int ok;
+		const double v = lua_tonumberx(L, 3, &ok);
+		if (!ok || !(v > 0 && v <= MAX_TICK_RATE))
+			return luaL_error(L, "world field 'tick_rate' must be a number in (0, 1000]");
+		lw->pending_ticks *= v / lw->tick_rate; /* run by the next advance if >= 1 */
+		lw->tick_rate = v;
+		return 0;
+	}
+	if (k && strcmp(k, "max_ticks") == 0) {
+		int ok;
+		const lua_Integer v = lua_tointegerx(L, 3, &ok);
+		if (!ok || v < 1 || v > MAX_TICKS_LIMIT)
+			return luaL_error(L, "world field 'max_ticks' must be an integer in [1, 1000]");
+		lw->max_ticks = v;
+		return 0;
+	}
+	return luaL_error(L, "world has no field '%s'", lbp_key_text(L, 2));
+}
+
+/* The game loop's World methods (added in luaopen_blockphys_core). */
+const luaL_Reg lbp_loop_world_methods[] = {
+	{"advance", l_world_advance}, {"positions", l_world_positions},
+	{"lerp_positions", l_world_lerp_positions}, {NULL, NULL}};
+
+/* World's __index and __newindex (the clock's fields): after every World method is in
+ * its table. */
+void lbp_open_loop(lua_State *L)
+{
+	luaL_getmetatable(L, WORLD_MT);
+	lua_getfield(L, -1, "methods");
+	lua_pushcclosure(L, l_world_index, 1);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, l_world_newindex);
+	lua_setfield(L, -2, "__newindex");
+	lua_pop(L, 1);
+}
