@@ -40,6 +40,8 @@
 -- @module blockphys.schematic
 
 local nbt = require "blockphys.nbt"
+local reader = require "blockphys.nbt.reader"
+local options = require "blockphys.options"
 local minecraft = require "blockphys.minecraft"
 local cells = require "blockphys.cells"
 local legacy_connect = require "blockphys.legacy_connect"
@@ -638,7 +640,7 @@ function schematic.load(src, opts)
     return nil, "schematic: opts must be a table, got " .. type(opts)
   end
   -- Options are read raw (next, rawget), so that no metamethod can raise here.
-  local bad = nbt._unknown_option(opts, "max_bytes")
+  local bad = options.unknown(opts, "max_bytes")
   if bad then return nil, "schematic: " .. bad end
   local max_bytes = opts and rawget(opts, "max_bytes")
   if max_bytes == nil then
@@ -649,7 +651,7 @@ function schematic.load(src, opts)
   local ok, res, err = pcall(function()
     local bytes, derr = document_bytes(src, max_bytes)
     if not bytes then return nil, derr end
-    local name, root = nbt._decode(bytes, nil, UNREAD, PALETTE_CAPS)
+    local name, root = reader.decode(bytes, nbt.MAX_DEPTH, nbt.MAX_VALUES, UNREAD, PALETTE_CAPS)
     if not name then return nil, root end
     return parse_root(name, root, max_bytes)
   end)
