@@ -44,8 +44,16 @@ build = {
     ["blockphys.structure"] = "lua/blockphys/structure.lua",
     ["blockphys.litematic"] = "lua/blockphys/litematic.lua",
     ["blockphys.region_join"] = "lua/blockphys/region_join.lua",
-    ["blockphys.minecraft"] = "lua/blockphys/minecraft.lua",
+    ["blockphys.minecraft"] = "lua/blockphys/minecraft/init.lua",
+    ["blockphys.minecraft.beta173"] = "lua/blockphys/minecraft/beta173.lua",
+    ["blockphys.minecraft.boxes"] = "lua/blockphys/minecraft/boxes.lua",
+    ["blockphys.minecraft.families_building"] = "lua/blockphys/minecraft/families_building.lua",
+    ["blockphys.minecraft.families_objects"] = "lua/blockphys/minecraft/families_objects.lua",
+    ["blockphys.minecraft.materials"] = "lua/blockphys/minecraft/materials.lua",
+    ["blockphys.minecraft.shapes"] = "lua/blockphys/minecraft/shapes.lua",
+    ["blockphys.minecraft.vanilla"] = "lua/blockphys/minecraft/vanilla.lua",
     ["blockphys.minecraft_beta173"] = "lua/blockphys/minecraft_beta173.lua",
+    ["blockphys.state"] = "lua/blockphys/state.lua",
   },
 }
 test_dependencies = { "busted" }
