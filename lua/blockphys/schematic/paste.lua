@@ -6,10 +6,10 @@
 -- debug hook's error or a finalizer destroying the world part-way excepted).
 -- Source: our own.
 --
--- @module blockphys.paste
+-- @module blockphys.schematic.paste
 
 local minecraft = require "blockphys.minecraft"
-local cells = require "blockphys.cells"
+local cells = require "blockphys.schematic.cells"
 
 local pasting = {}
 
