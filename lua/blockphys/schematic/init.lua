@@ -36,7 +36,7 @@
 -- reader per format (`sponge`, `mcedit` with `legacy_ids`, `legacy_connect` and
 -- `legacy_facing`, `structure`, `litematic` with `region_join`), `cells` (cell
 -- strings and palettes they share), `object` (the loaded schematic's methods) and
--- `paste`.
+-- `paste` (with `paste_args` and `place`).
 --
 -- Source: the Sponge Schematic Specification (versions 1 to 3), the
 -- MCEdit/Schematica `.schematic` layout as published by those projects, the
@@ -187,9 +187,5 @@ end
 -- the errors.
 -- @function paste
 schematic.paste = pasting.paste
-
---- `paste` for `World:paste`, with argument numbers counted from the schematic.
--- @local
-schematic._paste_method = pasting._paste_method
 
 return schematic
