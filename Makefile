@@ -47,14 +47,19 @@ module: $(MODULE)
 # make, not by date: `luarocks make` in the checkout writes its own build there.
 # The Lua modules are linked there too, so that a plain `lua5.4` started in the
 # checkout finds `require "blockphys"` through its default paths (./?/init.lua,
-# ./?.lua, ./?.so): the README's hello world needs no path setup.
+# ./?.lua, ./?.so): the README's hello world needs no path setup. A subpackage
+# (lua/blockphys/schematic/, ...) is linked as its directory, so that the modules
+# in it need no link of their own.
 ifeq ($(BUILD),build)
-LUA_LINKS = $(patsubst lua/%,%,$(wildcard lua/blockphys/*.lua))
+LUA_DIRS  = $(patsubst lua/%/,%,$(wildcard lua/blockphys/*/))
+LUA_LINKS = $(patsubst lua/%,%,$(wildcard lua/blockphys/*.lua)) $(LUA_DIRS)
 module: blockphys/core.so $(LUA_LINKS)
 blockphys/core.so: $(MODULE) FORCE | blockphys
 	@cmp -s $(MODULE) $@ || { echo "cp $(MODULE) $@"; cp $(MODULE) $@.tmp && mv $@.tmp $@; }
 blockphys/%.lua: | blockphys
 	ln -sf ../lua/blockphys/$*.lua $@
+$(LUA_DIRS): blockphys/%: | blockphys
+	ln -sfn ../lua/blockphys/$* $@
 blockphys:
 	mkdir -p $@
 FORCE:
@@ -184,7 +189,7 @@ install:
 	$(MAKE) --no-print-directory module
 	mkdir -p $(INST_LIBDIR)/blockphys $(INST_LUADIR)/blockphys
 	cp $(MODULE) $(INST_LIBDIR)/blockphys/core.so
-	cp lua/blockphys/*.lua $(INST_LUADIR)/blockphys/
+	cp -R lua/blockphys/. $(INST_LUADIR)/blockphys/
 
 clean:
 	rm -rf build build-asan build-bench build-prof build-vg blockphys

@@ -1,8 +1,8 @@
 --- blockphys: entity movement and collision for block worlds.
 --
 -- The Lua face of the C core `blockphys.core`: constructors, rule presets and the
--- optional modules (schematic import, vanilla shapes). See README.md for the full
--- API with units and errors, and `../shared/DESIGN.md` for the architecture.
+-- Lua modules (schematic import, vanilla shapes, the NBT reader). See README.md for
+-- the full API with units and errors, and `../shared/DESIGN.md` for the architecture.
 --
 -- @module blockphys
 -- @usage
@@ -14,6 +14,10 @@
 -- e.forward = 1
 -- for _ = 1, 20 do world:step() end
 local core = require "blockphys.core"
+local nbt = require "blockphys.nbt"
+local minecraft = require "blockphys.minecraft"
+local schematic = require "blockphys.schematic"
+local pasting = require "blockphys.schematic.paste"
 
 -- A read-only copy of table src: reads and pairs see the copy, writes raise (a
 -- write to a plain table would stick there and change nothing, misleading its
@@ -45,6 +49,12 @@ local bp = {
   -- "bp.limits is read-only (...)". Source: our own.
   limits = read_only(core.limits, "bp.limits"),
   core = core,
+  --- The NBT reader, `blockphys.nbt`.
+  nbt = nbt,
+  --- Schematic import, `blockphys.schematic`.
+  schematic = schematic,
+  --- Vanilla collision shapes, `blockphys.minecraft`.
+  minecraft = minecraft,
 }
 
 --- A new empty world (every block is air). Freed by `world:destroy()`, `__close`
@@ -151,31 +161,16 @@ local world_methods = core.World_methods
 --   inside a step (at the caller's line, nothing placed). Source: our own.
 -- @usage local report = assert(world:paste("lobby.schem", 0, 64, 0))
 function world_methods.paste(world, schem, x, y, z, shapes)
-  local ok, err = pcall(world_methods.stats, world)
-  if not ok then
-    error("calling 'paste' on bad self (" .. (err:match("%((.*)%)$") or err) .. ")", 2)
-  end
-  local schematic = require "blockphys.schematic"
+  local bad_self = pasting.self_error(world)
+  if bad_self then error(bad_self, 2) end
   if type(schem) == "string" then
     local loaded, msg = schematic.load(schem)
     if not loaded then return nil, msg end
     schem = loaded
   end
-  -- A tail call, so that _paste_method's argument errors name the caller's line.
-  return schematic._paste_method(world, schem, x, y, z, shapes)
+  local report, err = pasting.into_self(world, schem, x, y, z, shapes)
+  if not report then error(err, 2) end
+  return report
 end
-
--- Optional modules, loaded on first use so that `require "blockphys"` needs only
--- the C core.
-setmetatable(bp, {
-  __index = function(t, k)
-    if k == "schematic" or k == "minecraft" or k == "nbt" then
-      local m = require("blockphys." .. k)
-      rawset(t, k, m)
-      return m
-    end
-    return nil
-  end,
-})
 
 return bp

@@ -9,17 +9,17 @@
 -- upward and running on into the next long, cells in the order x, then z, then y.
 -- The regions are joined into one schematic over their bounding box: cells no
 -- region covers are air, and where regions overlap the one whose name sorts last
--- wins (air included; `blockphys.region_join`). At most `MAX_REGIONS` regions.
+-- wins (air included; `blockphys.schematic.region_join`). At most `MAX_REGIONS` regions.
 --
 -- Source: the Litematica schematic format as the mod's source (LitematicaBitArray,
 -- LitematicaSchematic) defines it; our own reader.
 --
--- @module blockphys.litematic
+-- @module blockphys.schematic.litematic
 -- @local
 
 local nbt = require "blockphys.nbt"
-local cells = require "blockphys.cells"
-local region_join = require "blockphys.region_join"
+local cells = require "blockphys.schematic.cells"
+local region_join = require "blockphys.schematic.region_join"
 
 local litematic = {}
 

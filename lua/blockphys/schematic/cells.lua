@@ -1,5 +1,5 @@
---- Cell strings and palettes shared by the schematic loaders (`blockphys.schematic`,
--- `blockphys.structure`, `blockphys.litematic`).
+--- Cell strings, palettes and size fields shared by the schematic readers of
+-- `blockphys.schematic` (Sponge, MCEdit, structure, Litematica) and by `paste`.
 --
 -- A loaded schematic keeps its cells in one string, `cell_bytes` bytes per cell
 -- (an unsigned big-endian 0-based palette index), in Sponge order: cell
@@ -9,11 +9,11 @@
 --
 -- Source: our own.
 --
--- @module blockphys.cells
+-- @module blockphys.schematic.cells
 -- @local
 
-local minecraft = require "blockphys.minecraft"
 local nbt = require "blockphys.nbt"
+local parse_state = require("blockphys.state").parse_state
 
 local cells = {}
 
@@ -132,7 +132,7 @@ function cells.state_of(entry, where)
     if not text then return nil, err end
     if text ~= "" then state = state .. "[" .. text .. "]" end
   end
-  local ok, err = minecraft.parse_state(state)
+  local ok, err = parse_state(state)
   if not ok then return nil, format("%s: %s", where, err) end
   return state
 end
@@ -150,6 +150,27 @@ function cells.palette_list(list, where, max)
     out[i] = state
   end
   return out
+end
+
+-- A size stored as an NBT Short: the format treats it as unsigned.
+local function dimension(c, key)
+  local v = c[key]
+  if mtype(v) ~= "integer" then return nil, format("missing or invalid %s", key) end
+  if v < 0 and v >= -32768 then v = v + 65536 end
+  if v < 0 or v > 65535 then return nil, format("%s %d out of range 0..65535", key, v) end
+  return v
+end
+
+--- Width, Height and Length of a Sponge or MCEdit document (`c`, the compound
+-- holding them): three integers 0..65535, or nil and a message.
+function cells.dimensions(c)
+  local w, err = dimension(c, "Width")
+  if not w then return nil, err end
+  local h; h, err = dimension(c, "Height")
+  if not h then return nil, err end
+  local l; l, err = dimension(c, "Length")
+  if not l then return nil, err end
+  return w, h, l
 end
 
 --- Whether `v` is an integer in [lo, hi].

@@ -6,7 +6,9 @@
 -- before 1.13 (the "flattening"); ids it does not list become
 -- `"minecraft:unknown_<id>"`.
 --
--- @module blockphys.legacy_ids
+-- @module blockphys.schematic.legacy_ids
+
+local facings = require "blockphys.schematic.legacy_facing"
 
 local format = string.format
 
@@ -33,10 +35,10 @@ local function colored(suffix)
   return function(meta) return mc(COLORS[meta + 1] .. suffix) end
 end
 
--- Facing tables of the legacy metadata encodings.
-local FACE_2345 = { [2] = "north", [3] = "south", [4] = "west", [5] = "east" }
--- EnumFacing.getFront(v): the facing of index v mod 6 (down, up, north, south, west, east).
-local FRONT = { [0] = "down", "up", "north", "south", "west", "east" }
+-- Facing tables of the legacy metadata encodings (legacy_connect reads them too).
+local FACE_2345, FRONT = facings.FACE_2345, facings.FRONT
+local STAIR_FACING, HORIZONTAL = facings.STAIRS, facings.HORIZONTAL
+-- EnumFacing.getFront(v): the facing of index v mod 6.
 local function front(v) return FRONT[v % 6] end
 -- Horizontal blocks that read getFront(meta) turn up and down into north (BlockLadder,
 -- BlockChest, BlockFurnace, BlockWallSign).
@@ -44,13 +46,6 @@ local function horizontal_front(meta)
   local f = front(meta)
   return (f == "up" or f == "down") and "north" or f
 end
--- Stair metadata & 3 -> facing (BlockStairs).
-local STAIR_FACING = { [0] = "east", "west", "south", "north" }
--- EnumFacing.getHorizontal(v): south, west, north, east (fence gates, BlockBed,
--- BlockCocoa, ...).
-local HORIZONTAL = { [0] = "south", "west", "north", "east" }
--- Shared with blockphys.legacy_connect, which reads neighbours' facings (internal).
-legacy_ids._STAIR_FACING, legacy_ids._HORIZONTAL = STAIR_FACING, HORIZONTAL
 
 local function stairs(name)
   return function(meta)

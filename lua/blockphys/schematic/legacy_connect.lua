@@ -26,9 +26,10 @@
 --
 -- Cells are described by small integer codes, so that the loader can cache the
 -- palette entry of each (id, metadata, code) and build each state string once.
--- @module blockphys.legacy_connect
+-- @module blockphys.schematic.legacy_connect
 
-local legacy_ids = require "blockphys.legacy_ids"
+local legacy_ids = require "blockphys.schematic.legacy_ids"
+local facings = require "blockphys.schematic.legacy_facing"
 local minecraft = require "blockphys.minecraft"
 
 local legacy_connect = {}
@@ -67,7 +68,7 @@ local CHORUS_SIDES = { "east", "north", "south", "west", "up", "down" }
 
 -- Stairs: legacy ids, and their metadata's facing (meta & 3) and half (meta & 4).
 local STAIRS = set{ 53, 67, 108, 109, 114, 128, 134, 135, 136, 156, 163, 164, 180, 203 }
-local STAIR_FACING = legacy_ids._STAIR_FACING
+local STAIR_FACING = facings.STAIRS
 local SHAPES = { "straight", "inner_left", "inner_right", "outer_left", "outer_right" }
 
 -- Directions in the order of the property names (the bits of a connection code),
@@ -80,7 +81,7 @@ local CLOCKWISE = { north = "east", east = "south", south = "west", west = "nort
 local COUNTER_CLOCKWISE = { north = "west", west = "south", south = "east", east = "north" }
 local AXIS = { north = "z", south = "z", west = "x", east = "x" }
 -- Legacy gate metadata & 3 -> its facing (getHorizontal: south, west, north, east).
-local GATE_FACING = legacy_ids._HORIZONTAL
+local GATE_FACING = facings.HORIZONTAL
 
 -- A neighbour function moved by one step toward dir (for a neighbour's own shape).
 local function shifted(neighbour, dir)

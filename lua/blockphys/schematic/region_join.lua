@@ -1,5 +1,5 @@
 --- Joining the regions of a Litematica schematic into one cell string (for
--- `blockphys.litematic`).
+-- `blockphys.schematic.litematic`).
 --
 -- The box is cut into bands at every region's Y and Z boundaries, so that within a
 -- (Y band, Z band) cell the same regions cover every row. Each such cell gets one
@@ -10,10 +10,10 @@
 --
 -- Source: our own.
 --
--- @module blockphys.region_join
+-- @module blockphys.schematic.region_join
 -- @local
 
-local cells = require "blockphys.cells"
+local cells = require "blockphys.schematic.cells"
 
 local join = {}
 

@@ -1,19 +1,10 @@
---- Reader for Minecraft's Named Binary Tag (NBT) format, Java edition.
+--- The NBT decoder behind `blockphys.nbt.decode` and the schematic loaders.
 --
--- Pure Lua 5.4. The input is the raw (already decompressed) byte string of
--- one NBT document: a single named root tag, big-endian numbers.
---
--- The decoded tree uses plain Lua values:
---
--- | tag | Lua value |
--- |---|---|
--- | Byte, Short, Int, Long | integer (signed; Long uses the full 64 bits) |
--- | Float, Double | float |
--- | String | string (the modified UTF-8 bytes, not re-encoded) |
--- | Byte_Array | string (one byte per element; use `string.byte` / `string.unpack("b")` for signed values) |
--- | Int_Array, Long_Array | array of integers, metatable `nbt.IntArray` / `nbt.LongArray` |
--- | List | array, metatable `nbt.List` carrying the element type (see `list_type`) |
--- | Compound | table keyed by tag name (no metatable) |
+-- `blockphys.nbt` is its public face (options, limits, documentation of the
+-- decoded values); the schematic loaders call `decode` here directly, with the
+-- entries they skip and the palette caps they enforce, which the public `decode`
+-- does not take. The limits are passed in, read from `blockphys.nbt` by the caller,
+-- so that a script's change to `nbt.MAX_VALUES` holds for every decode.
 --
 -- The reader is written for hostile input: every length is checked against
 -- the bytes that remain *before* anything proportional to it is allocated,
@@ -23,9 +14,10 @@
 -- Source: the NBT format as the Minecraft Wiki's "NBT format" page describes it
 -- (our own reader).
 --
--- @module blockphys.nbt
+-- @module blockphys.nbt.reader
+-- @local
 
-local nbt = {}
+local reader = {}
 
 local unpack = string.unpack
 local sub = string.sub
@@ -33,29 +25,19 @@ local format = string.format
 local setmetatable = setmetatable
 local getmetatable = getmetatable
 
---- Default nesting limit: the same as vanilla's reader, deep enough for any
--- real document and shallow enough that recursion cannot exhaust the C stack.
-nbt.MAX_DEPTH = 512
-
---- Most values one document may decode into: list elements, compound entries and
--- int or long array elements, each a Lua value. Input bytes alone do not bound
--- memory (an empty compound in a list takes one byte, and a Lua table about 70),
--- so this does: at most about 600 MB. Byte arrays are strings and do not count.
-nbt.MAX_VALUES = 1 << 23
-
 --- Tag type names, indexed by tag id.
 -- @table TAG_NAMES
 local TAG_NAMES = {
   [0] = "end", "byte", "short", "int", "long", "float", "double",
   "byte_array", "string", "list", "compound", "int_array", "long_array",
 }
-nbt.TAG_NAMES = TAG_NAMES
+reader.TAG_NAMES = TAG_NAMES
 
---- Tag ids by name (`nbt.TAG.compound` is 10), the inverse of `TAG_NAMES`.
+--- Tag ids by name (`TAG.compound` is 10), the inverse of `TAG_NAMES`.
 -- @table TAG
 local TAG = {}
 for id = 0, #TAG_NAMES do TAG[TAG_NAMES[id]] = id end
-nbt.TAG = TAG
+reader.TAG = TAG
 
 -- The smallest number of payload bytes a tag of each type can occupy. A list
 -- claiming n elements needs at least n * MIN_SIZE[type] bytes, which lets us
@@ -86,8 +68,8 @@ local function fail(msg, ...)
   error(setmetatable({ msg = format(msg, ...) }, Failure), 0)
 end
 
--- Reader state: the byte string, the next position (1-based) and the
--- nesting limit. Kept in a table so the helpers stay small.
+-- Reader state: the byte string, the next position (1-based), the limits and
+-- the values counted so far. Kept in a table so the helpers stay small.
 local function need(r, n, what)
   local left = r.len - r.pos + 1
   if n > left then
@@ -124,11 +106,11 @@ local function read_string(r)
   return s
 end
 
--- Counts n more decoded values against nbt.MAX_VALUES.
+-- Counts n more decoded values against r.max_values (the caller's nbt.MAX_VALUES).
 local function add_values(r, n, at)
   r.values = r.values + n
-  if r.values > nbt.MAX_VALUES then
-    fail("more than %d values (nbt.MAX_VALUES) at byte %d", nbt.MAX_VALUES, at)
+  if r.values > r.max_values then
+    fail("more than %d values (nbt.MAX_VALUES) at byte %d", r.max_values, at)
   end
 end
 
@@ -173,7 +155,7 @@ local function read_list_header(r)
   return elem, n
 end
 
--- The entries a container named `name` may hold (r.caps, see nbt._decode), or nil.
+-- The entries a container named `name` may hold (r.caps, see decode), or nil.
 local function cap_of(r, name)
   return r.caps and name and r.caps[name]
 end
@@ -327,75 +309,32 @@ local function decode_root(r)
   return name, value, id
 end
 
---- For the loaders' options tables: a message naming a key of `opts` other
--- than `allowed`, or nil (also for a nil `opts`). A misspelt option would
--- otherwise be ignored silently. Keys are read raw (`next`): no metamethod runs.
--- Of several, the name that sorts first is reported, so that the message does
--- not depend on the table's hash order.
--- @local
-function nbt._unknown_option(opts, allowed)
-  local worst
-  local k = opts and next(opts)
-  while k ~= nil do
-    if k ~= allowed then
-      local name = type(k) == "string" and k or "of type " .. type(k)
-      if not worst or name < worst then worst = name end
-    end
-    k = next(opts, k)
-  end
-  return worst and format("unknown option %s (only %s)", worst, allowed)
-end
-
---- Decodes one NBT document.
+--- Decodes one NBT document (the body of `blockphys.nbt.decode`, whose
+-- documentation gives the results).
 --
--- Bytes after the root tag are ignored (some tools pad files); compare the
--- fourth result with `#bytes` to detect them.
+-- Entries of a compound whose name is a key of `skip` and whose tag type is its
+-- value are left out of the result (their bytes are still checked; they count no
+-- values): the schematic loaders skip block entities, entities and ticks, which
+-- they never read. The entries of a compound named `skip[1]` are all kept
+-- (Litematica's `Regions`, whose keys are names users choose).
+-- `caps` maps a name to the most entries a list or compound of that name may hold
+-- (`"name[]"`: each element of a list named `name`, for a list of lists): a loader
+-- refuses an oversized palette as soon as it reads its length (a list) or the entry
+-- past the cap (a compound), not after decoding millions of entries.
 -- @tparam string bytes the uncompressed document
--- @tparam[opt] table opts `max_depth` (integer, default `nbt.MAX_DEPTH`):
---   deepest allowed nesting of lists and compounds
--- @treturn[1] string the root tag's name (usually "" or "Schematic")
--- @treturn[1] any the root value (a table for a compound root)
--- @treturn[1] string the root tag type name ("compound" for real files)
+-- @tparam integer max_depth deepest nesting of lists and compounds
+-- @tparam integer max_values most values the document may decode into
+-- @tparam[opt] table skip
+-- @tparam[opt] table caps
+-- @treturn[1] string the root tag's name
+-- @treturn[1] any the root value
+-- @treturn[1] string the root tag type name
 -- @treturn[1] integer number of bytes the document used
 -- @return[2] nil
--- @treturn[2] string message naming the problem and its byte offset, or the bad
---   argument (`bytes` not a string, `opts` not a table or holding another key
---   than `max_depth`, `max_depth` not a non-negative integer); `decode` never
---   raises
--- @usage local name, root = nbt.decode(data)
--- if not name then error(root) end
-function nbt.decode(bytes, opts)
-  return nbt._decode(bytes, opts, nil)
-end
-
---- decode, leaving out of every compound the entries whose name is a key of
--- `skip` and whose tag type is its value (their bytes are still checked; they
--- count no values): the schematic loaders skip block entities, entities and
--- ticks, which they never read. The entries of a compound named `skip[1]` are
--- all kept (Litematica's `Regions`, whose keys are names users choose).
--- `caps` (optional) maps a name to the most entries a list or compound of that
--- name may hold (`"name[]"`: each element of a list named `name`, for a list of
--- lists): a loader refuses an oversized palette as soon as it reads its length (a
--- list) or the entry past the cap (a compound), not after decoding millions of
--- entries.
--- @local
-function nbt._decode(bytes, opts, skip, caps)
-  if type(bytes) ~= "string" then
-    return nil, "nbt: expected a string, got " .. type(bytes)
-  end
-  if opts ~= nil and type(opts) ~= "table" then
-    return nil, "nbt: opts must be a table, got " .. type(opts)
-  end
-  local bad = nbt._unknown_option(opts, "max_depth")
-  if bad then return nil, "nbt: " .. bad end
-  local max_depth = opts and rawget(opts, "max_depth") -- raw: no metamethod can raise
-  if max_depth == nil then
-    max_depth = nbt.MAX_DEPTH
-  elseif math.type(max_depth) ~= "integer" or max_depth < 0 then
-    return nil, "nbt: opts.max_depth must be a non-negative integer"
-  end
+-- @treturn[2] string message starting with `"nbt: "`; never raises
+function reader.decode(bytes, max_depth, max_values, skip, caps)
   local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0,
-              skip = skip, caps = caps }
+              max_values = max_values, skip = skip, caps = caps }
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
   if getmetatable(name) == Failure then
@@ -411,7 +350,7 @@ end
 -- @tparam table t a value returned by `decode`
 -- @treturn string|nil
 -- Source: our own (the NBT tag names of the format's specification).
-function nbt.list_type(t)
+function reader.list_type(t)
   local mt = type(t) == "table" and getmetatable(t)
   return mt and LIST_MT[TAG[mt.element]] == mt and mt.element or nil
 end
@@ -421,13 +360,13 @@ end
 -- @param v a value returned by `decode`
 -- @treturn string|nil
 -- Source: our own.
-function nbt.kind(v)
+function reader.kind(v)
   if type(v) ~= "table" then return nil end
   local mt = getmetatable(v)
   if mt == INT_ARRAY_MT then return "int_array" end
   if mt == LONG_ARRAY_MT then return "long_array" end
-  if nbt.list_type(v) then return "list" end
+  if reader.list_type(v) then return "list" end
   return "compound"
 end
 
-return nbt
+return reader

@@ -13,11 +13,11 @@
 -- Source: the structure file format as the Minecraft Wiki's "Structure file" page
 -- describes it; our own reader.
 --
--- @module blockphys.structure
+-- @module blockphys.schematic.structure
 -- @local
 
 local nbt = require "blockphys.nbt"
-local cells = require "blockphys.cells"
+local cells = require "blockphys.schematic.cells"
 
 local structure = {}
 
