@@ -10,6 +10,7 @@
  * and a face exactly at max_distance counts.
  */
 #include "blockphys.h"
+#include "entity.h"
 #include "query.h"
 
 #include <float.h>
@@ -236,6 +237,7 @@ bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double
 	}
 	const bp_Entity *skip = bp_world_entity(w, ignore);
 	/* Linear in the live entities, in creation order: ties keep the older one. */
+	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
 	for (uint32_t i = 0; i < p->norder; i++) {
 		const bp_Entity *e = &p->items[p->order[i]];
