@@ -16,7 +16,8 @@ local function flat(x1, x2)
 end
 
 local function spawn(w, x, y, z, rules)
-  return w:spawn { x = x, y = y, z = z, width = 0.6, height = 1.8, rules = rules or bp.rules.mccpp { integrator = "mccpp" } }
+  return w:spawn { x = x, y = y, z = z, width = 0.6, height = 1.8,
+                   rules = rules or bp.rules.mccpp { integrator = "mccpp" } }
 end
 
 -- One step (dt 0.05) of an entity standing on the floor (a downward probe sets
@@ -245,7 +246,8 @@ describe("MC-CPP rules", function()
     it("the friction vector scales each axis: friction = {20, 20, 5} on Z", function()
       -- Pins that Z's acceleration uses friction[3] (not [1] or [2]): grounded,
       -- vz = 4.317 x 5 x 0.05 x 0.91 (air decay, see ground_tick) = 0.9821175.
-      local e = ground_tick(bp.rules.mccpp { friction = { 20, 20, 5 }, integrator = "mccpp" }, function(e) e.forward = 1 end)
+      local e = ground_tick(bp.rules.mccpp { friction = { 20, 20, 5 }, integrator = "mccpp" },
+        function(e) e.forward = 1 end)
       assert.is_near(WALK * 5 * 0.05 * (1 - 1.8 * 0.05), e.vz, 1e-12)
       assert.are.equal(0, e.vx)
     end)

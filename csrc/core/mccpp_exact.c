@@ -41,9 +41,12 @@
 #define MAX_SUBSTEPS 1024
 
 /* A substep of dt / n ends early where the entity enters or leaves water, lava or a
- * ladder, at most this many times (each costs SPLIT_BITS liquid and ladder tests). Our
+ * ladder, at most MAX_SPLITS times (each costs SPLIT_BITS liquid and ladder tests; a
+ * swimmer at the surface goes in and out many times a second), and where it meets a
+ * wall, a floor or a ceiling that changes its state, at most MAX_CONTACTS times. Our
  * own. */
 #define MAX_SPLITS 3
+#define MAX_CONTACTS 2
 
 /* The rate standing for "at once" where the documents zero a velocity every frame
  * (f tau >= 1): a time constant of a nanosecond. Our own. */
@@ -227,47 +230,51 @@ static void solve_all(const double v0[3], const Axis ax[3], double lo, double t,
  * or stops rising). */
 enum { PROBE_H = 1, PROBE_V = 2 };
 
-/* Whether the state differs at displacement d from the substep's start. */
-static int changed(bp_World *w, const bp_Entity *e, Where at, int probes, const double d[3])
+/* The box at displacement d from the substep's start (a grounded entity's floor holds
+ * it: its path does not go down). */
+static bp_AABB moved_box(const bp_Entity *e, const double d[3])
 {
-	/* A grounded entity's floor holds it: its path does not go down. */
 	const double dy = e->on_ground && d[1] < 0 ? 0.0 : d[1];
-	bp_AABB b = bp_aabb_offset(&e->box, d[0], dy, d[2]);
-	if (!same_place(at, where_at(w, &b, &e->rules)))
-		return 1;
+	return bp_aabb_offset(&e->box, d[0], dy, d[2]);
+}
+
+/* Whether the entity would be in other water, lava or ladder at displacement d. */
+static int moved_place(bp_World *w, const bp_Entity *e, Where at, const double d[3])
+{
+	const bp_AABB b = moved_box(e, d);
+	return !same_place(at, where_at(w, &b, &e->rules));
+}
+
+/* Whether the entity would meet what `probes` watch for at displacement d. */
+static int moved_contact(bp_World *w, const bp_Entity *e, int probes, const double d[3])
+{
+	const bp_AABB b = moved_box(e, d);
+	bp_AABB p;
 	if (probes & PROBE_H) {
-		b = bp_aabb_offset(&e->box, d[0], 0, d[2]);
-		if (bp_blocked(w, e, &b))
+		p = bp_aabb_offset(&e->box, b.lo[0] - e->box.lo[0], 0, b.lo[2] - e->box.lo[2]);
+		if (bp_blocked(w, e, &p))
 			return 1;
 	}
 	if (probes & PROBE_V) {
-		b = bp_aabb_offset(&e->box, 0, dy, 0);
-		if (bp_blocked(w, e, &b))
+		p = bp_aabb_offset(&e->box, 0, b.lo[1] - e->box.lo[1], 0);
+		if (bp_blocked(w, e, &p))
 			return 1;
 	}
 	return 0;
 }
 
-/* The length of this substep: h, or the first time within h where the solution (the
- * path without collisions) enters or leaves water, lava or a ladder or meets what
- * `probes` watch for, found by bisection to h / 2^SPLIT_BITS, so that the next substep
- * starts in the new state. */
-#define SPLIT_BITS 16
-static double until_change(bp_World *w, const bp_Entity *e, Where at, int probes,
-                           const Axis ax[3], double lo, double h, const double dh[3])
+/* The first time in (0, t1] at which test(d(t)) holds, knowing that it holds at t1 and
+ * not at 0, by bisection to t1 / 2^SPLIT_BITS (the path is the solution without
+ * collisions). */
+#define SPLIT_BITS 12
+static double first_time(bp_World *w, const bp_Entity *e, Where at, int probes,
+                         const Axis ax[3], double lo, double t1)
 {
-	if (!probes && !w->liquid_blocks && !w->has_climbable)
-		return h; /* nothing to watch for */
-	if (!changed(w, e, at, probes, dh))
-		return h;
-	double v[3], d[3];
-	if (probes && bp_blocked(w, e, &e->box))
-		probes = 0; /* already overlapping something: no contact to find */
-	double t0 = 0, t1 = h;
+	double t0 = 0, v[3], d[3];
 	for (int i = 0; i < SPLIT_BITS; i++) {
 		const double tm = (t0 + t1) / 2;
 		solve_all(e->vel, ax, lo, tm, v, d);
-		if (changed(w, e, at, probes, d))
+		if (probes ? moved_contact(w, e, probes, d) : moved_place(w, e, at, d))
 			t1 = tm;
 		else
 			t0 = tm;
@@ -275,9 +282,49 @@ static double until_change(bp_World *w, const bp_Entity *e, Where at, int probes
 	return t1;
 }
 
-/* One substep of at most h seconds (*used: its length; shorter than h only where
- * `split` allows ending it at a change of water, lava or ladder). */
-static int substep(bp_World *w, uint32_t index, double h, int split, const bp_Hooks *hooks,
+/* The length of this substep: h, or the first time within h where the solution enters
+ * or leaves water, lava or a ladder (when `place` allows) or meets what `probes` watch
+ * for, so that the next substep starts in the new state. *kind: 1 for a change of
+ * place, 2 for a contact, 0 for none. dh: the displacement over h. */
+static double until_change(bp_World *w, const bp_Entity *e, Where at, int place, int probes,
+                           const Axis ax[3], double lo, double h, const double dh[3],
+                           int *kind)
+{
+	*kind = 0;
+	if (!w->liquid_blocks && !w->has_climbable)
+		place = 0; /* nothing to enter or leave */
+	double t = h, v[3], d[3];
+	if (place && moved_place(w, e, at, dh)) {
+		t = first_time(w, e, at, 0, ax, lo, h);
+		*kind = 1;
+	}
+	if (probes && bp_blocked(w, e, &e->box))
+		probes = 0; /* already overlapping something: no contact to find */
+	if (probes) {
+		if (t < h)
+			solve_all(e->vel, ax, lo, t, v, d);
+		if (moved_contact(w, e, probes, t < h ? d : dh)) {
+			t = first_time(w, e, at, probes, ax, lo, t);
+			*kind = 2;
+		}
+	}
+	return t;
+}
+
+/* Beta's breach test: pushing into a wall in liquid with free space breach_height
+ * higher (no block, no liquid) throws the entity up at breach_speed. Beta's probe box is
+ * the box before the move raised by breach_height plus the next tick's motion; here the
+ * entity's box raised by breach_height (no per-tick motion in a per-second model: our
+ * own simplification). */
+static int breach_free(bp_World *w, const bp_Entity *e)
+{
+	return bp_offset_free(w, e, 0, e->rules.breach_height, 0);
+}
+
+/* One substep of at most h seconds (*used: its length; shorter than h only where it
+ * ends at a change of water, lava or ladder, while splits[0] > 0, or at a contact, while
+ * splits[1] > 0: the one used is decremented). */
+static int substep(bp_World *w, uint32_t index, double h, int splits[2], const bp_Hooks *hooks,
                    double *used)
 {
 	bp_Entity *e = &w->entities.items[index];
@@ -319,6 +366,13 @@ static int substep(bp_World *w, uint32_t index, double h, int split, const bp_Ho
 		ax[0] = relax(k, t[0]);
 		ax[1] = relax(k, up);
 		ax[2] = relax(k, t[1]);
+		if (e->coll_h && (t[0] != 0 || t[1] != 0) && breach_free(w, e)) {
+			/* Still pushing into the wall with free space above: Beta sets vy = 0.3F
+			 * again after every such move, so that each move rises at that speed,
+			 * which breach_speed is: held for the substep. */
+			e->vel[1] = r->breach_speed;
+			ax[1] = relax(0, 0);
+		}
 	} else {
 		if (ladder) {
 			/* Beta's ladder (reference section 8): horizontal speed held within
@@ -358,9 +412,16 @@ static int substep(bp_World *w, uint32_t index, double h, int split, const bp_Ho
 	                   (medium == LAND && !e->on_ground ? PROBE_V : 0);
 	double v[3], d[3];
 	solve_all(e->vel, ax, lo, h, v, d);
-	*used = split && !flying ? until_change(w, e, at, probes, ax, lo, h, d) : h;
-	if (*used < h)
-		solve_all(e->vel, ax, lo, *used, v, d);
+	*used = h;
+	if (!flying && (splits[0] > 0 || (splits[1] > 0 && probes))) {
+		int kind;
+		*used = until_change(w, e, at, splits[0] > 0, splits[1] > 0 ? probes : 0, ax, lo, h,
+		                     d, &kind);
+		if (kind)
+			splits[kind - 1]--;
+		if (*used < h)
+			solve_all(e->vel, ax, lo, *used, v, d);
+	}
 	e->vel[0] = v[0];
 	e->vel[1] = v[1];
 	e->vel[2] = v[2];
@@ -368,13 +429,8 @@ static int substep(bp_World *w, uint32_t index, double h, int split, const bp_Ho
 	if (!e->coll_h)
 		return 0;
 	if (medium != LAND) {
-		/* Beta's breach: pushing into a wall in liquid with free space breach_height
-		 * higher (no block, no liquid) throws the entity up. Beta's probe box is the
-		 * box before the move raised by breach_height plus the next tick's motion; here
-		 * the box after the move raised by breach_height (no per-tick motion in a
-		 * per-second model: our own simplification). */
-		if (bp_offset_free(w, e, 0, r->breach_height, 0))
-			e->vel[1] = r->breach_speed;
+		if (breach_free(w, e))
+			e->vel[1] = r->breach_speed; /* Beta's breach: the move met a wall */
 	} else if (!flying && bp_on_ladder(w, e)) {
 		e->vel[1] = r->ladder_climb; /* Beta: a move into a wall on a ladder climbs */
 	}
@@ -395,8 +451,9 @@ int bp_tick_mccpp_exact(bp_World *w, uint32_t index, double dt, const bp_Hooks *
 	const double h = dt / n;
 	for (int i = 0; i < (int)n; i++) {
 		double left = h, used;
-		for (int piece = 0; left > 0; piece++) {
-			if (substep(w, index, left, piece < MAX_SPLITS, hooks, &used))
+		int splits[2] = {MAX_SPLITS, MAX_CONTACTS};
+		while (left > 0) {
+			if (substep(w, index, left, splits, hooks, &used))
 				return 1;
 			if (w->hook_failed)
 				return 0; /* a filter failed: the step reports it and is undone */
