@@ -18,14 +18,16 @@ int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 
 /** One MC-CPP update of dt seconds with the "exact" integrator (mccpp_exact.c, the
  *  default): prev, step_offset rise, then ceil(dt / max_dt) equal substeps (at most
- *  1024), each: Beta's water and lava tests (e->in_water, e->in_lava), the heading
- *  (native or the hook, with k = walk_speed, water_speed or lava_speed: its result is
- *  the target horizontal velocity in b/s), the jump (native or the hook) while
- *  jumping, the state's ODE per axis (flying, water, lava, ladder, grounded, rising,
- *  falling) solved exactly over the substep, the move by the displacement with
- *  rules.resolver, then the breach (liquid) or the ladder climb; the Beta push at the
- *  end when rules.push is "beta173". Units: blocks, seconds, b/s. Returns nonzero as
- *  bp_tick_mccpp. Sources: the constants from sources/mccpp-entity-physics.txt at
+ *  1024), each ended early where the entity enters or leaves water, lava or a ladder,
+ *  meets a wall in liquid or on a ladder, or lands or meets a ceiling (found by
+ *  bisection; at most 3 + 2 times per substep). Each piece: Beta's water, lava and
+ *  ladder tests (e->in_water, e->in_lava), the heading (native or the hook, with k =
+ *  walk_speed, water_speed or lava_speed: its result is the target horizontal velocity
+ *  in b/s), the jump (native or the hook) while jumping, the state's ODE per axis
+ *  (flying, water, lava, ladder, grounded, rising, falling) solved exactly, the move by
+ *  the displacement with rules.resolver, then the breach (liquid) or the ladder climb;
+ *  the Beta push at the end when rules.push is "beta173". Hooks run once per piece.
+ *  Units: blocks, seconds, b/s. Returns nonzero as bp_tick_mccpp. Sources: the constants from sources/mccpp-entity-physics.txt at
  *  rules.reference_dt (rates -ln(1 - f tau) / tau, the walking speed, the 60-fps
  *  terminal fall speed and jump apex); liquids and ladders derived from Beta 1.7.3's
  *  per-tick constants at 20 ticks/s (reference/b173-movement.md sections 2, 5, 8); the

@@ -245,18 +245,18 @@ static int moved_place(bp_World *w, const bp_Entity *e, Where at, const double d
 	return !same_place(at, where_at(w, &b, &e->rules));
 }
 
-/* Whether the entity would meet what `probes` watch for at displacement d. */
+/* Whether the entity would meet what `probes` watch for at displacement d: the box
+ * moved on X and Z only, or on Y only, meets a blocking box. */
 static int moved_contact(bp_World *w, const bp_Entity *e, int probes, const double d[3])
 {
-	const bp_AABB b = moved_box(e, d);
 	bp_AABB p;
 	if (probes & PROBE_H) {
-		p = bp_aabb_offset(&e->box, b.lo[0] - e->box.lo[0], 0, b.lo[2] - e->box.lo[2]);
+		p = bp_aabb_offset(&e->box, d[0], 0, d[2]);
 		if (bp_blocked(w, e, &p))
 			return 1;
 	}
-	if (probes & PROBE_V) {
-		p = bp_aabb_offset(&e->box, 0, b.lo[1] - e->box.lo[1], 0);
+	if (probes & PROBE_V) { /* only in the air: no floor holds the path */
+		p = bp_aabb_offset(&e->box, 0, d[1], 0);
 		if (bp_blocked(w, e, &p))
 			return 1;
 	}
@@ -298,12 +298,11 @@ static double until_change(bp_World *w, const bp_Entity *e, Where at, int place,
 		t = first_time(w, e, at, 0, ax, lo, h);
 		*kind = 1;
 	}
-	if (probes && bp_blocked(w, e, &e->box))
-		probes = 0; /* already overlapping something: no contact to find */
 	if (probes) {
 		if (t < h)
 			solve_all(e->vel, ax, lo, t, v, d);
-		if (moved_contact(w, e, probes, t < h ? d : dh)) {
+		/* (a box already overlapping something has no contact to find) */
+		if (moved_contact(w, e, probes, t < h ? d : dh) && !bp_blocked(w, e, &e->box)) {
 			t = first_time(w, e, at, probes, ax, lo, t);
 			*kind = 2;
 		}
