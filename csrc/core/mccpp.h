@@ -20,7 +20,7 @@ int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
  *  default): prev, step_offset rise, then ceil(dt / max_dt) equal substeps (at most
  *  1024), each ended early where the entity enters or leaves water, lava or a ladder,
  *  meets a wall in liquid or on a ladder, or lands or meets a ceiling (found by
- *  bisection; at most 3 + 2 times per substep). Each piece: Beta's water, lava and
+ *  bisection; at most 2 + 2 times per substep). Each piece: Beta's water, lava and
  *  ladder tests (e->in_water, e->in_lava), the heading (native or the hook, with k =
  *  walk_speed, water_speed or lava_speed: its result is the target horizontal velocity
  *  in b/s), the jump (native or the hook) while jumping, the state's ODE per axis

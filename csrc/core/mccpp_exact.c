@@ -41,11 +41,11 @@
 #define MAX_SUBSTEPS 1024
 
 /* A substep of dt / n ends early where the entity enters or leaves water, lava or a
- * ladder, at most MAX_SPLITS times (each costs SPLIT_BITS liquid and ladder tests; a
+ * ladder, at most MAX_SPLITS times (each costs SPLIT_BITS tests of what changed; a
  * swimmer at the surface goes in and out many times a second), and where it meets a
  * wall, a floor or a ceiling that changes its state, at most MAX_CONTACTS times. Our
  * own. */
-#define MAX_SPLITS 3
+#define MAX_SPLITS 2
 #define MAX_CONTACTS 2
 
 /* The rate standing for "at once" where the documents zero a velocity every frame
@@ -210,11 +210,6 @@ static Where where_at(bp_World *w, const bp_AABB *b, const bp_Rules *r)
 	return p;
 }
 
-static int same_place(Where a, Where b)
-{
-	return a.water == b.water && a.lava == b.lava && a.ladder == b.ladder;
-}
-
 /* The state's solution over t seconds from the velocity v0: velocity v, displacement d. */
 static void solve_all(const double v0[3], const Axis ax[3], double lo, double t, double v[3],
                       double d[3])
@@ -238,11 +233,19 @@ static bp_AABB moved_box(const bp_Entity *e, const double d[3])
 	return bp_aabb_offset(&e->box, d[0], dy, d[2]);
 }
 
-/* Whether the entity would be in other water, lava or ladder at displacement d. */
-static int moved_place(bp_World *w, const bp_Entity *e, Where at, const double d[3])
+/* Which of water (1), lava (2) and ladder (4) among `which` differ at displacement d
+ * from `at` (only those are tested). */
+static int moved_place(bp_World *w, const bp_Entity *e, Where at, int which, const double d[3])
 {
 	const bp_AABB b = moved_box(e, d);
-	return !same_place(at, where_at(w, &b, &e->rules));
+	int diff = 0;
+	if ((which & 1) && bp_in_water_at(w, &b, &e->rules) != at.water)
+		diff |= 1;
+	if ((which & 2) && bp_in_lava_at(w, &b, &e->rules) != at.lava)
+		diff |= 2;
+	if ((which & 4) && bp_on_ladder_at(w, &b) != at.ladder)
+		diff |= 4;
+	return diff;
 }
 
 /* Whether the entity would meet what `probes` watch for at displacement d: the box
@@ -263,18 +266,18 @@ static int moved_contact(bp_World *w, const bp_Entity *e, int probes, const doub
 	return 0;
 }
 
-/* The first time in (0, t1] at which test(d(t)) holds, knowing that it holds at t1 and
- * not at 0, by bisection to t1 / 2^SPLIT_BITS (the path is the solution without
- * collisions). */
-#define SPLIT_BITS 12
-static double first_time(bp_World *w, const bp_Entity *e, Where at, int probes,
+/* The first time in (0, t1] at which the test holds (with probes: a contact; else a
+ * change of the places in `which`), knowing that it holds at t1 and not at 0, by
+ * bisection to t1 / 2^SPLIT_BITS (the path is the solution without collisions). */
+#define SPLIT_BITS 10
+static double first_time(bp_World *w, const bp_Entity *e, Where at, int which, int probes,
                          const Axis ax[3], double lo, double t1)
 {
 	double t0 = 0, v[3], d[3];
 	for (int i = 0; i < SPLIT_BITS; i++) {
 		const double tm = (t0 + t1) / 2;
 		solve_all(e->vel, ax, lo, tm, v, d);
-		if (probes ? moved_contact(w, e, probes, d) : moved_place(w, e, at, d))
+		if (probes ? moved_contact(w, e, probes, d) : moved_place(w, e, at, which, d))
 			t1 = tm;
 		else
 			t0 = tm;
@@ -294,8 +297,9 @@ static double until_change(bp_World *w, const bp_Entity *e, Where at, int place,
 	if (!w->liquid_blocks && !w->has_climbable)
 		place = 0; /* nothing to enter or leave */
 	double t = h, v[3], d[3];
-	if (place && moved_place(w, e, at, dh)) {
-		t = first_time(w, e, at, 0, ax, lo, h);
+	const int which = place ? moved_place(w, e, at, 7, dh) : 0;
+	if (which) {
+		t = first_time(w, e, at, which, 0, ax, lo, h);
 		*kind = 1;
 	}
 	if (probes) {
@@ -303,7 +307,7 @@ static double until_change(bp_World *w, const bp_Entity *e, Where at, int place,
 			solve_all(e->vel, ax, lo, t, v, d);
 		/* (a box already overlapping something has no contact to find) */
 		if (moved_contact(w, e, probes, t < h ? d : dh) && !bp_blocked(w, e, &e->box)) {
-			t = first_time(w, e, at, probes, ax, lo, t);
+			t = first_time(w, e, at, 0, probes, ax, lo, t);
 			*kind = 2;
 		}
 	}
