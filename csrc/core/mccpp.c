@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * mccpp.c - one MC-CPP update of dt seconds for one entity
- * (sources/mccpp-entity-physics.txt, "Physics Update Loop"): save the previous
+ * mccpp.c - one MC-CPP update of dt seconds for one entity. With integrator "exact"
+ * (the default) mccpp_exact.c runs it; with integrator "mccpp" the documents' own
+ * (sources/mccpp-entity-physics.txt, "Physics Update Loop") runs here: save the previous
  * position, camera smoothing, input acceleration scaled by the friction / drag
  * vector of the state, jump, the move by the entity's resolver, gravity, and the
  * clamped velocity decay with the friction / drag vector of the new state.
@@ -94,6 +95,12 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 
 void bp_jump_mccpp(bp_Entity *e)
 {
+	if (e->rules.integrator != BP_INTEGRATOR_MCCPP) {
+		/* "exact": no ground jump in liquid (jump held swims up there) */
+		if (e->on_ground && !e->in_water && !e->in_lava)
+			e->vel[1] = bp_jump_speed_mccpp(&e->rules);
+		return;
+	}
 	if (e->on_ground) { /* v = sqrt(2 h g); no jump without positive gravity */
 		const double s = 2 * e->rules.jump_height * e->rules.gravity;
 		e->vel[1] = s > 0 ? sqrt(s) : 0.0; /* not fmax(0, s): its sign of 0 is unspecified */
@@ -103,6 +110,8 @@ void bp_jump_mccpp(bp_Entity *e)
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 {
 	bp_Entity *e = &w->entities.items[index];
+	if (e->rules.integrator != BP_INTEGRATOR_MCCPP)
+		return bp_tick_mccpp_exact(w, index, dt, hooks);
 	bp_entity_position(e, e->prev);
 	if (e->step_offset < 0)
 		e->step_offset = fmin(0.0, e->step_offset + dt * e->rules.camera_rise);

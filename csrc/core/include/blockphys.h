@@ -379,8 +379,11 @@ void bp_jump_beta173(bp_Entity *e);
  *  sources/mccpp-entity-physics.txt, with Beta's moveFlying direction convention. */
 void bp_heading_mccpp(double yaw, double strafe, double forward, double k, double a[2]);
 
-/** MC-CPP's jump: on the ground, vy = sqrt(2 jump_height gravity) (b/s). Source:
- *  sources/mccpp-entity-physics.txt. */
+/** MC-CPP's jump: on the ground, vy = sqrt(2 jump_height gravity) (b/s) with
+ *  integrator "mccpp"; with "exact" (the default), on the ground and in no liquid
+ *  (e->in_water, e->in_lava of the last substep), vy = the launch speed whose exact
+ *  parabola peaks at the documents' 60-fps apex (mccpp.h, bp_jump_speed_mccpp).
+ *  Source: sources/mccpp-entity-physics.txt (the launch speed: derived, our own). */
 void bp_jump_mccpp(bp_Entity *e);
 
 /** Beta EntityLiving.knockBack on entity e (Beta rules): all motion halved, then the
