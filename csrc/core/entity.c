@@ -227,15 +227,6 @@ void bp_world_entity_restore(bp_World *w, uint32_t slot, const bp_EntityState *s
 	w->entities.input[slot] = s->input;
 }
 
-void bp_world_entities_restored(bp_World *w)
-{
-	bp_entities_compact(w);
-	const bp_EntityPool *p = &w->entities;
-	bp_broadphase_invalidate(w);
-	w->nsolid = 0;
-	for (uint32_t i = 0; i < p->norder; i++)
-		w->nsolid += p->items[p->order[i]].solid;
-}
 
 void bp_entities_free(bp_World *w)
 {

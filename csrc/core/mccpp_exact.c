@@ -142,26 +142,6 @@ static Axis relax(double k, double target)
 	return a;
 }
 
-double bp_jump_speed_mccpp(const bp_Rules *r)
-{
-	const double g = r->gravity, s = 2 * r->jump_height * g;
-	if (!(s > 0))
-		return 0.0; /* as the documents: no jump without positive gravity */
-	const double v0 = sqrt(s), tau = r->reference_dt;
-	/* The documents' explicit Euler rise from v0 (no vertical drag while rising): with
-	 * v0 / (g tau) = N + rho, the apex overshoots h by (g tau^2 / 2)(N + 2 rho - rho^2),
-	 * between v0 tau / 2 and v0 tau / 2 + g tau^2 / 8. */
-	const double q = v0 / (g * tau);
-	double over;
-	if (q < 0x1p52) {
-		const double n = floor(q), rho = q - n;
-		over = g * tau * tau / 2 * (n + 2 * rho - rho * rho);
-	} else {
-		over = v0 * tau / 2; /* rho's part is below the rounding of n */
-	}
-	return sqrt(2 * g * (r->jump_height + over));
-}
-
 /* The target horizontal velocity (b/s; X, Z) of this substep, for the medium's speed k:
  * the native heading or the heading hook (whose result is taken as the target). */
 static int heading(bp_World *w, uint32_t index, double k, double h, const bp_Hooks *hooks,

@@ -208,7 +208,7 @@ void bp_world_entity_restore(bp_World *w, uint32_t slot, const bp_EntityState *s
 
 /** After entities were restored (bp_world_snapshot_restore, bp_world_entity_restore):
  *  drops the broadphase grid (rebuilt on the next query) and counts the solid
- *  entities again. Source: our own. */
+ *  entities again (solid.c). Source: our own. */
 void bp_world_entities_restored(bp_World *w);
 
 /** Replace an entity's rules (validated by the caller). Every change of rule values
