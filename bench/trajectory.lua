@@ -47,8 +47,10 @@ local function kinds()
     bp.rules.beta173{ heading = function(_, strafe, forward, k)
       return strafe * k * 1.5, forward * k * 1.5
     end },
-    bp.rules.mccpp{},
-    bp.rules.mccpp{ resolver = "axis", push = "separate" },
+    -- the documents' integrator (integrator = "mccpp"): the digest predates the
+    -- "exact" default and pins the documents' algorithm bit for bit
+    bp.rules.mccpp{ integrator = "mccpp" },
+    bp.rules.mccpp{ resolver = "axis", push = "separate", integrator = "mccpp" },
     -- range ends whose zeros meet zeros of the other sign (a build-dependent fmin/fmax
     -- there once changed the sign of a velocity's zero)
     bp.rules.beta173{ step_sink_fix = true, ladder_speed = 0, ladder_descent = 0 },

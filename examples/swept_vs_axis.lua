@@ -35,7 +35,7 @@ end
 local function spawn(resolver)
   local w = course()
   local e = w:spawn { x = 0.5, y = 64, z = 0.5, width = 0.6, height = 1.8,
-                      rules = bp.rules.mccpp { resolver = resolver } }
+                      rules = bp.rules.mccpp { resolver = resolver, integrator = "mccpp" } }
   return { w = w, e = e, name = resolver }
 end
 

@@ -481,7 +481,7 @@ describe("limits at their exact bound", function()
   it("world:step(nil) steps with the default dt", function()
     -- pins lua_isnoneornil in opt_finite: an explicit nil dt is the default, not an error
     local w = bp.World()
-    local e = w:spawn{ x = 0.5, y = 100, z = 0.5, vx = 1, rules = bp.rules.mccpp{} }
+    local e = w:spawn{ x = 0.5, y = 100, z = 0.5, vx = 1, rules = bp.rules.mccpp{ integrator = "mccpp" } }
     w:step(nil)
     assert.equal(0.55, e.x) -- 1 block/s for 0.05 s
   end)

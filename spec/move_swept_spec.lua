@@ -188,7 +188,7 @@ describe("e:move_swept", function()
 
     it("walks 40 ticks along a long floor without losing any distance", function()
       local w = floor_world(-2, 60, -2, 2)
-      local e = mccpp(w, 0.5, 64, 0.5)
+      local e = mccpp(w, 0.5, 64, 0.5, bp.rules.mccpp { integrator = "mccpp" })
       e.forward, e.yaw = 1, -90 -- yaw -90 faces +X
       for _ = 1, 10 do w:step() end -- up to speed
       local x0 = e.x

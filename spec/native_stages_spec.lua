@@ -96,7 +96,7 @@ describe("native stages", function()
     e.vy = -0.5
     e:native_jump()
     assert.equal(-0.5, e.vy) -- in the air: nothing
-    local m = w:spawn{ x = 5.5, y = 1, z = 5.5, rules = bp.rules.mccpp() }
+    local m = w:spawn{ x = 5.5, y = 1, z = 5.5, rules = bp.rules.mccpp{ integrator = "mccpp" } }
     w:step(1 / 20); w:step(1 / 20)
     assert.is_true(m.on_ground)
     m:native_jump()

@@ -123,7 +123,7 @@ describe("separate push", function()
   -- scaled back to its 10.92 b/s. a, at rest, gets its 8.175 b/s (under 10) in full.
   it("keeps an MC-CPP entity's own speed above the cap (10.92 b/s) through a push", function()
     local w = floor_world(4)
-    local r = bp.rules.mccpp{}
+    local r = bp.rules.mccpp{ integrator = "mccpp" }
     local a = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = r }
     local b = w:spawn{ x = 3.5, y = 64, z = 0.5, rules = r }
     w:step(0.01)

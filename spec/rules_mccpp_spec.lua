@@ -16,7 +16,8 @@ local function flat(x1, x2)
 end
 
 local function spawn(w, x, y, z, rules)
-  return w:spawn { x = x, y = y, z = z, width = 0.6, height = 1.8, rules = rules or bp.rules.mccpp() }
+  return w:spawn { x = x, y = y, z = z, width = 0.6, height = 1.8,
+                   rules = rules or bp.rules.mccpp { integrator = "mccpp" } }
 end
 
 -- One step (dt 0.05) of an entity standing on the floor (a downward probe sets
@@ -105,7 +106,7 @@ describe("MC-CPP rules", function()
       -- Grounded, jumping: vy = 0; the move is zero; gravity: vy -= -1 x 0.05; rising,
       -- so drag_jump, whose Y is 0: vy stays 0.05.
       local w = flat()
-      local e = spawn(w, 0.5, 64, 0.5, bp.rules.mccpp { gravity = -1 })
+      local e = spawn(w, 0.5, 64, 0.5, bp.rules.mccpp { gravity = -1, integrator = "mccpp" })
       e:move_swept(0, -0.1, 0)
       assert.is_true(e.on_ground)
       e.jumping = true
@@ -245,7 +246,8 @@ describe("MC-CPP rules", function()
     it("the friction vector scales each axis: friction = {20, 20, 5} on Z", function()
       -- Pins that Z's acceleration uses friction[3] (not [1] or [2]): grounded,
       -- vz = 4.317 x 5 x 0.05 x 0.91 (air decay, see ground_tick) = 0.9821175.
-      local e = ground_tick(bp.rules.mccpp { friction = { 20, 20, 5 } }, function(e) e.forward = 1 end)
+      local e = ground_tick(bp.rules.mccpp { friction = { 20, 20, 5 }, integrator = "mccpp" },
+        function(e) e.forward = 1 end)
       assert.is_near(WALK * 5 * 0.05 * (1 - 1.8 * 0.05), e.vz, 1e-12)
       assert.are.equal(0, e.vx)
     end)
@@ -296,7 +298,7 @@ describe("MC-CPP rules", function()
     -- Grounded (f = friction = 20) at dt = 0.05: a x 20 x 0.0025 = a / 20 blocks.
     local function hooked(ax, az)
       local w = flat()
-      local e = spawn(w, 0.5, 64, 0.5, bp.rules.mccpp { heading = function() return ax, az end })
+      local e = spawn(w, 0.5, 64, 0.5, bp.rules.mccpp { integrator = "mccpp", heading = function() return ax, az end })
       e:move_swept(0, -0.1, 0)
       local ok, err = pcall(w.step, w)
       return e, ok, err
@@ -421,7 +423,7 @@ describe("MC-CPP rules", function()
     end)
     it("fails a step whose hook sets a velocity beyond 1024 blocks in dt (undone)", function()
       local w2 = bp.World()
-      local e = spawn(w2, 0, 0, 0, bp.rules.mccpp{ jump = function(self) self.vx = 30000 end })
+      local e = spawn(w2, 0, 0, 0, bp.rules.mccpp{ integrator = "mccpp", jump = function(self) self.vx = 30000 end })
       e.jumping = true
       local ok, err = pcall(w2.step, w2)
       assert.is_false(ok)
@@ -439,8 +441,8 @@ describe("MC-CPP rules", function()
       -- walk_speed 1e5 b/s^2: the documents' update adds 1e5 x 20 x 1 b/s in a 1 s step
       for _, variant in ipairs{ "plain", "filter", "hook" } do
         local w2 = bp.World()
-        local e = spawn(w2, 0, 0, 0, bp.rules.mccpp{ walk_speed = 1e5, jump = variant == "hook"
-          and function(self) self.vy = 0 end or nil })
+        local e = spawn(w2, 0, 0, 0, bp.rules.mccpp{ integrator = "mccpp", walk_speed = 1e5,
+          jump = variant == "hook" and function(self) self.vy = 0 end or nil })
         e.forward = 1
         e.jumping = variant == "hook"
         if variant == "filter" then
@@ -518,7 +520,7 @@ describe("MC-CPP rules", function()
       local l = w:spawn { x = 5.5, y = 64.5, z = 0.5 }
       w:step()
       assert.are.same({ true, false, false, true }, { e.in_water, e.in_lava, l.in_water, l.in_lava })
-      e.rules, l.rules = bp.rules.mccpp(), bp.rules.mccpp()
+      e.rules, l.rules = bp.rules.mccpp { integrator = "mccpp" }, bp.rules.mccpp { integrator = "mccpp" }
       assert.are.same({ true, true }, { e.in_water, l.in_lava })
       w:step()
       assert.are.same({ false, false, false, false }, { e.in_water, e.in_lava, l.in_water, l.in_lava })

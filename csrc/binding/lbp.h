@@ -41,9 +41,10 @@
  * stays bounded (MC-CPP substeps) and a dt in milliseconds is refused. */
 #define MIN_DT 1e-6
 #define MAX_DT 1.0
-/* Boxes one boxes_in may return: a region of max_query_cells cells can hold 64 boxes
- * per cell, and each box becomes a Collider of about 100 bytes. */
-#define MAX_QUERY_BOXES 1048576
+/* Boxes one boxes_in may return or one sweep may test (the core's bound): a region of
+ * max_query_cells cells can hold 64 boxes per cell, and each box returned becomes a
+ * Collider of about 100 bytes. */
+#define MAX_QUERY_BOXES BP_MAX_QUERY_BOXES
 
 /* The message for a collider handle that names no live collider of this world
  * (bp_world_collider_slot gave 0): remove_collider and _reuse_collider. */

@@ -305,11 +305,17 @@ static int l_world_raycast_entities(lua_State *L)
  *   through air, however wide.
  * @treturn table|nil first box met: `{x, y, z, id, nx, ny, nz}`, or for a static
  *   collider `{collider = true, handle, nx, ny, nz}`. Boxes the collider already
- *   overlaps are ignored; a box met exactly at the end gives t = 1 and a hit.
- *   Source: sources/mccpp-collider.txt (collide); entities are not tested.
+ *   overlaps are ignored; a box met exactly at the end gives t = 1 and a hit; a box
+ *   only touched at one instant (an edge grazed, or touching and moving apart) is no
+ *   hit. Ties at one time: a face contact before an edge or corner contact, then the
+ *   normal's axis X, Y, Z, then blocks (in cell order) before colliders (by their
+ *   box): never the order of insertion or visit.
+ *   Source: sources/mccpp-collider.txt (collide), with the departures of
+ *   docs/mccpp.md; entities are not tested.
  * @raise "bad argument #1 to 'sweep' (blockphys.Collider expected, got T)", "bad argument
  *   #n to 'sweep' (displacement must be at most 1024 blocks per axis)", "(number must be
- *   finite)"; "sweep: region too large (more than 16777216 cells)".
+ *   finite)"; "sweep: region too large (more than 16777216 cells)"; "sweep: the path
+ *   holds more than 1048576 block boxes (limits.max_query_boxes)".
  */
 static int l_world_sweep(lua_State *L)
 {
@@ -326,6 +332,9 @@ static int l_world_sweep(lua_State *L)
 		                  (int)MAX_QUERY_CELLS);
 	bp_SweepHit h;
 	bp_Status st = bp_world_sweep(w, &m, v, &h);
+	if (st == BP_ELIMIT) /* |v| is checked above: the boxes on the path */
+		return luaL_error(L, "sweep: the path holds more than %d block boxes "
+		                     "(limits.max_query_boxes)", MAX_QUERY_BOXES);
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
 	const lua_Integer handle = hit_handle(w, h.kind, h.collider);

@@ -18,6 +18,7 @@
 /* Model and resolver names, by BP_MODEL_* and resolver index. */
 const char *const lbp_model_names[] = {"beta173", "mccpp", NULL};
 static const char *const RESOLVER_NAMES[] = {"axis", "swept", NULL};
+static const char *const INTEGRATOR_NAMES[] = {"exact", "mccpp", NULL}; /* MC-CPP only */
 
 static void push_push_model(lua_State *L, int p)
 {
@@ -113,8 +114,9 @@ static int option_index(lua_State *L, const char *const *names, const char *fn,
 			return i;
 	}
 	return luaL_error(L, "%s: rule '%s' must be one of %s", fn, what,
-	                  names == lbp_model_names ? "\"beta173\", \"mccpp\""
-	                                           : "\"axis\", \"swept\"");
+	                  names == lbp_model_names    ? "\"beta173\", \"mccpp\""
+	                  : names == INTEGRATOR_NAMES ? "\"exact\", \"mccpp\""
+	                                              : "\"axis\", \"swept\"");
 }
 
 static int read_push(lua_State *L, const char *fn)
@@ -137,6 +139,8 @@ static int set_rule(lua_State *L, bp_Rules *r, const char *name, const char *fn)
 		r->resolver = option_index(L, RESOLVER_NAMES, fn, "resolver");
 	} else if (strcmp(name, "push") == 0) {
 		r->push = read_push(L, fn);
+	} else if (strcmp(name, "integrator") == 0 && r->model == BP_MODEL_MCCPP) {
+		r->integrator = option_index(L, INTEGRATOR_NAMES, fn, "integrator");
 	} else if (strcmp(name, "model") == 0) {
 		if (option_index(L, lbp_model_names, fn, "model") != r->model)
 			luaL_error(L, "%s: rule 'model' cannot change (make new rules with bp.rules.%s)",
@@ -158,7 +162,7 @@ static int unknown_rule(lua_State *L, const char *fn, const char *k, int model)
 	const char *sep = fn ? ": " : "";
 	if (fn == NULL)
 		fn = "";
-	if (find_field(k))
+	if (find_field(k) || strcmp(k, "integrator") == 0)
 		return luaL_error(L, "%s%srule '%s' belongs to model %s, not %s", fn, sep, k,
 		                  lbp_model_names[!model], lbp_model_names[model]);
 	return luaL_error(L, "%s%sunknown rule '%s' for model %s", fn, sep, k,
@@ -171,14 +175,15 @@ static int is_hook_name(const char *k)
 }
 
 /* The rules that are not bp_rule_fields: named options, read first (set_rule). */
-static const char *const RULE_OPTIONS[] = {"model", "resolver", "push"};
+static const char *const RULE_OPTIONS[] = {"model", "resolver", "push", "integrator"};
 #define NRULE_OPTIONS (sizeof RULE_OPTIONS / sizeof *RULE_OPTIONS)
 
-static int is_option_name(const char *k)
+/* Whether k names an option of `model` ("integrator" is MC-CPP's only). */
+static int is_option_name(const char *k, int model)
 {
 	for (size_t i = 0; i < NRULE_OPTIONS; i++) {
 		if (strcmp(k, RULE_OPTIONS[i]) == 0)
-			return 1;
+			return model == BP_MODEL_MCCPP || strcmp(k, "integrator") != 0;
 	}
 	return 0;
 }
@@ -204,7 +209,7 @@ static void check_rule_names(lua_State *L, int t, int model, const char *fn)
 			luaL_error(L, "%s: rule names must be strings", fn);
 		const char *k = lua_tostring(L, -1);
 		const bp_RuleField *f = find_field(k);
-		int known = is_hook_name(k) || is_option_name(k) || (f && (f->models & (1 << model)));
+		int known = is_hook_name(k) || is_option_name(k, model) || (f && (f->models & (1 << model)));
 		if (!known && (!bad || strcmp(k, bad) < 0))
 			bad = k;
 	}
@@ -265,6 +270,10 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
 	lua_setfield(L, -2, "resolver");
 	push_push_model(L, r->push);
 	lua_setfield(L, -2, "push");
+	if (r->model == BP_MODEL_MCCPP) {
+		lua_pushstring(L, INTEGRATOR_NAMES[r->integrator]);
+		lua_setfield(L, -2, "integrator");
+	}
 	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
 		if (!(f->models & (1 << r->model)))
 			continue;
@@ -288,7 +297,8 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
  * @function make_rules
  * @tparam string model "beta173" or "mccpp"
  * @tparam[opt] table overrides named rules (numbers in each field's range, booleans,
- *   `{x, y, z}` vectors, `resolver = "axis"|"swept"`, `push = "beta173"|"separate"|false`)
+ *   `{x, y, z}` vectors, `resolver = "axis"|"swept"`, `push = "beta173"|"separate"|false`,
+ *   MC-CPP's `integrator = "exact"|"mccpp"`)
  *   and hooks (`heading`, `jump`: function or nil)
  * @treturn table rules
  * @raise "bp.rules.<model>: ..." naming the problem: "unknown rule 'k' for model m",
@@ -358,15 +368,15 @@ static int is_rule_of(lua_State *L, int t, int k)
 	if (lua_type(L, k) != LUA_TSTRING)
 		return 0;
 	const char *name = lua_tostring(L, k);
-	if (is_option_name(name) || is_hook_name(name))
-		return 1;
-	const bp_RuleField *f = find_field(name);
 	lbp_raw_field(L, t, "model");
 	const int model = lua_type(L, -1) == LUA_TSTRING &&
 	                  strcmp(lua_tostring(L, -1), lbp_model_names[BP_MODEL_MCCPP]) == 0
 	                      ? BP_MODEL_MCCPP
 	                      : BP_MODEL_BETA173;
 	lua_pop(L, 1);
+	if (is_option_name(name, model) || is_hook_name(name))
+		return 1;
+	const bp_RuleField *f = find_field(name);
 	return f && (f->models & (1 << model));
 }
 
@@ -445,6 +455,8 @@ static int l_view_index(lua_State *L)
 		lua_pushstring(L, RESOLVER_NAMES[e->rules.resolver]);
 	} else if (strcmp(k, "push") == 0) {
 		push_push_model(L, e->rules.push);
+	} else if (strcmp(k, "integrator") == 0 && e->rules.model == BP_MODEL_MCCPP) {
+		lua_pushstring(L, INTEGRATOR_NAMES[e->rules.integrator]);
 	} else if (is_hook_name(k)) {
 		lua_getiuservalue(L, ei, 1);
 		lbp_push_hooks(L, lua_gettop(L), ((LEntity *)lua_touserdata(L, ei))->id.index1 - 1);

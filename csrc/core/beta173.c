@@ -10,6 +10,7 @@
 #include "beta173_flow.h"
 #include "beta173_push_out.h"
 #include "chunk.h"
+#include "liquid.h"
 #include "move_limits.h"
 #include "push.h"
 #include "query.h"
@@ -85,36 +86,20 @@ static int apply_heading(bp_World *w, uint32_t index, float strafe, float forwar
 	return 0;
 }
 
-/* Beta's handleWaterMovement: the test box is shrunk 0.4F on Y, then 0.001 on every
- * side. Two steps as in the game (expand, then contract): one combined 0.401 rounds
- * differently and can move a face across a cell boundary. Any water in its range
- * puts the entity in water, and the current of that water (flow.c) adds
- * water_current along its direction to the velocity (section 5). */
+/* Beta's handleWaterMovement (liquid.h): any water in its test box's range puts the
+ * entity in water, and the current of that water (flow.c) adds water_current along
+ * its direction to the velocity (section 5). */
 static int water_test(bp_World *w, bp_Entity *e)
 {
-	if (!w->liquid_blocks)
-		return 0; /* no liquid in the world: skip building the test box */
-	bp_AABB t = bp_aabb_expand(&e->box, 0, -e->rules.water_inset_y, 0);
-	t = bp_aabb_expand(&t, -0.001, -0.001, -0.001);
-	if (!bp_world_liquid_in(w, &t, BP_LIQUID_WATER, 0))
+	if (!bp_in_water(w, e))
 		return 0;
 	double flow[3];
+	const bp_AABB t = bp_water_test_box(&e->box, &e->rules);
 	if (e->rules.water_current != 0 && bp_world_water_flow(w, &t, flow)) {
 		for (int a = 0; a < 3; a++)
 			e->vel[a] += flow[a] * e->rules.water_current;
 	}
 	return 1;
-}
-
-/* handleLavaMovement: shrunk 0.1F on X/Z and 0.4F on Y, no 0.001 contraction. */
-static int lava_test(bp_World *w, const bp_Entity *e)
-{
-	if (!w->liquid_blocks)
-		return 0;
-	const bp_Rules *r = &e->rules;
-	bp_AABB t = bp_aabb_expand(&e->box, -r->lava_inset_xz, -r->water_inset_y,
-	                           -r->lava_inset_xz);
-	return bp_world_liquid_in(w, &t, BP_LIQUID_LAVA, 0);
 }
 
 /* Friction factor f: slipperiness of the block under floor(minY) - 1 times 0.91F
@@ -130,15 +115,6 @@ static float friction_factor(bp_World *w, const bp_Entity *e)
 	    bp_world_type_at_cached(w, &e->gather, pos[0], floor(e->box.lo[1]) - 1, pos[2]);
 	float slip = (float)(t == &w->types[0] ? r->default_slipperiness : t->slipperiness);
 	return slip * (float)r->air_friction;
-}
-
-static int on_ladder(bp_World *w, const bp_Entity *e)
-{
-	if (!w->has_climbable)
-		return 0;
-	double pos[3];
-	bp_entity_position(e, pos);
-	return bp_world_type_at(w, pos[0], e->box.lo[1], pos[2])->climbable;
 }
 
 /* The start of moveEntity after touching a web (section 2, Cobweb): the displacement
@@ -241,13 +217,6 @@ static void resolve(bp_World *w, bp_Entity *e, const double v[3])
 		move(w, e, v);
 }
 
-/* isOffsetPositionInLiquid: the offset box touches no blocking box and no liquid. */
-static int offset_free(bp_World *w, const bp_Entity *e, double dx, double dy, double dz)
-{
-	bp_AABB b = bp_aabb_offset(&e->box, dx, dy, dz);
-	return !bp_blocked(w, e, &b) && !bp_world_liquid_in(w, &b, 0, 1);
-}
-
 /* Water and lava branch (section 2): accelerate, move, drag, gravity, breach.
  * ys0: ySize at the end of the last move (before this tick's sneak raise). The
  * breach probe uses the game's posY = minY - ySize (yOffset 0), set by each move,
@@ -269,7 +238,7 @@ static int liquid_move(bp_World *w, uint32_t index, float strafe, float forward,
 	e->vel[1] -= lava ? r->lava_gravity : r->water_gravity;
 	/* ((motionY + 0.6F) - posY) + posY_before, in the game's order */
 	double rise = e->vel[1] + r->breach_height - (e->box.lo[1] - e->y_size) + y0;
-	if (e->coll_h && offset_free(w, e, e->vel[0], rise, e->vel[2]))
+	if (e->coll_h && bp_offset_free(w, e, e->vel[0], rise, e->vel[2]))
 		e->vel[1] = r->breach_impulse;
 	return 0;
 }
@@ -293,7 +262,7 @@ static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
 		return 1;
 	e = &w->entities.items[index];
 	r = &e->rules;
-	if (on_ladder(w, e)) {
+	if (bp_on_ladder(w, e)) {
 		/* The game's two compares, not fmin/fmax: with ladder_speed 0 those would pick
 		 * between -0 and +0 as each build likes (C leaves it unspecified), and the
 		 * compares keep the velocity's own zero, as the game does. */
@@ -310,7 +279,7 @@ static int land_move(bp_World *w, uint32_t index, float strafe, float forward,
 			e->vel[1] = 0;
 	}
 	resolve(w, e, e->vel);
-	if (e->coll_h && on_ladder(w, e))
+	if (e->coll_h && bp_on_ladder(w, e))
 		e->vel[1] = r->ladder_climb;
 	e->vel[1] -= r->gravity;
 	e->vel[1] *= r->vertical_drag;
@@ -366,7 +335,7 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 	}
 	if (r->push_out_of_blocks)
 		bp_push_out_of_blocks(w, e);
-	e->in_lava = (uint8_t)lava_test(w, e);
+	e->in_lava = (uint8_t)bp_in_lava(w, e);
 	if (in->jumping) {
 		if (r->hook_jump && hooks && hooks->jump) {
 			if (hooks->jump(hooks->ctx, w, index))
@@ -382,7 +351,7 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 	int rc;
 	if (e->in_water)
 		rc = liquid_move(w, index, strafe, forward, hooks, 0, ys0);
-	else if (lava_test(w, e))
+	else if (bp_in_lava(w, e))
 		rc = liquid_move(w, index, strafe, forward, hooks, 1, ys0);
 	else
 		rc = land_move(w, index, strafe, forward, hooks);

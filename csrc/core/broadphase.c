@@ -10,6 +10,7 @@
 #include "broadphase.h"
 #include "blockphys.h"
 #include "alloc.h"
+#include "entity.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -200,17 +201,18 @@ static void free_lists(bp_World *w)
 }
 
 /* True if the grid was built for the entities as they are now (no spawn or remove
- * since: every spawn raises next_serial, every remove lowers norder). */
+ * since: every spawn raises next_serial, every remove lowers nlive). */
 static int grid_current(const bp_World *w)
 {
 	const bp_Broadphase *g = &w->broad;
 	return g->valid && g->built_serial == w->entities.next_serial &&
-	       g->built_count == w->entities.norder;
+	       g->built_count == w->entities.nlive;
 }
 
 static bp_Status grid_build(bp_World *w)
 {
 	bp_Broadphase *g = &w->broad;
+	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
 	g->valid = 0;
 	uint32_t old_cap = g->ents_cap;
@@ -233,7 +235,7 @@ static bp_Status grid_build(bp_World *w)
 			return st;
 	}
 	g->built_serial = p->next_serial;
-	g->built_count = p->norder;
+	g->built_count = p->nlive;
 	g->valid = 1;
 	return BP_OK;
 }
@@ -278,6 +280,7 @@ void bp_broadphase_free(bp_World *w)
 static int visit_linear(bp_World *w, const bp_AABB *region, uint32_t min_serial,
                         uint32_t limit, bp_EntityVisitor fn, void *ctx)
 {
+	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
 	for (uint32_t i = 0; i < p->norder && limit; i++) {
 		uint32_t index = p->order[i];

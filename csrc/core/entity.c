@@ -50,6 +50,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	if (!def_ok(def))
 		return BP_EINVAL;
 	/* Reserve every array first so that a failure changes nothing. */
+	bp_entities_compact(w); /* bounds the order array: holes come back here at the latest */
 	bp_Status st = bp_grow(&w->mem, (void **)&p->order, &p->order_cap, p->norder + 1,
 	                       sizeof(uint32_t));
 	if (st == BP_OK && !p->nfree)
@@ -59,6 +60,8 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 		             sizeof(bp_EntityInput));
 	if (st == BP_OK && !p->nfree)
 		st = bp_grow(&w->mem, (void **)&p->live, &p->live_cap, p->count + 1, sizeof(uint32_t));
+	if (st == BP_OK && !p->nfree)
+		st = bp_grow(&w->mem, (void **)&p->pos, &p->pos_cap, p->count + 1, sizeof(uint32_t));
 	if (st != BP_OK)
 		return st;
 	uint32_t slot;
@@ -87,7 +90,9 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	double pos[3] = {def->x, def->y, def->z};
 	bp_entity_place(e, pos);
 	memcpy(e->prev, pos, sizeof pos);
+	p->pos[slot] = p->norder;
 	p->order[p->norder++] = slot;
+	p->nlive++;
 	w->nsolid += e->solid;
 	id->index1 = slot + 1;
 	id->generation = e->generation;
@@ -127,23 +132,39 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 	e->alive = 0; /* the generation is kept; bumped when the slot is reused */
 	p->live[slot] = 0;
 	p->free_slots[p->nfree++] = slot;
+	/* A hole in the creation order, not a shift of every later entity: removing n
+	 * entities one by one then costs O(n), not O(n^2). Readers compact first. */
+	p->order[p->pos[slot]] = BP_NO_SLOT;
+	p->nlive--;
+	if (p->norder - p->nlive > p->nlive + 1024) /* memory stays O(live) */
+		bp_entities_compact(w);
+	return BP_OK;
+}
+
+void bp_entities_compact(bp_World *w)
+{
+	bp_EntityPool *p = &w->entities;
+	if (p->norder == p->nlive)
+		return;
+	uint32_t n = 0;
 	for (uint32_t i = 0; i < p->norder; i++) {
-		if (p->order[i] == slot) {
-			memmove(&p->order[i], &p->order[i + 1], (p->norder - i - 1) * sizeof(uint32_t));
-			p->norder--;
-			break;
+		const uint32_t slot = p->order[i];
+		if (slot != BP_NO_SLOT) {
+			p->pos[slot] = n;
+			p->order[n++] = slot;
 		}
 	}
-	return BP_OK;
+	p->norder = n;
 }
 
 uint32_t bp_world_entity_count(const bp_World *w)
 {
-	return w->entities.norder;
+	return w->entities.nlive;
 }
 
-uint32_t bp_world_entity_slot(const bp_World *w, uint32_t i)
+uint32_t bp_world_entity_slot(bp_World *w, uint32_t i)
 {
+	bp_entities_compact(w);
 	return w->entities.order[i];
 }
 
@@ -160,8 +181,9 @@ void bp_entity_set_solid(bp_World *w, bp_Entity *e, int solid)
 	e->solid = v;
 }
 
-int bp_world_any_hooks(const bp_World *w)
+int bp_world_any_hooks(bp_World *w)
 {
+	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
 	for (uint32_t i = 0; i < p->norder; i++) {
 		const bp_Entity *e = &p->items[p->order[i]];
@@ -205,14 +227,6 @@ void bp_world_entity_restore(bp_World *w, uint32_t slot, const bp_EntityState *s
 	w->entities.input[slot] = s->input;
 }
 
-void bp_world_entities_restored(bp_World *w)
-{
-	const bp_EntityPool *p = &w->entities;
-	bp_broadphase_invalidate(w);
-	w->nsolid = 0;
-	for (uint32_t i = 0; i < p->norder; i++)
-		w->nsolid += p->items[p->order[i]].solid;
-}
 
 void bp_entities_free(bp_World *w)
 {
@@ -222,6 +236,7 @@ void bp_entities_free(bp_World *w)
 	bp_free(&w->mem, p->live, (size_t)p->live_cap * sizeof(uint32_t));
 	bp_free(&w->mem, p->free_slots, (size_t)p->free_cap * sizeof(uint32_t));
 	bp_free(&w->mem, p->order, (size_t)p->order_cap * sizeof(uint32_t));
+	bp_free(&w->mem, p->pos, (size_t)p->pos_cap * sizeof(uint32_t));
 }
 
 double bp_fall_add(const bp_Entity *e, double drop)

@@ -7,6 +7,12 @@
 
 #include "bp_world.h"
 
+/** Close the holes that removals leave in the creation order (bp_EntityPool.order):
+ *  every reader of p->order[0 .. norder) calls it first. O(1) without holes, O(n)
+ *  with; removal and spawn call it too when holes pile up, so memory stays O(live).
+ *  Source: our own. */
+void bp_entities_compact(bp_World *w);
+
 /** Free the entity pool's arrays (bp_world_destroy). Source: our own. */
 void bp_entities_free(bp_World *w);
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT
- * mccpp.c - one MC-CPP update of dt seconds for one entity
- * (sources/mccpp-entity-physics.txt, "Physics Update Loop"): save the previous
+ * mccpp.c - one MC-CPP update of dt seconds for one entity. With integrator "exact"
+ * (the default) mccpp_exact.c runs it; with integrator "mccpp" the documents' own
+ * (sources/mccpp-entity-physics.txt, "Physics Update Loop") runs here: save the previous
  * position, camera smoothing, input acceleration scaled by the friction / drag
  * vector of the state, jump, the move by the entity's resolver, gravity, and the
  * clamped velocity decay with the friction / drag vector of the new state.
- * MC-CPP has no water, lava or ladders: liquid blocks have no boxes, so these
- * entities pass through them and in_water / in_lava stay false (README.md, "MC-CPP rules and the swept resolver").
+ * The documents have no water, lava or ladders: with "mccpp" liquid blocks have no
+ * boxes, so these entities pass through them and in_water / in_lava stay false
+ * (docs/mccpp.md). The native heading and jump stages: mccpp_stages.c.
  */
 #include "mccpp.h"
 #include "blockphys.h"
@@ -13,8 +15,6 @@
 #include "push.h"
 
 #include <math.h>
-
-#define DEG_TO_RAD 0.017453292519943295
 
 /* get_friction_vector: flying, grounded, rising or falling. */
 static const double *friction_vector(const bp_Entity *e, const bp_EntityInput *in)
@@ -25,20 +25,6 @@ static const double *friction_vector(const bp_Entity *e, const bp_EntityInput *i
 	if (e->on_ground)
 		return r->friction;
 	return e->vel[1] > 0 ? r->drag_jump : r->drag_fall;
-}
-
-/* Input to a horizontal acceleration (b/s^2), Beta's moveFlying convention in
- * double precision: yaw 0 faces +Z, strafe > 0 is left (+X at yaw 0); input longer
- * than 1 is normalised so that diagonals are not faster. */
-void bp_heading_mccpp(double yaw, double s, double f, double k, double a[2])
-{
-	double len = sqrt(s * s + f * f);
-	double scale = k / fmax(1.0, len);
-	s *= scale;
-	f *= scale;
-	double sn = sin(yaw * DEG_TO_RAD), cs = cos(yaw * DEG_TO_RAD);
-	a[0] = s * cs - f * sn;
-	a[1] = f * cs + s * sn;
 }
 
 /* Velocity decay of one axis, clamped so that it never crosses zero. */
@@ -92,17 +78,11 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 	return 0;
 }
 
-void bp_jump_mccpp(bp_Entity *e)
-{
-	if (e->on_ground) { /* v = sqrt(2 h g); no jump without positive gravity */
-		const double s = 2 * e->rules.jump_height * e->rules.gravity;
-		e->vel[1] = s > 0 ? sqrt(s) : 0.0; /* not fmax(0, s): its sign of 0 is unspecified */
-	}
-}
-
 int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 {
 	bp_Entity *e = &w->entities.items[index];
+	if (e->rules.integrator != BP_INTEGRATOR_MCCPP)
+		return bp_tick_mccpp_exact(w, index, dt, hooks);
 	bp_entity_position(e, e->prev);
 	if (e->step_offset < 0)
 		e->step_offset = fmin(0.0, e->step_offset + dt * e->rules.camera_rise);

@@ -6,7 +6,12 @@
 #include "blockphys.h"
 
 #include <float.h>
+#include <math.h>
 #include <string.h>
+
+/* Beta's ticks per second: the MC-CPP liquid and ladder constants are Beta's per-tick
+ * behaviour at this rate. */
+#define BETA_TICKS 20.0
 
 bp_Rules bp_rules_beta173(void)
 {
@@ -91,6 +96,36 @@ bp_Rules bp_rules_mccpp(void)
 	memcpy(r.drag_fall, fall, sizeof fall);
 	r.camera_rise = 8.0;
 	r.max_push_speed = 10.0; /* b/s */
+	r.integrator = BP_INTEGRATOR_EXACT;
+	r.max_dt = 0.05;          /* our own: a state change is seen within 0.05 s */
+	r.reference_dt = 1.0 / 60; /* MC-CPP's frame time: the rates are its per-frame
+	                           * factors at 60 fps (mccpp_exact.c) */
+	/* Liquids and ladders of the "exact" integrator: derived from Beta 1.7.3's per-tick
+	 * constants at 20 ticks/s (b: Beta's values). In Beta's water branch the velocity
+	 * m of each move follows m' = q m + a - g per tick (a: added before the move, the
+	 * heading or the swim-up 0.04F; q: the drag; g: subtracted after it), which relaxes
+	 * by q per tick toward (a - g) / (1 - q). The exact solution of
+	 * dv/dt = k ((a - g) / (1 - q) - v) with the rate k = -ln(q) x 20 /s takes the same
+	 * values at every tick boundary (reference sections 2, 5, 8). */
+	const bp_Rules b = bp_rules_beta173();
+	const double wq = b.water_drag, lq = b.lava_drag;
+	const double held = b.water_accel * b.input_damping; /* 0.02F x 0.98F per tick */
+	r.water_rate = -log(wq) * BETA_TICKS;                 /* 4.4629 /s */
+	r.water_speed = held / (1 - wq) * BETA_TICKS;         /* 1.96 b/s (0.098 b/t) */
+	r.water_sink = b.water_gravity / (1 - wq) * BETA_TICKS; /* 2 b/s (0.1 b/t) */
+	r.water_swim = (b.liquid_jump - b.water_gravity) / (1 - wq) * BETA_TICKS; /* 2 b/s */
+	r.lava_rate = -log(lq) * BETA_TICKS;                  /* 13.863 /s */
+	r.lava_speed = b.lava_accel * b.input_damping / (1 - lq) * BETA_TICKS; /* 0.784 b/s */
+	r.lava_sink = b.lava_gravity / (1 - lq) * BETA_TICKS; /* 0.8 b/s (0.04 b/t) */
+	r.lava_swim = (b.liquid_jump - b.lava_gravity) / (1 - lq) * BETA_TICKS; /* 0.8 b/s */
+	r.breach_speed = b.breach_impulse * BETA_TICKS;      /* 6 b/s (0.3F b/t) */
+	/* Ladders: horizontal clamp 0.15F b/t = 3 b/s, fastest descent 0.15 b/t = 3 b/s, and
+	 * the climb: Beta sets vy = 0.2 after a move into a wall, then gravity and drag act,
+	 * so that every move climbs (0.2 - 0.08) x 0.98F = 0.1176 b/t = 2.352 b/s. */
+	r.ladder_speed = b.ladder_speed * BETA_TICKS;
+	r.ladder_descent = b.ladder_descent * BETA_TICKS;
+	r.ladder_climb = (b.ladder_climb - b.gravity) * b.vertical_drag * BETA_TICKS;
+
 	r.sneak_guard = 0;
 	/* The sink is a quirk of Beta's code: MC-CPP's own step assist cannot sink, so an
 	 * MC-CPP entity on the axis resolver gets the fixed down-probe. */
@@ -122,18 +157,18 @@ const bp_RuleField bp_rule_fields[] = {
 	F(lava_drag, N, BP_FOR_BETA, 0, 10),
 	F(lava_gravity, N, BP_FOR_BETA, -BIG, BIG),
 	F(breach_impulse, N, BP_FOR_BETA, -BIG, BIG),
-	F(breach_height, N, BP_FOR_BETA, -BIG, BIG),
-	F(ladder_speed, N, BP_FOR_BETA, 0, BIG),
-	F(ladder_descent, N, BP_FOR_BETA, 0, BIG),
-	F(ladder_climb, N, BP_FOR_BETA, -BIG, BIG),
+	F(breach_height, N, BP_FOR_BOTH, -BIG, BIG),
+	F(ladder_speed, N, BP_FOR_BOTH, 0, BIG),
+	F(ladder_descent, N, BP_FOR_BOTH, 0, BIG),
+	F(ladder_climb, N, BP_FOR_BOTH, -BIG, BIG),
 	F(step_height, N, BP_FOR_BOTH, 0, 16),
 	F(guard_probe, N, BP_FOR_BETA, 0, 16),
 	F(guard_step, N, BP_FOR_BETA, 0.001, 16),
 	F(sneak_camera, N, BP_FOR_BETA, 0, 16),
 	F(camera_decay, N, BP_FOR_BETA, 0, 1),
 	F(step_cooldown, N, BP_FOR_BETA, 0, 16),
-	F(water_inset_y, N, BP_FOR_BETA, -16, 16),
-	F(lava_inset_xz, N, BP_FOR_BETA, -16, 16),
+	F(water_inset_y, N, BP_FOR_BOTH, -16, 16),
+	F(lava_inset_xz, N, BP_FOR_BOTH, -16, 16),
 	F(water_current, N, BP_FOR_BETA, -BIG, BIG),
 	F(push_out_of_blocks, B, BP_FOR_BETA, 0, 1),
 	F(push_out_speed, N, BP_FOR_BETA, -BIG, BIG),
@@ -161,5 +196,16 @@ const bp_RuleField bp_rule_fields[] = {
 	F(back_off, N, BP_FOR_BOTH, 0, 0.5),
 	F(camera_rise, N, BP_FOR_BOTH, 0, BIG),
 	F(passes, BP_FIELD_INT, BP_FOR_BOTH, 1, 16),
+	F(max_dt, N, BP_FOR_MCCPP, 0.001, 1),
+	F(reference_dt, N, BP_FOR_MCCPP, 0.001, 1),
+	F(water_rate, N, BP_FOR_MCCPP, 0, BIG),
+	F(water_speed, N, BP_FOR_MCCPP, -BIG, BIG),
+	F(water_sink, N, BP_FOR_MCCPP, -BIG, BIG),
+	F(water_swim, N, BP_FOR_MCCPP, -BIG, BIG),
+	F(lava_rate, N, BP_FOR_MCCPP, 0, BIG),
+	F(lava_speed, N, BP_FOR_MCCPP, -BIG, BIG),
+	F(lava_sink, N, BP_FOR_MCCPP, -BIG, BIG),
+	F(lava_swim, N, BP_FOR_MCCPP, -BIG, BIG),
+	F(breach_speed, N, BP_FOR_MCCPP, -BIG, BIG),
 	{NULL, 0, 0, 0, 0, 0},
 };

@@ -4,6 +4,7 @@
  */
 #include "solid.h"
 #include "blockphys.h"
+#include "entity.h"
 #include "query.h"
 
 /* True if entity a may be blocked by b (group/mask filter, both ways). */
@@ -115,4 +116,14 @@ int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *regio
 		return n;
 	bp_Collect c = {out, cap, n};
 	return visit_solids(w, self, region, bp_collect_one, &c) ? -1 : c.n;
+}
+
+void bp_world_entities_restored(bp_World *w)
+{
+	bp_entities_compact(w);
+	const bp_EntityPool *p = &w->entities;
+	bp_broadphase_invalidate(w);
+	w->nsolid = 0;
+	for (uint32_t i = 0; i < p->norder; i++)
+		w->nsolid += p->items[p->order[i]].solid;
 }

@@ -7,6 +7,7 @@
  */
 #include "blockphys.h"
 #include "beta173.h"
+#include "entity.h"
 #include "move_limits.h"
 #include "mccpp.h"
 #include "solid.h"
@@ -14,8 +15,9 @@
 
 #include <math.h>
 
-double bp_world_max_displacement(const bp_World *w, double dt, uint32_t *slot)
+double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot)
 {
+	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
 	double m = 0;
 	*slot = UINT32_MAX;
@@ -58,6 +60,7 @@ static void depenetrate(bp_World *w, uint32_t index)
 
 int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 {
+	bp_entities_compact(w); /* no spawn or remove while locked: no hole appears in it */
 	bp_EntityPool *p = &w->entities;
 	w->locked = 1;
 	w->hooks = hooks;

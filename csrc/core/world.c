@@ -66,7 +66,7 @@ bp_WorldStats bp_world_stats(const bp_World *w)
 	s.chunks = w->nchunks;
 	s.bytes = w->mem.bytes;
 	s.block_types = w->ntypes;
-	s.entities = w->entities.norder;
+	s.entities = w->entities.nlive;
 	s.colliders = w->live_colliders;
 	return s;
 }

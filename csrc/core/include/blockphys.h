@@ -167,7 +167,7 @@ uint32_t bp_world_entity_count(const bp_World *w);
 /** The slot (0-based: bp_EntityId.index1 - 1, as hooks and bp_broadphase_moved name
  *  entities) of the i-th live entity in creation order, the step's order; i in
  *  [0, bp_world_entity_count). Source: our own. */
-uint32_t bp_world_entity_slot(const bp_World *w, uint32_t i);
+uint32_t bp_world_entity_slot(bp_World *w, uint32_t i);
 
 /** The entity in slot `slot` (0-based), live or not (not checked: callers know the
  *  slot is live, as a hook's argument is). Valid until the next spawn or remove.
@@ -181,7 +181,7 @@ void bp_entity_set_solid(bp_World *w, bp_Entity *e, int solid);
 /** Whether some live entity's rules carry a heading or jump hook, or it has an entity
  *  filter: a step may then call the caller's code, which may fail and must then be
  *  undone (bp_world_snapshot_save). Linear in the live entities. Source: our own. */
-int bp_world_any_hooks(const bp_World *w);
+int bp_world_any_hooks(bp_World *w);
 
 /** Bytes a snapshot of every entity slot and its inputs takes: what a step that can
  *  fail saves first (bp_world_snapshot_save). Changes only when slots are added (a
@@ -208,7 +208,7 @@ void bp_world_entity_restore(bp_World *w, uint32_t slot, const bp_EntityState *s
 
 /** After entities were restored (bp_world_snapshot_restore, bp_world_entity_restore):
  *  drops the broadphase grid (rebuilt on the next query) and counts the solid
- *  entities again. Source: our own. */
+ *  entities again (solid.c). Source: our own. */
 void bp_world_entities_restored(bp_World *w);
 
 /** Replace an entity's rules (validated by the caller). Every change of rule values
@@ -379,8 +379,11 @@ void bp_jump_beta173(bp_Entity *e);
  *  sources/mccpp-entity-physics.txt, with Beta's moveFlying direction convention. */
 void bp_heading_mccpp(double yaw, double strafe, double forward, double k, double a[2]);
 
-/** MC-CPP's jump: on the ground, vy = sqrt(2 jump_height gravity) (b/s). Source:
- *  sources/mccpp-entity-physics.txt. */
+/** MC-CPP's jump: on the ground, vy = sqrt(2 jump_height gravity) (b/s) with
+ *  integrator "mccpp"; with "exact" (the default), on the ground and in no liquid
+ *  (e->in_water, e->in_lava of the last substep), vy = the launch speed whose exact
+ *  parabola peaks at the documents' 60-fps apex (mccpp.h, bp_jump_speed_mccpp).
+ *  Source: sources/mccpp-entity-physics.txt (the launch speed: derived, our own). */
 void bp_jump_mccpp(bp_Entity *e);
 
 /** Beta EntityLiving.knockBack on entity e (Beta rules): all motion halved, then the
@@ -470,6 +473,6 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
  *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. `*slot`
  *  gets the slot of the first entity (creation order) that attempts it, or UINT32_MAX
  *  without entities. Source: our own (README "Stepping"). */
-double bp_world_max_displacement(const bp_World *w, double dt, uint32_t *slot);
+double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot);
 
 #endif

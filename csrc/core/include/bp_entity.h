@@ -90,10 +90,17 @@ typedef struct bp_EntityPool {
 	uint32_t live_cap;
 	uint32_t *free_slots;
 	uint32_t nfree, free_cap;
-	uint32_t *order;       /* live slot indices (0-based) in creation order */
+	uint32_t *order;       /* slot indices (0-based) in creation order; a removed one
+	                        * is BP_NO_SLOT until the next compaction (entity.c) */
 	uint32_t norder, order_cap;
+	uint32_t *pos;         /* per slot: its index in order while alive */
+	uint32_t pos_cap;
+	uint32_t nlive;        /* live entities: norder less the holes */
 	uint32_t next_serial;
 } bp_EntityPool;
+
+/** A hole in bp_EntityPool.order: a slot removed since the last compaction. */
+#define BP_NO_SLOT UINT32_MAX
 
 /** Handle of an entity: index1 = slot + 1 (0 is null), plus the slot's generation. */
 typedef struct bp_EntityId {

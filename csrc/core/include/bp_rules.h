@@ -12,6 +12,11 @@
 typedef enum { BP_MODEL_BETA173 = 0, BP_MODEL_MCCPP = 1 } bp_Model;
 typedef enum { BP_RESOLVER_AXIS = 0, BP_RESOLVER_SWEPT = 1 } bp_Resolver;
 typedef enum { BP_PUSH_NONE = 0, BP_PUSH_BETA173 = 1, BP_PUSH_SEPARATE = 2 } bp_PushModel;
+/** MC-CPP rules' integrator: "exact" (the default: substeps of at most max_dt seconds,
+ *  each the exact solution of the state's linear ODE; liquids and ladders) or "mccpp"
+ *  (the documents' forward Euler with the clamped linear decay, bit for bit; no liquids,
+ *  no ladders). README.md, "MC-CPP rules and the swept resolver". */
+typedef enum { BP_INTEGRATOR_EXACT = 0, BP_INTEGRATOR_MCCPP = 1 } bp_Integrator;
 
 /** The rules of one entity. Units: Beta model in blocks and blocks/tick, MC-CPP model
  *  in blocks and blocks/second. Float-literal defaults are the game's Java float
@@ -20,6 +25,7 @@ typedef struct bp_Rules {
 	int model;    /* bp_Model */
 	int resolver; /* bp_Resolver */
 	int push;     /* bp_PushModel */
+	int integrator; /* bp_Integrator (MC-CPP rules only) */
 	/* Lua hooks present (the functions live on the Lua side) */
 	uint8_t hook_heading;
 	uint8_t hook_jump;
@@ -93,6 +99,23 @@ typedef struct bp_Rules {
 	double camera_rise;       /* step_offset recovers 8 b/s */
 	int passes;               /* swept resolver passes: 3 */
 
+	/* --- MC-CPP, integrator "exact" (per second; mccpp_exact.c) --- */
+	double max_dt;            /* longest substep: 0.05 s (our own) */
+	double reference_dt;      /* frame time whose per-frame factors give the rates:
+	                           * 1/60 s (MC-CPP runs at frame rate) */
+	/* Liquids: derived from Beta 1.7.3's per-tick constants at 20 ticks/s (rules.c).
+	 * The shared fields water_inset_y, lava_inset_xz (tests), breach_height (0.6F) and
+	 * ladder_speed, ladder_descent, ladder_climb (b/s here) serve both models. */
+	double water_rate;        /* 1/s: -ln(0.8F) x 20 = 4.463 */
+	double water_speed;       /* b/s horizontal: 0.02F x 0.98F / (1 - 0.8F) x 20 = 1.96 */
+	double water_sink;        /* b/s down: 0.02 / (1 - 0.8F) x 20 = 2 */
+	double water_swim;        /* b/s up, jump held: (0.04F - 0.02) / (1 - 0.8F) x 20 = 2 */
+	double lava_rate;         /* 1/s: -ln(0.5) x 20 = 13.86 */
+	double lava_speed;        /* b/s: 0.02F x 0.98F / (1 - 0.5) x 20 = 0.784 */
+	double lava_sink;         /* b/s: 0.02 / (1 - 0.5) x 20 = 0.8 */
+	double lava_swim;         /* b/s: (0.04F - 0.02) / (1 - 0.5) x 20 = 0.8 */
+	double breach_speed;      /* b/s: vy on a breach, 0.3F x 20 = 6 */
+
 } bp_Rules;
 
 /** The Beta 1.7.3 preset (reference/b173-movement.md): model beta173, resolver "axis",
@@ -121,7 +144,7 @@ typedef struct bp_RuleField {
 } bp_RuleField;
 
 /** The table of numeric/boolean/vector fields, terminated by a NULL name. `model`,
- *  `resolver`, `push` and the hooks are not in it (bindings handle them). Units and
+ *  `resolver`, `push`, `integrator` and the hooks are not in it (bindings handle them). Units and
  *  defaults: the bp_Rules comments and README's rules tables; min/max are the ranges a
  *  binding must enforce (per component for BP_FIELD_VEC3). */
 extern const bp_RuleField bp_rule_fields[];
