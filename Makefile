@@ -31,7 +31,7 @@ NEED        = @$(MAKE) --no-print-directory deps DEBS=
 INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 
-.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint docs clean install
+.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint structure docs clean install
 
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
@@ -155,6 +155,14 @@ memcheck:
 lint:
 	$(NEED)"lua-check"
 	luacheck lua spec examples bench tools
+
+# The layout's promises (docs/architecture.md): no circle among the C files (calls,
+# from the objects) or the Lua modules, no Lua header in the core.
+structure:
+	$(NEED)"$(DEBS_BUILD)"
+	$(MAKE) --no-print-directory module
+	$(LUA) tools/check_structure.lua $(BUILD)/obj
+	$(LUA) tools/check_requires.lua
 
 # The figures of docs/ (docs/img/*.svg), drawn by gnuplot from what the library does:
 # tools/plots/plots.lua runs the scenes into $(BUILD)/plots, render.sh draws them.
