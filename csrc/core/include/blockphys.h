@@ -281,7 +281,7 @@ bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out
 /** Longest ray (blocks): bounds the cells one raycast walks. */
 #define BP_MAX_RAY 4096.0
 
-enum { BP_HIT_NONE = 0, BP_HIT_BLOCK = 1, BP_HIT_COLLIDER = 2 };
+enum { BP_HIT_NONE = 0, BP_HIT_BLOCK = 1, BP_HIT_COLLIDER = 2, BP_HIT_ENTITY = 3 };
 
 /** A ray's hit on a block shape or a static collider. */
 typedef struct bp_RayHit {
@@ -354,6 +354,39 @@ bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double
  *  order) before colliders (by box): never the order of insertion. Source:
  *  sources/mccpp-collider.txt (the swept test per box); the region walk: our own. */
 bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit);
+
+/** One box that a swept box crosses (bp_world_sweep_all). */
+typedef struct bp_SweepCross {
+	int kind;           /* BP_HIT_BLOCK, BP_HIT_COLLIDER or BP_HIT_ENTITY */
+	double entry, exit; /* fractions of the displacement: the interiors overlap for t
+	                     * in (entry, exit); entry in [0, 1) (0 when they overlap at
+	                     * the start); exit > 1 when they still overlap at the end */
+	int normal[3];      /* the face of the box crossed at entry; 0, 0, 0 when the
+	                     * boxes overlap at the start */
+	int inside;         /* overlapping at the start */
+	int32_t cell[3];    /* block position (BP_HIT_BLOCK) */
+	uint16_t id;        /* block id (BP_HIT_BLOCK) */
+	uint32_t collider;  /* 1-based collider slot (BP_HIT_COLLIDER) */
+	uint64_t handle;    /* the collider's handle (BP_HIT_COLLIDER) */
+	uint32_t entity;    /* entity slot, 0-based (BP_HIT_ENTITY) */
+	uint32_t serial;    /* the entity's serial (creation order) */
+	bp_AABB box;        /* the box crossed (world space, blocks) */
+	int rank;           /* order at the same entry: a face before an edge, X, Y, Z */
+} bp_SweepCross;
+
+/** Every block box, static collider and entity box that box m crosses as it moves by
+ *  v (blocks; |v| <= BP_MAX_MOVE per axis): those whose interiors it overlaps at some
+ *  t in [0, 1] (touching is not crossing), the ones it starts inside included. Sorted
+ *  by entry; at the same entry, those it starts inside first, then a face contact
+ *  before an edge or corner one and the normal's axis X, Y, Z, then blocks (by cell, x
+ *  then y then z, and box), colliders (by box), entities (creation order): never by
+ *  visit or insertion order. With v = 0: the boxes m overlaps (entry 0, exit +inf).
+ *  Writes the first min(n, cap) into out and the count to *n (call again with room
+ *  for n when n > cap). BP_ELIMIT past BP_MAX_QUERY_BOXES block boxes on the path or
+ *  |v| over BP_MAX_MOVE, BP_ENOMEM. Moves nothing. Source: our own (bump's
+ *  querySegmentWithCoords, for boxes). */
+bp_Status bp_world_sweep_all(bp_World *w, const bp_AABB *m, const double v[3],
+                             bp_SweepCross *out, uint32_t cap, uint32_t *n);
 
 /** Number of cells bp_world_sweep would scan for m moving by v (blocks), for a work
  *  limit. Source: our own. */

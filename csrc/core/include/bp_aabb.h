@@ -39,6 +39,17 @@ typedef struct bp_Sweep {
  *  moving into it hits at t = 0, and boxes that already overlap report no hit (t = 1). */
 bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3]);
 
+/** The times t at which the interiors of m moved by t v (blocks) and s overlap: the
+ *  open interval (entry, exit), empty when entry >= exit (a box only touched at one
+ *  instant is not crossed); per axis as bp_aabb_sweep (a still axis: always or never,
+ *  by strict overlap). Unlike bp_aabb_sweep nothing is rejected: boxes that overlap at
+ *  t = 0 give an entry below 0 (or -inf). *at gets t = entry, and when a face of s is
+ *  crossed at entry in [0, exit), its normal (the axis of the latest entry; X, Y, Z on
+ *  a tie) and the axes entering then; else a zero normal. Source: our own (for
+ *  world:sweep_all, after bump's querySegmentWithCoords). */
+void bp_aabb_interval(const bp_AABB *m, const bp_AABB *s, const double v[3], double *entry,
+                      double *exit, bp_Sweep *at);
+
 /* The small operations are inline: they run per box in every gather. */
 
 /** Box from min and max corners (blocks; no validation: callers check lo <= hi).
