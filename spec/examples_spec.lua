@@ -87,7 +87,7 @@ checks["game_loop.lua"] = function(out)
   assert_line(out, "hitch: a 0.25 s frame ran 5 ticks, dropped 0.00 s")
   assert_line(out, "120 frames, 2.233 s, 44 ticks (19.7 per second)")
   for who in ("Beta,MC-CPP"):gmatch("[^,]+") do
-    local v = tonumber(out:match(who .. " walker +([%d.]+) blocks/s"))
+    local v = tonumber(out:match(who:gsub("%-", "%%-") .. " walker +([%d.]+) blocks/s"))
     assert.is_true(v and v > 3.9 and v < 4.4, who .. " " .. tostring(v))
   end
 end
