@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * beta173.c - one tick of the Beta 1.7.3 rules for one entity: input, jump,
  * heading, water / lava / ground-or-air branches, ladders, gravity, drag, friction
- * (reference/b173-movement.md sections 0, 1, 2, 5, 8). Where the game computes in
+ * (docs/beta173.md sections 0, 1, 2, 5, 8). Where the game computes in
  * Java float (friction factor, acceleration, moveFlying) we compute in float too,
  * so that velocities match the game's; everything else is double.
  */

@@ -12,7 +12,7 @@
  * the displacement (zeroing the blocked axes), so that the speeds, heights and times do
  * not depend on the frame rate, up to where a state change falls inside a substep.
  *
- * The constants come from the documents' integrator (sources/mccpp-entity-physics.txt:
+ * The constants come from the documents' integrator (docs/mccpp.md:
  * v += a f dt, move, v -= g dt, v -= v f dt) at the reference frame time tau =
  * rules.reference_dt (1/60 s): its per-frame map of the move velocity, with the
  * state held, is m' = (1 - f tau) m + f tau a (horizontal) and u' = (1 - f tau)(u -

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * rules.c - rule presets and the table of named rule fields.
- * Beta values: reference/b173-movement.md (float literals widened to double).
- * MC-CPP values: sources/mccpp-entity-physics.txt.
+ * Beta values: docs/beta173.md (float literals widened to double).
+ * MC-CPP values: docs/mccpp.md.
  */
 #include "blockphys.h"
 
@@ -75,7 +75,7 @@ bp_Rules bp_rules_beta173(void)
 	r.camera_rise = 8.0 / 20.0;            /* per tick */
 	r.jump_height = 1.25;
 	r.walk_speed = 4.317; /* b/s^2 input acceleration; as friction decays it, also the
-	                       * grounded terminal speed in b/s (README, MC-CPP rules) */
+	                       * grounded terminal speed in b/s (docs/mccpp.md) */
 	return r;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * solid.c - what blocks a moving entity: block shapes, static colliders and the
- * boxes of solid entities (boats, minecarts: reference/b173-movement.md section 4).
+ * boxes of solid entities (boats, minecarts: docs/beta173.md section 4).
  */
 #include "solid.h"
 #include "blockphys.h"
