@@ -208,7 +208,7 @@ static void move_touching(bp_World *w, bp_Entity *e, const double v[3])
 		touch_blocks(w, e);
 }
 
-/* moveEntity (reference section 3) for the Beta tick. */
+/* moveEntity (docs/beta173.md section 3) for the Beta tick. */
 static void resolve(bp_World *w, bp_Entity *e, const double v[3])
 {
 	if (e->in_web | w->has_touch)

@@ -3,7 +3,7 @@
  * opaque cubes (a block placed into it, say) gets a velocity of 0.1F b/t toward the
  * nearest open side. docs/beta173.md section 0 (EntityPlayerSP's
  * onLivingUpdate calls it four times, after the sneak dip); the body and
- * World.isBlockNormalCube as in the decompile the reference cites as S1.
+ * World.isBlockNormalCube as in the decompilations docs/beta173.md names.
  */
 #include "beta173_push_out.h"
 #include "blockphys.h"

@@ -13,7 +13,7 @@
  *  (0.1F b/t) toward the nearest side whose two cells are open. Beta rules, per tick,
  *  called by bp_tick_beta173 when rules.push_out_of_blocks is set. Source:
  *  docs/beta173.md section 0; the method body and World.isBlockNormalCube
- *  as in the decompile (reference S1). */
+ *  as in the decompile (docs/beta173.md, "Sources of this description"). */
 void bp_push_out_of_blocks(bp_World *w, bp_Entity *e);
 
 #endif

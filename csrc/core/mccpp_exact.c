@@ -358,7 +358,7 @@ static int substep(bp_World *w, uint32_t index, double h, int splits[2], const b
 		}
 	} else {
 		if (ladder) {
-			/* Beta's ladder (reference section 8): horizontal speed held within
+			/* Beta's ladder (docs/beta173.md section 8): horizontal speed held within
 			 * ladder_speed (the velocity and the target, so that the solution stays
 			 * within it), no fall distance, and the climb or the descent clamp. */
 			for (int a = 0; a < 2; a++)

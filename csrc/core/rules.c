@@ -106,7 +106,7 @@ bp_Rules bp_rules_mccpp(void)
 	 * heading or the swim-up 0.04F; q: the drag; g: subtracted after it), which relaxes
 	 * by q per tick toward (a - g) / (1 - q). The exact solution of
 	 * dv/dt = k ((a - g) / (1 - q) - v) with the rate k = -ln(q) x 20 /s takes the same
-	 * values at every tick boundary (reference sections 2, 5, 8). */
+	 * values at every tick boundary (docs/beta173.md sections 2, 5, 8). */
 	const bp_Rules b = bp_rules_beta173();
 	const double wq = b.water_drag, lq = b.lava_drag;
 	const double held = b.water_accel * b.input_damping; /* 0.02F x 0.98F per tick */

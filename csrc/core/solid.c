@@ -40,7 +40,7 @@ int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b)
 }
 
 /* Beta gathers entities from the region grown by 0.25 on every axis, then keeps the
- * boxes that overlap the region itself (reference section 4). */
+ * boxes that overlap the region itself (docs/beta173.md section 4). */
 #define SOLID_QUERY_MARGIN 0.25
 
 typedef struct SolidVisit {
