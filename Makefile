@@ -51,7 +51,7 @@ NEED        = @$(MAKE) --no-print-directory deps DEBS=
 INST_LIBDIR ?= /usr/local/lib/lua/$(LUA_V)
 INST_LUADIR ?= /usr/local/share/lua/$(LUA_V)
 
-.PHONY: all module test-tools deps test test-all demo repl bench check sanitize memcheck lint docs clean install
+.PHONY: all module test-tools deps test test-all demo repl bench check sanitize memcheck lint structure docs clean install
 
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
@@ -171,6 +171,7 @@ bench:
 	$(MAKE) --no-print-directory module BUILD=build-bench/$(LUA_NAME) OPT="-O3 -DNDEBUG"
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/bench.lua
 	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/crowd.lua
+	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/game_loop.lua
 
 # The suite under AddressSanitizer + UBSan: the module is built with the
 # sanitizers and the interpreter preloads the runtime, halting on any report.
@@ -202,6 +203,14 @@ memcheck:
 lint:
 	$(NEED)"lua-check"
 	luacheck lua spec examples bench tools
+
+# The layout's promises (docs/architecture.md): no circle among the C files (calls,
+# from the objects) or the Lua modules, no Lua header in the core.
+structure:
+	$(NEED)"$(DEBS_BUILD)"
+	$(MAKE) --no-print-directory module
+	$(LUA) tools/check_structure.lua $(BUILD)/obj
+	$(LUA) tools/check_requires.lua
 
 # The figures of docs/ (docs/img/*.svg), drawn by gnuplot from what the library does:
 # tools/plots/plots.lua runs the scenes into $(BUILD)/plots, render.sh draws them.

@@ -79,6 +79,18 @@ end
 
 checks["crowd.lua"] = function(out) crowd_rows(out, 400, "separate") end
 
+-- The clock runs 20 ticks a second of frame time: 2.233 s of frames, 44 ticks; the
+-- 0.25 s hitch runs its 5 ticks at once (max_ticks 10: nothing dropped); both walkers
+-- keep a walking speed near 4.3 blocks/s (Beta 0.2159 b/t x 20; MC-CPP walk_speed).
+checks["game_loop.lua"] = function(out)
+  assert_line(out, "hitch: a 0.25 s frame ran 5 ticks, dropped 0.00 s")
+  assert_line(out, "120 frames, 2.233 s, 44 ticks (19.7 per second)")
+  for who in ("Beta,MC-CPP"):gmatch("[^,]+") do
+    local v = tonumber(out:match(who:gsub("%-", "%%-") .. " walker +([%d.]+) blocks/s"))
+    assert.is_true(v and v > 3.9 and v < 4.4, who .. " " .. tostring(v))
+  end
+end
+
 checks["lobby.lua"] = function(out)
   assert_line(out, "loaded " .. LOBBY .. ": 41 x 48 x 35 (width x height x length), 25 palette entries")
   assert_line(out, "  every block state had a known shape")

@@ -214,3 +214,40 @@ describe("e:set_input", function()
     end
   end)
 end)
+
+describe("world:set_inputs", function()
+  it("sets every entity's five inputs from one flat array, in entities() order", function()
+    local w = bp.World()
+    local a = w:spawn{ x = 0, y = 0, z = 0 }
+    local b = w:spawn{ x = 5, y = 0, z = 0 }
+    w:set_inputs{ 1, -1, 90, true, nil, -0.5, 0.25, -30, false, true }
+    assert.same({ 1, -1, 90, true, false }, { a.forward, a.strafe, a.yaw, a.jumping, a.sneaking })
+    assert.same({ -0.5, 0.25, -30, false, true },
+      { b.forward, b.strafe, b.yaw, b.jumping, b.sneaking })
+  end)
+
+  it("changes nothing when a value is wrong, and names it", function()
+    local w = bp.World()
+    local a = w:spawn{ x = 0, y = 0, z = 0 }
+    local b = w:spawn{ x = 5, y = 0, z = 0 }
+    a:set_input(0.5, 0.5, 10, true, true)
+    b:set_input(0.5, 0.5, 10, true, true)
+    for _, case in ipairs{
+      { { 0, 0, 0, false, false, 2, 0, 0, false, false },
+        "set_inputs: inputs[6] (the forward of entity 2) must be a number in [-1, 1]" },
+      { { 0, 0, 0, false, false, 0, 0, 0 / 0, false, false },
+        "set_inputs: inputs[8] (the yaw of entity 2) must be a finite number" },
+      { { 0, 0, 0, 1, false },
+        "set_inputs: inputs[4] (the jumping of entity 1) must be a boolean or nil" },
+      { { 0, 0, 0, false, false },
+        "set_inputs: inputs[6] (the forward of entity 2) must be a finite number" },
+    } do
+      assert.has_error(function() w:set_inputs(case[1]) end, case[2])
+      for _, e in ipairs{ a, b } do
+        assert.same({ 0.5, 0.5, 10, true, true }, { e.forward, e.strafe, e.yaw, e.jumping, e.sneaking })
+      end
+    end
+    assert.has_error(function() w:set_inputs(5) end,
+      "bad argument #1 to 'set_inputs' (table expected, got number)")
+  end)
+end)

@@ -114,6 +114,7 @@ static void entity_lerp(const bp_Entity *e, double alpha, double out[3])
 static int fill_positions(lua_State *L, int out_index, PositionFn fn, double alpha)
 {
 	bp_World *w = lbp_world_of(L, 1);
+	const LWorld *lw = lua_touserdata(L, 1);
 	const uint32_t n = bp_world_entity_count(w);
 	if (lua_isnoneornil(L, out_index)) {
 		lua_createtable(L, (int)(3 * (size_t)n < INT32_MAX ? 3 * n : 0), 0);
@@ -126,7 +127,9 @@ static int fill_positions(lua_State *L, int out_index, PositionFn fn, double alp
 	 * destroy): the count and each slot are read afresh. */
 	lua_Integer k = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		w = lbp_world_of(L, 1);
+		if (!lw->w) /* destroyed by a finalizer */
+			lbp_world_of(L, 1);
+		w = lw->w;
 		if (i >= bp_world_entity_count(w))
 			break;
 		double p[3];
@@ -176,6 +179,73 @@ static int l_world_lerp_positions(lua_State *L)
 	lbp_world_of(L, 1);
 	const double alpha = lbp_check_finite(L, 2);
 	return fill_positions(L, 3, entity_lerp, alpha);
+}
+
+/* The names of the five inputs of world:set_inputs, in their order. */
+static const char *const INPUT_NAMES[5] = {"forward", "strafe", "yaw", "jumping", "sneaking"};
+
+/* Check input k (0..4) at stack index i and store it into in, or return the problem. */
+static const char *read_input(lua_State *L, int i, int k, bp_EntityInput *in)
+{
+	if (k < 3) {
+		int ok;
+		const double v = lua_tonumberx(L, i, &ok);
+		if (!ok || !isfinite(v))
+			return "a finite number";
+		if (k < 2 && !(v >= -1 && v <= 1))
+			return "a number in [-1, 1]";
+		*(k == 0 ? &in->forward : k == 1 ? &in->strafe : &in->yaw) = v;
+		return NULL;
+	}
+	const int type = lua_type(L, i);
+	if (type != LUA_TNIL && type != LUA_TBOOLEAN)
+		return "a boolean or nil";
+	*(k == 3 ? &in->jumping : &in->sneaking) = (uint8_t)lua_toboolean(L, i);
+	return NULL;
+}
+
+/***
+ * Set the inputs of every entity from one flat array, in World:entities() order:
+ * `{forward1, strafe1, yaw1, jumping1, sneaking1, forward2, ...}` (as
+ * Entity:set_input's arguments; jumping and sneaking may be nil for false): one call
+ * for a whole input loop. Every value is checked; when one is wrong nothing changes.
+ * Source: our own.
+ * @function World:set_inputs
+ * @tparam table inputs 5 values per live entity
+ * @raise "bad argument #1 to 'set_inputs' (table expected, got T)"; "set_inputs:
+ *   inputs[k] (the forward of entity i) must be a number in [-1, 1]" (strafe alike;
+ *   yaw: "a finite number"; jumping, sneaking: "a boolean or nil").
+ */
+static int l_world_set_inputs(lua_State *L)
+{
+	bp_World *w = lbp_world_of(L, 1);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	const uint32_t n = bp_world_entity_count(w);
+	/* The inputs as they were, to put back when a value is wrong (allocated first:
+	 * nothing below allocates, so no finalizer runs while inputs change). */
+	bp_EntityInput *saved = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *saved, 0);
+	w = lbp_world_of(L, 1);
+	const uint32_t count = bp_world_entity_count(w) < n ? bp_world_entity_count(w) : n;
+	const int top = lua_gettop(L);
+	for (uint32_t i = 0; i < count; i++) {
+		bp_EntityInput *in = bp_entity_input(w, bp_world_slot_entity(w, bp_world_entity_slot(w, i)));
+		saved[i] = *in;
+		for (int k = 0; k < 5; k++) /* the five values at top + 1 .. top + 5 */
+			lua_rawgeti(L, 2, (lua_Integer)i * 5 + k + 1);
+		for (int k = 0; k < 5; k++) {
+			const char *problem = read_input(L, top + 1 + k, k, in);
+			if (problem) {
+				for (uint32_t j = 0; j <= i; j++)
+					*bp_entity_input(w, bp_world_slot_entity(w, bp_world_entity_slot(w, j))) =
+					    saved[j];
+				return luaL_error(L, "set_inputs: inputs[%s] (the %s of entity %d) must be %s",
+				                  lbp_int_text((lua_Integer)i * 5 + k + 1).s, INPUT_NAMES[k],
+				                  (int)i + 1, problem);
+			}
+		}
+		lua_settop(L, top);
+	}
+	return 0;
 }
 
 /***
@@ -240,7 +310,8 @@ static int l_world_newindex(lua_State *L)
 /* The game loop's World methods (added in luaopen_blockphys_core). */
 const luaL_Reg lbp_loop_world_methods[] = {
 	{"advance", l_world_advance}, {"positions", l_world_positions},
-	{"lerp_positions", l_world_lerp_positions}, {NULL, NULL}};
+	{"lerp_positions", l_world_lerp_positions}, {"set_inputs", l_world_set_inputs},
+	{NULL, NULL}};
 
 /* World's __index and __newindex (the clock's fields): after every World method is in
  * its table. */

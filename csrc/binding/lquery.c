@@ -353,7 +353,134 @@ static int l_world_sweep(lua_State *L)
 	return 5;
 }
 
+/* The kinds of box world:sweep_all reports, by bp_SweepCross.kind. */
+static const char *const CROSS_KINDS[] = {"none", "block", "collider", "entity"};
+
+/* The crossings of m moving by v into a userdata on the stack top: computed again
+ * with room for all when the first guess was short (the world may change in between:
+ * the allocation can run finalizers). Returns the array and its count. */
+static bp_SweepCross *crossings(lua_State *L, const bp_AABB *m, const double v[3],
+                                uint32_t *n)
+{
+	uint32_t cap = 64;
+	for (;;) {
+		bp_SweepCross *buf = lua_newuserdatauv(L, (size_t)cap * sizeof *buf, 0);
+		bp_Status st = bp_world_sweep_all(lbp_world_of(L, 1), m, v, buf, cap, n);
+		if (st == BP_ELIMIT)
+			luaL_error(L, "sweep_all: the path holds more than %d block boxes "
+			              "(limits.max_query_boxes)", MAX_QUERY_BOXES);
+		if (st != BP_OK)
+			lbp_raise_status(L, st);
+		if (*n <= cap)
+			return buf;
+		lua_pop(L, 1);
+		cap = *n;
+	}
+}
+
+/* The table of crossing x (on the stack top), or nothing pushed (returns 0) for an
+ * entity that a finalizer removed meanwhile. */
+static int push_crossing(lua_State *L, const bp_SweepCross *x)
+{
+	if (x->kind == BP_HIT_ENTITY) {
+		/* The entity's userdata first (reading it allocates nothing), if the slot
+		 * still holds the entity crossed: a finalizer run by an earlier allocation may
+		 * have removed it, and a spawn taken its slot. */
+		bp_World *w = lbp_world_of(L, 1);
+		const bp_Entity *e = bp_world_slot_entity(w, x->entity);
+		if (!e->alive || e->serial != x->serial)
+			return 0;
+		lbp_push_entity(L, 1, x->entity);
+	}
+	lua_createtable(L, 0, 12);
+	if (x->kind == BP_HIT_ENTITY) {
+		lua_insert(L, -2);
+		lua_setfield(L, -2, "entity");
+	} else {
+		set_target_fields(L, x->kind, x->cell, x->id, (lua_Integer)x->handle);
+	}
+	lua_pushstring(L, CROSS_KINDS[x->kind]);
+	lua_setfield(L, -2, "kind");
+	set_num_field(L, "entry", x->entry);
+	set_num_field(L, "exit", x->exit);
+	set_int_field(L, "nx", x->normal[0]);
+	set_int_field(L, "ny", x->normal[1]);
+	set_int_field(L, "nz", x->normal[2]);
+	lbp_push_collider(L, &x->box);
+	lua_setfield(L, -2, "box");
+	return 1;
+}
+
+/***
+ * Every block box, static collider and entity box that a box crosses as it moves
+ * along a displacement, in order: for bullets, lasers and sensors. A box is crossed
+ * when the interiors overlap at some point of the move (touching is not crossing);
+ * boxes the moving one starts inside come first, with entry 0 and a zero normal. At the
+ * same entry: a face contact before an edge or corner contact, then the normal's axis
+ * X, Y, Z, then blocks (by cell x, y, z, then box), colliders (by box), entities
+ * (creation order): never the order of insertion. Moves nothing. Source: our own,
+ * after bump.lua's World:querySegmentWithCoords (for boxes).
+ * @function World:sweep_all
+ * @tparam Collider collider the moving box
+ * @tparam number dx displacement (blocks, |d| <= 1024 per axis; all three given)
+ * @tparam number dy
+ * @tparam number dz
+ * @tparam[opt] function filter called with each crossing's table; only those it
+ *   returns a truthy value for are kept
+ * @treturn table an array of crossings: `{kind = "block"|"collider"|"entity", entry,
+ *   exit, nx, ny, nz, box}` with `entry`, `exit` the fractions of the displacement
+ *   between which the interiors overlap (entry in [0, 1); exit above 1 when still
+ *   overlapping at the end; with a zero displacement, the boxes overlapped: entry 0,
+ *   exit math.huge), the normal of the face crossed at entry, `box` a Collider of the
+ *   box crossed; and `x, y, z, id` (a block), `collider = true, handle` (a static
+ *   collider) or `entity` (an Entity)
+ * @raise "bad argument #1 to 'sweep_all' (blockphys.Collider expected, got T)", "bad
+ *   argument #n to 'sweep_all' (displacement must be at most 1024 blocks per axis)",
+ *   "(number must be finite)", "bad argument #5 to 'sweep_all' (function expected, got
+ *   T)"; "sweep_all: region too large (more than 16777216 cells)", "sweep_all: the path
+ *   holds more than 1048576 block boxes (limits.max_query_boxes)"; the filter's errors.
+ */
+static int l_world_sweep_all(lua_State *L)
+{
+	bp_World *w = lbp_world_of(L, 1);
+	const bp_AABB m = *lbp_check_collider(L, 2);
+	double v[3];
+	for (int a = 0; a < 3; a++) {
+		v[a] = lbp_check_finite(L, 3 + a);
+		if (!(fabs(v[a]) <= BP_MAX_MOVE))
+			luaL_argerror(L, 3 + a, "displacement must be at most 1024 blocks per axis");
+	}
+	if (!lua_isnoneornil(L, 6))
+		luaL_checktype(L, 6, LUA_TFUNCTION);
+	if (bp_world_sweep_cells(w, &m, v) > MAX_QUERY_CELLS)
+		return luaL_error(L, "sweep_all: region too large (more than %d cells)",
+		                  (int)MAX_QUERY_CELLS);
+	lua_settop(L, 6);
+	uint32_t n;
+	const bp_SweepCross *list = crossings(L, &m, v, &n);
+	lua_createtable(L, (int)(n < 1u << 20 ? n : 0), 0);
+	lua_Integer kept = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!push_crossing(L, &list[i]))
+			continue;
+		if (!lua_isnil(L, 6)) {
+			lua_pushvalue(L, 6);
+			lua_pushvalue(L, -2);
+			lua_call(L, 1, 1);
+			const int keep = lua_toboolean(L, -1);
+			lua_pop(L, 1);
+			if (!keep) {
+				lua_pop(L, 1);
+				continue;
+			}
+		}
+		lua_rawseti(L, -2, ++kept);
+	}
+	return 1;
+}
+
 /* World methods of this file (added to World's in luaopen_blockphys_core). */
 const luaL_Reg lbp_query_world_methods[] = {
 	{"boxes_in", l_world_boxes_in}, {"query", l_world_query}, {"raycast", l_world_raycast},
-	{"raycast_entities", l_world_raycast_entities}, {"sweep", l_world_sweep}, {NULL, NULL}};
+	{"raycast_entities", l_world_raycast_entities}, {"sweep", l_world_sweep},
+	{"sweep_all", l_world_sweep_all}, {NULL, NULL}};

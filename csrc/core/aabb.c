@@ -67,3 +67,24 @@ bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3])
 	}
 	return hit;
 }
+
+void bp_aabb_interval(const bp_AABB *m, const bp_AABB *s, const double v[3], double *entry,
+                      double *exit, bp_Sweep *at)
+{
+	double en[3], ex[3];
+	for (int a = 0; a < 3; a++)
+		axis_times(m, s, a, v[a], &en[a], &ex[a]);
+	*entry = fmax(en[0], fmax(en[1], en[2]));
+	*exit = fmin(ex[0], fmin(ex[1], ex[2]));
+	at->t = *entry;
+	at->normal[0] = at->normal[1] = at->normal[2] = 0;
+	at->axes = 0;
+	if (!(*entry < *exit) || *entry < 0 || bp_aabb_overlaps(m, s))
+		return; /* no crossing, or inside at the start: no face is crossed */
+	int axis = *entry == en[0] ? 0 : *entry == en[1] ? 1 : 2;
+	at->normal[axis] = v[axis] > 0 ? -1 : 1;
+	for (int a = 0; a < 3; a++) {
+		if (en[a] == *entry)
+			at->axes |= 1 << a;
+	}
+}

@@ -117,13 +117,50 @@ static bp_Status cells_grow(bp_World *w)
 	return BP_OK;
 }
 
-/* Position of the first entity of cell c whose serial is >= serial (binary search). */
-static uint32_t cell_lower(const bp_Broadphase *g, const bp_BroadCell *c, uint32_t serial)
+/* The entity slots of cell c: inline while they fit, else an array of their own, so
+ * that the cells of a sparse crowd (most cells: one or two entities) allocate nothing
+ * as entities wander in and out. */
+static inline uint32_t *cell_ents(bp_BroadCell *c)
 {
+	return c->cap > BP_BROAD_INLINE ? c->list.ents : c->list.in;
+}
+
+/* Room for `need` entities in cell c: the inline list, else an array (doubling). */
+static bp_Status cell_reserve(bp_World *w, bp_BroadCell *c, uint32_t need)
+{
+	if (need <= c->cap)
+		return BP_OK;
+	if (c->cap > BP_BROAD_INLINE)
+		return bp_grow(&w->mem, (void **)&c->list.ents, &c->cap, need, sizeof(uint32_t));
+	uint32_t held[BP_BROAD_INLINE], cap = 0;
+	uint32_t *ents = NULL;
+	memcpy(held, c->list.in, sizeof held);
+	bp_Status st = bp_grow(&w->mem, (void **)&ents, &cap, need, sizeof(uint32_t));
+	if (st != BP_OK)
+		return st;
+	memcpy(ents, held, (size_t)c->n * sizeof(uint32_t));
+	c->list.ents = ents;
+	c->cap = cap;
+	return BP_OK;
+}
+
+/* Back to the inline list once the cell is empty (not before: a dense cell that
+ * shrinks and grows again would allocate each time). */
+static void cell_release(bp_World *w, bp_BroadCell *c)
+{
+	if (c->cap > BP_BROAD_INLINE)
+		bp_free(&w->mem, c->list.ents, (size_t)c->cap * sizeof(uint32_t));
+	c->cap = BP_BROAD_INLINE;
+}
+
+/* Position of the first entity of cell c whose serial is >= serial (binary search). */
+static uint32_t cell_lower(const bp_Broadphase *g, bp_BroadCell *c, uint32_t serial)
+{
+	const uint32_t *ents = cell_ents(c);
 	uint32_t lo = 0, hi = c->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (g->ents[c->ents[mid]].serial < serial)
+		if (g->ents[ents[mid]].serial < serial)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -150,16 +187,18 @@ static bp_Status grid_insert(bp_World *w, uint32_t index)
 			memset(c, 0, sizeof *c);
 			c->used = 1;
 			c->c[0] = at[0], c->c[1] = at[1], c->c[2] = at[2];
+			c->cap = BP_BROAD_INLINE;
 			g->ncells++;
 		}
-		if (bp_grow(&w->mem, (void **)&c->ents, &c->cap, c->n + 1, sizeof(uint32_t)) != BP_OK)
+		if (cell_reserve(w, c, c->n + 1) != BP_OK)
 			return BP_ENOMEM;
+		uint32_t *ents = cell_ents(c);
 		/* Appending is the common case: a build lists entities in creation order. */
-		uint32_t at_pos = c->n && g->ents[c->ents[c->n - 1]].serial > en->serial
+		uint32_t at_pos = c->n && g->ents[ents[c->n - 1]].serial > en->serial
 		                      ? cell_lower(g, c, en->serial)
 		                      : c->n;
-		memmove(c->ents + at_pos + 1, c->ents + at_pos, (c->n - at_pos) * sizeof(uint32_t));
-		c->ents[at_pos] = index;
+		memmove(ents + at_pos + 1, ents + at_pos, (c->n - at_pos) * sizeof(uint32_t));
+		ents[at_pos] = index;
 		c->n++;
 		g->listings++;
 	} while (range_next(at, en->lo, en->hi));
@@ -175,15 +214,13 @@ static void grid_remove(bp_World *w, uint32_t index)
 	do {
 		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
 		uint32_t i = c ? cell_lower(g, c, en->serial) : 0;
-		if (c && i < c->n && c->ents[i] == index) {
-			memmove(c->ents + i, c->ents + i + 1, (c->n - i - 1) * sizeof(uint32_t));
+		uint32_t *ents = c ? cell_ents(c) : NULL;
+		if (c && i < c->n && ents[i] == index) {
+			memmove(ents + i, ents + i + 1, (c->n - i - 1) * sizeof(uint32_t));
 			c->n--;
 			g->listings--;
-			if (!c->n) { /* a wanderer's old cells hold no memory */
-				bp_free(&w->mem, c->ents, (size_t)c->cap * sizeof(uint32_t));
-				c->ents = NULL;
-				c->cap = 0;
-			}
+			if (!c->n) /* a wanderer's old cells hold no memory */
+				cell_release(w, c);
 		}
 	} while (range_next(at, en->lo, en->hi));
 	en->listed = 0;
@@ -196,7 +233,7 @@ static void free_lists(bp_World *w)
 	for (uint32_t i = 0; i < g->cells_cap; i++) {
 		bp_BroadCell *c = &g->cells[i];
 		if (c->used)
-			bp_free(&w->mem, c->ents, (size_t)c->cap * sizeof(uint32_t));
+			cell_release(w, c);
 	}
 }
 
@@ -314,14 +351,15 @@ static uint32_t next_stamp(bp_Broadphase *g)
 /* Push the first `limit` entities of one cell (from serial min_serial on) that overlap
  * the region onto the results stack, once each. The first `limit` of the whole region
  * are among these of its cells: those before one of them in its cells are fewer. */
-static bp_Status gather_cell(bp_World *w, const bp_BroadCell *c, const bp_AABB *region,
+static bp_Status gather_cell(bp_World *w, bp_BroadCell *c, const bp_AABB *region,
                              uint32_t stamp, uint32_t min_serial, uint32_t limit)
 {
 	bp_Broadphase *g = &w->broad;
+	const uint32_t *ents = cell_ents(c);
 	uint32_t taken = 0;
 	for (uint32_t i = min_serial ? cell_lower(g, c, min_serial) : 0; i < c->n && taken < limit;
 	     i++) {
-		uint32_t index = c->ents[i];
+		uint32_t index = ents[i];
 		bp_BroadEntry *en = &g->ents[index];
 		if (!bp_aabb_overlaps(&en->box, region))
 			continue;
@@ -346,7 +384,7 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 	uint32_t stamp = next_stamp(g);
 	int32_t at[3] = {lo[0], lo[1], lo[2]};
 	do {
-		const bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
+		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
 		if (c && gather_cell(w, c, region, stamp, min_serial, limit) != BP_OK)
 			return BP_ENOMEM;
 	} while (range_next(at, lo, hi));

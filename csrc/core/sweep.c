@@ -4,6 +4,7 @@
  * (world:sweep_all). Per box, the swept AABB test of bp_aabb_sweep.
  */
 #include "blockphys.h"
+#include "alloc.h"
 #include "broadphase.h"
 #include "entity.h"
 #include "query.h"
@@ -279,4 +280,135 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 			settle_against(m, hit->move, &w->colliders[i].box);
 	}
 	return BP_OK;
+}
+
+/* --- every box crossed (world:sweep_all) --- */
+
+typedef struct Crossing {
+	bp_World *w;
+	const bp_AABB *m;
+	const double *v;
+	bp_SweepCross *list;
+	uint32_t n, cap;
+	uint32_t tested; /* block boxes tested (the work bound) */
+	bp_Status st;
+} Crossing;
+
+/* Keep b if m crosses it (the fields other than the box's kind and place are set
+ * here). Returns nonzero to stop: out of memory. */
+static int cross_one(Crossing *c, const bp_AABB *b, const bp_SweepCross *what)
+{
+	double entry, exit;
+	bp_Sweep at;
+	bp_aabb_interval(c->m, b, c->v, &entry, &exit, &at);
+	if (!(entry < exit && entry < 1 && exit > 0))
+		return 0;
+	if (bp_grow(&c->w->mem, (void **)&c->list, &c->cap, c->n + 1, sizeof(bp_SweepCross)) !=
+	    BP_OK) {
+		c->st = BP_ENOMEM;
+		return 1;
+	}
+	bp_SweepCross *x = &c->list[c->n++];
+	*x = *what;
+	x->box = *b;
+	x->inside = entry < 0 || bp_aabb_overlaps(c->m, b);
+	x->entry = x->inside ? 0.0 : entry + 0.0;
+	x->exit = exit;
+	memcpy(x->normal, at.normal, sizeof at.normal);
+	x->rank = x->inside ? -1 : sweep_rank(&at);
+	return 0;
+}
+
+static int cross_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
+{
+	Crossing *c = ctx;
+	const bp_BlockType *t = &c->w->types[id];
+	if ((c->tested += (uint32_t)t->nboxes) > BP_MAX_QUERY_BOXES) {
+		c->st = BP_ELIMIT;
+		return 1;
+	}
+	bp_SweepCross what;
+	memset(&what, 0, sizeof what);
+	what.kind = BP_HIT_BLOCK;
+	what.cell[0] = x, what.cell[1] = y, what.cell[2] = z;
+	what.id = id;
+	for (int i = 0; i < t->nboxes; i++) {
+		const bp_AABB box = bp_aabb_offset(&t->boxes[i], (double)x, (double)y, (double)z);
+		if (cross_one(c, &box, &what))
+			return 1;
+	}
+	return 0;
+}
+
+static int cross_entity(void *ctx, uint32_t index)
+{
+	Crossing *c = ctx;
+	const bp_Entity *e = &c->w->entities.items[index];
+	bp_SweepCross what;
+	memset(&what, 0, sizeof what);
+	what.kind = BP_HIT_ENTITY;
+	what.entity = index;
+	what.serial = e->serial;
+	return cross_one(c, &e->box, &what);
+}
+
+static int cmp_int(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* The order of bp_world_sweep_all (see blockphys.h). */
+static int cmp_cross(const void *pa, const void *pb)
+{
+	const bp_SweepCross *a = pa, *b = pb;
+	if (a->entry != b->entry)
+		return a->entry < b->entry ? -1 : 1;
+	if (a->rank != b->rank)
+		return cmp_int(a->rank, b->rank);
+	if (a->kind != b->kind)
+		return cmp_int(a->kind, b->kind);
+	if (a->kind == BP_HIT_ENTITY)
+		return cmp_int(a->serial, b->serial);
+	for (int i = 0; a->kind == BP_HIT_BLOCK && i < 3; i++) {
+		if (a->cell[i] != b->cell[i])
+			return cmp_int(a->cell[i], b->cell[i]);
+	}
+	return box_before(&a->box, &b->box) ? -1 : box_before(&b->box, &a->box) ? 1 : 0;
+}
+
+bp_Status bp_world_sweep_all(bp_World *w, const bp_AABB *m, const double v[3],
+                             bp_SweepCross *out, uint32_t cap, uint32_t *n)
+{
+	*n = 0;
+	for (int a = 0; a < 3; a++) {
+		if (!(fabs(v[a]) <= BP_MAX_MOVE))
+			return BP_ELIMIT;
+	}
+	Crossing c = {w, m, v, NULL, 0, 0, 0, BP_OK};
+	const bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
+	int64_t lo[3], hi[3];
+	if (sweep_range(w, &region, 1, lo, hi))
+		bp_world_visit_cells(w, lo, hi, cross_cell, &c);
+	for (uint32_t i = 0; c.st == BP_OK && i < w->ncolliders; i++) {
+		const bp_StaticCollider *col = &w->colliders[i];
+		if (!col->alive)
+			continue;
+		bp_SweepCross what;
+		memset(&what, 0, sizeof what);
+		what.kind = BP_HIT_COLLIDER;
+		what.collider = i + 1;
+		what.handle = bp_world_collider_handle(w, i + 1);
+		cross_one(&c, &col->box, &what);
+	}
+	if (c.st == BP_OK) /* every entity whose box touches the swept region */
+		bp_broadphase_visit(w, &region, cross_entity, &c);
+	if (c.st == BP_OK && c.n > 1)
+		qsort(c.list, c.n, sizeof *c.list, cmp_cross);
+	if (c.st == BP_OK) {
+		*n = c.n;
+		if (c.n && cap) /* c.list is NULL without crossings */
+			memcpy(out, c.list, (size_t)(c.n < cap ? c.n : cap) * sizeof *out);
+	}
+	bp_free(&w->mem, c.list, (size_t)c.cap * sizeof *c.list);
+	return c.st;
 }

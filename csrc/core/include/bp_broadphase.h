@@ -21,11 +21,16 @@
  *  touch it, as an array of slots sorted by serial (creation order), so that a query
  *  can start at a serial and stop after the first few (a pile of entities on one
  *  cell then costs each of its members a bounded push, not the whole pile). */
+#define BP_BROAD_INLINE 2 /* entities a cell holds without an array of its own */
+
 typedef struct bp_BroadCell {
 	int32_t c[3];
 	uint32_t used; /* slot taken (a cell stays after its list empties) */
-	uint32_t n, cap;
-	uint32_t *ents; /* entity slots, serials ascending; capacity `cap` */
+	uint32_t n, cap; /* cap: BP_BROAD_INLINE while `in` holds the list */
+	union {
+		uint32_t *ents; /* entity slots, serials ascending, when cap > BP_BROAD_INLINE */
+		uint32_t in[BP_BROAD_INLINE]; /* the same, held inline (most cells) */
+	} list;
 } bp_BroadCell;
 
 /** Per entity slot: a copy of its box and serial (queries then read this compact array,
