@@ -60,6 +60,7 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lua_setfield(L, -2, "constructors");
 	lua_pushliteral(L, "blockphys 0.1.0");
 	lua_setfield(L, -2, "_VERSION");
+	lbp_open_ffi(L); /* _ffi: LuaJIT's fast path (lua/blockphys/ffi.lua) */
 	lua_createtable(L, 0, 12);
 	lua_pushinteger(L, (lua_Integer)BP_MAX_MOVE);
 	lua_setfield(L, -2, "max_move");

@@ -169,6 +169,8 @@ void lbp_open_entity(lua_State *L);
 void lbp_check_changed_velocity(lua_State *L, const bp_World *w, bp_Entity *e,
                                 uint32_t index1, const double before[3], const char *what);
 void lbp_open_entity_fields(lua_State *L, const luaL_Reg *methods);
+int lbp_ffi_field_get(const LEntity *le, int code, double *out);
+int lbp_ffi_field_set(const LEntity *le, int code, double v, int boolean);
 
 /* ----------------------------------------------------------------- lrules.c */
 
@@ -209,6 +211,10 @@ extern const luaL_Reg lbp_query_world_methods[]; /* boxes_in, query, raycast, ..
 
 extern const luaL_Reg lbp_loop_world_methods[]; /* advance, positions, lerp_positions */
 void lbp_open_loop(lua_State *L);
+
+/* ------------------------------------------------------------------- lffi.c */
+
+void lbp_open_ffi(lua_State *L);
 
 /* --------------------------------------------------------------- ltesting.c */
 

@@ -372,6 +372,67 @@ static int l_entity_newindex(lua_State *L)
 #undef KEY
 }
 
+/* ------------------------------------------------ the LuaJIT FFI fast path */
+
+/* The fast path's field accessors (lffi.c), plain C over the Entity block le: they call
+ * no Lua function, so LuaJIT may call them through its FFI. Each does what __index or
+ * __newindex does for a plain or position field of a live entity, and answers -1
+ * wherever only the classic metamethod can (another field, a dead entity, a value it
+ * refuses, a velocity written inside world:step): the caller then calls it, which
+ * gives the result or raises the error. */
+
+/* Field `code` (its value in the field table): 0 with a number in *out, 1 with a
+ * boolean in *out (0 or 1), or -1. */
+int lbp_ffi_field_get(const LEntity *le, int code, double *out)
+{
+	bp_Entity *e;
+	bp_World *w;
+	if (lbp_entity_problem(le, &e, &w))
+		return -1;
+	if ((code & ~0xFF) == FIELD_PLAIN &&
+	    (size_t)(code & 0xFF) < sizeof plain_fields / sizeof *plain_fields - 1) {
+		const PlainField *f = &plain_fields[code & 0xFF];
+		const char *at = field_base(w, e, f->input) + f->offset;
+		*out = f->boolean ? *(const uint8_t *)at : *(const double *)at;
+		return f->boolean;
+	}
+	if (code >= FIELD_POS && code <= FIELD_POS + 2) {
+		double p[3];
+		bp_entity_position(e, p);
+		*out = p[code & 0xFF];
+		return 0;
+	}
+	return -1;
+}
+
+/* Write field `code`: a number v, or with `boolean` a boolean (v 0 or 1). 0 when
+ * written, else -1 (nothing written). */
+int lbp_ffi_field_set(const LEntity *le, int code, double v, int boolean)
+{
+	bp_Entity *e;
+	bp_World *w;
+	if ((code & ~0xFF) != FIELD_PLAIN ||
+	    (size_t)(code & 0xFF) >= sizeof plain_fields / sizeof *plain_fields - 1 ||
+	    lbp_entity_problem(le, &e, &w))
+		return -1;
+	const PlainField *f = &plain_fields[code & 0xFF];
+	if (!f->writable || !f->boolean != !boolean)
+		return -1;
+	char *at = field_base(w, e, f->input) + f->offset;
+	if (boolean) {
+		if (at == (char *)&e->solid)
+			bp_entity_set_solid(w, e, v != 0);
+		else
+			*(uint8_t *)at = (uint8_t)(v != 0);
+		return 0;
+	}
+	if (!isfinite(v) || (f->writable == 2 && !(v >= -1 && v <= 1)) ||
+	    (f->velocity && bp_world_lock(w) == 1))
+		return -1;
+	*(double *)at = v;
+	return 0;
+}
+
 /* Give the Entity metatable (made by lbp_open_entity) its field metamethods: closures
  * over the field table (every field name to its code, every method to its function)
  * and the metatable itself (see lbp_check_entity_ud). */

@@ -14,6 +14,7 @@
 -- e.forward = 1
 -- for _ = 1, 20 do world:step() end
 local core = require "blockphys.core"
+local _ = require "blockphys.ffi" -- LuaJIT: the FFI fast path of the hot calls (nothing elsewhere)
 local nbt = require "blockphys.nbt"
 local minecraft = require "blockphys.minecraft"
 local schematic = require "blockphys.schematic"

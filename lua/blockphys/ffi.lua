@@ -1,0 +1,174 @@
+--- LuaJIT's fast path for the calls a game makes every tick: entity field reads and
+-- writes (`e.x`, `e.vx = v`, `e.jumping = true`, ...), `e:set_input` and
+-- `world:positions`. Loaded by `blockphys` under every interpreter; it acts only under
+-- LuaJIT with its FFI (and not when the environment sets BLOCKPHYS_NO_FFI).
+--
+-- LuaJIT calls C through its FFI far faster than through the classic API, and compiles
+-- such calls into its traces. The module's C half (csrc/binding/lffi.c) has plain C
+-- forms of these calls that call no Lua function and answer -1 wherever the classic
+-- function would raise or run Lua code; here the Entity metatable's `__index` and
+-- `__newindex`, `e:set_input` and `world:positions` become Lua functions that take the
+-- C form when it answers, and otherwise call the classic function: the same API, the
+-- same results and the same errors (an error of the classic function called through
+-- pcall is raised again as the classic call would have worded it: the function's name
+-- and argument number from this call, the caller's position).
+--
+-- Source: our own.
+--
+-- @module blockphys.ffi
+-- @local
+
+local core = require "blockphys.core"
+
+local M = { active = false }
+
+local have_ffi, ffi = pcall(require, "ffi")
+local have_table_new, table_new = pcall(require, "table.new")
+if not (have_ffi and type(jit) == "table" and type(core._ffi) == "table" -- luacheck: ignore 113
+    and os.getenv("BLOCKPHYS_NO_FFI") == nil) then
+  return M
+end
+
+local API = "struct blockphys_ffi_api"
+if not pcall(ffi.typeof, API) then
+  ffi.cdef [[
+    struct blockphys_ffi_api {
+      int version;
+      int size;
+      int (*field_get)(const void *entity, int code, double *out);
+      int (*field_set)(const void *entity, int code, double v, int boolean);
+      int (*set_input)(const void *entity, double forward, double strafe, double yaw,
+                       int jumping, int sneaking);
+      int (*positions)(const void *world, double *out, int cap);
+    };
+  ]]
+end
+local api = ffi.cast("const " .. API .. " *", core._ffi.api)
+if api.version ~= 1 or api.size ~= ffi.sizeof(API) then return M end -- another module build
+
+local registry = debug.getregistry()
+local entity_mt, world_mt = registry["blockphys.Entity"], registry["blockphys.World"]
+local ENTITY, WORLD = entity_mt.__metatable, world_mt.__metatable -- what getmetatable gives
+local FIELDS = core._ffi.fields
+local classic_index, classic_newindex = entity_mt.__index, entity_mt.__newindex
+local classic_set_input = FIELDS.set_input
+local classic_positions = core.World_methods.positions
+
+local getmetatable, type, rawget, rawset = getmetatable, type, rawget, rawset
+local getinfo, error, pcall, format = debug.getinfo, error, pcall, string.format
+local field_get, field_set = api.field_get, api.field_set
+local set_input_c, positions_c = api.set_input, api.positions
+local out1 = ffi.new("double[1]")
+local new_table = have_table_new and table_new or function() return {} end
+
+-- Raise err, an error of a classic function called through pcall, as that function
+-- would have raised it called as the fast path's caller called the fast path: an
+-- argument error names the function and counts the arguments by this call (luaL_argerror:
+-- a method call does not count self), and the message gets the caller's position.
+local function fail(err)
+  if type(err) == "string" then
+    local n, rest = err:match("^bad argument #(%d+) to '%?' (%(.*%))$")
+    if n then
+      local info = getinfo(2, "n") -- 1 fail, 2 the fast path (named as its caller named it)
+      local name, namewhat = info and info.name, info and info.namewhat or ""
+      n = tonumber(n)
+      if name and namewhat == "metamethod" and name:sub(1, 2) == "__" then name = name:sub(3) end
+      if namewhat == "method" then
+        n = n - 1
+        if n == 0 then err = format("calling '%s' on bad self %s", name, rest) end
+      end
+      if n > 0 then err = format("bad argument #%d to '%s' %s", n, name or "?", rest) end
+    end
+  end
+  error(err, 3)
+end
+
+-- Entity __index: a field read through field_get; methods from the field table;
+-- anything else (a dead entity, rules, filter, world, group, mask, unknown keys) as
+-- the classic __index does it (a tail call: its errors keep the caller's position).
+local function index(e, k)
+  local code = FIELDS[k] -- FIELDS is the first upvalue, as the classic __index's
+  if getmetatable(e) == ENTITY then
+    if type(code) == "number" then
+      local kind = field_get(e, code, out1)
+      if kind == 0 then return out1[0] end
+      if kind == 1 then return out1[0] ~= 0 end
+    elseif code ~= nil then
+      return code
+    end
+  end
+  return classic_index(e, k)
+end
+
+-- Entity __newindex: a number or boolean written through field_set, else the classic
+-- __newindex.
+local function newindex(e, k, v)
+  local code = FIELDS[k]
+  if getmetatable(e) == ENTITY then
+    if type(code) == "number" then
+      local tv = type(v)
+      if tv == "number" then
+        if field_set(e, code, v, 0) == 0 then return end
+      elseif tv == "boolean" then
+        if field_set(e, code, v and 1 or 0, 1) == 0 then return end
+      end
+    elseif type(k) ~= "string" and type(k) ~= "number" then
+      -- the classic raises an argument error naming itself ("bad argument #2 to
+      -- 'newindex'"): through pcall, so that this call names it
+      local ok, err = pcall(classic_newindex, e, k, v)
+      if not ok then fail(err) end
+      return
+    end
+  end
+  return classic_newindex(e, k, v)
+end
+
+--- e:set_input(forward, strafe, yaw, jumping, sneaking) through set_input_c when every
+-- argument has its type (numbers; booleans or nil), else the classic method.
+local function set_input(e, ...)
+  local forward, strafe, yaw, jumping, sneaking = ...
+  if getmetatable(e) == ENTITY and type(forward) == "number" and type(strafe) == "number"
+      and type(yaw) == "number" and (jumping == nil or jumping == true or jumping == false)
+      and (sneaking == nil or sneaking == true or sneaking == false)
+      and set_input_c(e, forward, strafe, yaw, jumping and 1 or 0, sneaking and 1 or 0) == 0 then
+    return
+  end
+  local ok, err = pcall(classic_set_input, e, ...)
+  if not ok then fail(err) end
+end
+
+local buf, cap = nil, 0
+
+--- world:positions([out]) through positions_c, else the classic method.
+local function positions(w, ...)
+  local out = ...
+  if getmetatable(w) == WORLD and (out == nil or type(out) == "table") then
+    local n = positions_c(w, buf, cap)
+    if n >= 0 and 3 * n > cap then
+      cap = math.max(3 * n, 192)
+      buf = ffi.new("double[?]", cap)
+      n = positions_c(w, buf, cap)
+    end
+    if n >= 0 then
+      local m = 3 * n
+      out = out or new_table(m, 0)
+      for i = 1, m do rawset(out, i, buf[i - 1]) end
+      local j = m + 1
+      while rawget(out, j) ~= nil do
+        rawset(out, j, nil)
+        j = j + 1
+      end
+      return out
+    end
+  end
+  local ok, r = pcall(classic_positions, w, ...)
+  if not ok then fail(r) end
+  return r
+end
+
+entity_mt.__index, entity_mt.__newindex = index, newindex
+rawset(FIELDS, "set_input", set_input)
+rawset(core.World_methods, "positions", positions)
+M.active = true
+
+return M

@@ -1,0 +1,83 @@
+-- The calls blockphys.ffi takes over under LuaJIT (entity field reads and writes,
+-- e:set_input, world:positions), each with good and bad values, live, removed and
+-- destroyed, inside and outside world:step; prints every result and every error.
+-- spec/ffi_spec.lua runs it with the fast path and without (BLOCKPHYS_NO_FFI) and
+-- requires the same output.
+local bp = require "blockphys"
+local C = require "helpers.compat"
+
+local lines = {}
+local function show(label, ok, ...)
+  local parts = { label, tostring(ok) }
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if type(v) == "table" then
+      local t = {}
+      for k = 1, #v + 2 do t[k] = tostring(rawget(v, k)) end
+      v = "{" .. table.concat(t, ",") .. "}"
+    elseif type(v) == "number" then
+      v = C.hexfloat(v)
+    end
+    parts[#parts + 1] = tostring(v)
+  end
+  lines[#lines + 1] = table.concat(parts, " ")
+end
+
+local w = bp.World()
+w:define_block{ name = "stone" }
+w:fill(-8, -1, -8, 8, -1, 8, "stone")
+local e = w:spawn{ x = 0.5, y = 0, z = 0.5 }
+local other = w:spawn{ x = 3.5, y = 0, z = 0.5, solid = true }
+
+local FIELDS = { "x", "y", "z", "vx", "vy", "vz", "forward", "strafe", "yaw", "fall_distance",
+  "landing_fall", "width", "height", "y_size", "step_offset", "on_ground",
+  "collided_horizontally", "collided_vertically", "in_water", "in_lava", "in_web", "jumping",
+  "sneaking", "flying", "solid", "stable", "group", "mask", "bogus", 1, true }
+local VALUES = { 0.25, -0.5, 2, -1, 1, 0 / 0, 1 / 0, 1e300, "0.5", "x", true, false, {}, 7 }
+
+local function sweep(tag)
+  for _, k in ipairs(FIELDS) do
+    show(tag .. " read " .. tostring(k), pcall(function() return e[k] end))
+    for i, v in ipairs(VALUES) do
+      show(tag .. " write " .. tostring(k) .. " " .. i, pcall(function() e[k] = v end))
+    end
+  end
+  show(tag .. " write {} key", pcall(function() e[{}] = 1 end))
+  show(tag .. " read {} key", pcall(function() return e[{}] end))
+  local inputs = {
+    { 1, 0, 90, true, false }, { -1, 1, -720, nil, true }, { 2, 0, 0 }, { 0, -2, 0 },
+    { 0, 0, 0 / 0 }, { 0, 0 }, { 0 }, {}, { "1", 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0, false, "x" },
+    { 0.5, 0.5, 45, false, nil },
+  }
+  for i, a in ipairs(inputs) do
+    show(tag .. " set_input method " .. i, pcall(function() e:set_input(C.unpack_table(a, 1, 5)) end))
+    show(tag .. " set_input field " .. i, pcall(function() e.set_input(e, C.unpack_table(a)) end))
+    show(tag .. " set_input pcall " .. i, pcall(e.set_input, e, C.unpack_table(a)))
+  end
+  show(tag .. " set_input on a world", pcall(function() e.set_input(w, 0, 0, 0) end))
+  show(tag .. " set_input inputs", pcall(function() return e.forward, e.strafe, e.yaw, e.jumping, e.sneaking end))
+  show(tag .. " positions", pcall(function() return w:positions() end))
+  show(tag .. " positions out", pcall(function() return w:positions({ 9, 9, 9, 9, 9, 9, 9, 9, 9 }) end))
+  show(tag .. " positions bad", pcall(function() return w:positions(5) end))
+  show(tag .. " positions pcall", pcall(w.positions, w, "x"))
+end
+
+sweep("live")
+-- inside world:step, from a rules hook: velocities are bounded there
+e.rules = bp.rules.beta173{ jump = function(self)
+  show("hook vx", pcall(function() self.vx = 5000 end))
+  show("hook vx ok", pcall(function() self.vx = 0.5 end))
+  show("hook vy read", pcall(function() return self.vy end))
+  return 0.42
+end }
+e.jumping = true
+show("step", pcall(w.step, w))
+e.rules = bp.rules.beta173()
+for _ = 1, 30 do w:step() end
+show("after steps", pcall(function() return e.x, e.y, e.z, e.vx, e.vy, e.on_ground end))
+w:remove(e)
+sweep("removed")
+e = other
+w:destroy()
+sweep("destroyed")
+io.write(table.concat(lines, "\n"), "\n")
