@@ -166,12 +166,24 @@ repl:
 	$(MAKE) --no-print-directory module
 	$(LUA) -i -e '$(RUN_PATHS)'
 
+# The bench under $(LUA) (make bench LUA=luajit: the pure-Lua baseline then runs under
+# LuaJIT too, in the same run), then bench/fields.lua under every interpreter installed:
+# what one entity field read and write, e:set_input and world:positions cost in each
+# (under LuaJIT with its FFI fast path and, "classic", without).
+BENCH_RUN = -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(1)/?.so;"..package.cpath'
 bench:
 	$(NEED)"$(DEBS_BUILD) valgrind"
 	$(MAKE) --no-print-directory module BUILD=build-bench/$(LUA_NAME) OPT="-O3 -DNDEBUG"
-	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/bench.lua
-	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/crowd.lua
-	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/game_loop.lua
+	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/bench.lua
+	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/crowd.lua
+	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/game_loop.lua
+	@echo "== bench/fields.lua: one field read, one field write, e:set_input, world:positions"
+	@for l in $(LUAS); do \
+	  command -v $$l >/dev/null || continue; \
+	  $(MAKE) --no-print-directory -s module LUA=$$l BUILD=build-bench/$$l OPT="-O3 -DNDEBUG" || exit 1; \
+	  if [ $$l = luajit ]; then printf 'classic '; BLOCKPHYS_NO_FFI=1 $$l $(call BENCH_RUN,'$$l') bench/fields.lua; fi; \
+	  $$l $(call BENCH_RUN,'$$l') bench/fields.lua; \
+	done
 
 # The suite under AddressSanitizer + UBSan: the module is built with the
 # sanitizers and the interpreter preloads the runtime, halting on any report.
