@@ -7,14 +7,15 @@ source = {
 description = {
   summary = "Entity movement and collision for block (voxel) worlds",
   detailed = [[
-    A C core with a Lua 5.4 face: worlds of blocks, entities and colliders, the
-    per-axis resolver of Minecraft Beta 1.7.3 and the swept-AABB resolver of MC-CPP,
-    entity pushing, tunable gameplay rules, schematic import and world queries.
+    A C core with a Lua face (Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT 2.1, one source):
+    worlds of blocks, entities and colliders, the per-axis resolver of Minecraft Beta
+    1.7.3 and the swept-AABB resolver of MC-CPP, entity pushing, tunable gameplay
+    rules, schematic import and world queries.
   ]],
   license = "MIT",
 }
 dependencies = {
-  "lua >= 5.4, < 5.5",
+  "lua >= 5.1, < 5.5",
   -- lua-zlib (Debian: lua-zlib) is needed only by blockphys.schematic for gzip.
 }
 build = {
@@ -24,20 +25,27 @@ build = {
       sources = {
         "csrc/core/aabb.c", "csrc/core/alloc.c", "csrc/core/beta173.c",
         "csrc/core/beta173_flow.c", "csrc/core/beta173_push_out.c", "csrc/core/broadphase.c",
-        "csrc/core/chunk.c", "csrc/core/entity.c", "csrc/core/move_limits.c", "csrc/core/mccpp.c",
-        "csrc/core/move_axis.c", "csrc/core/move_swept.c", "csrc/core/push.c",
-        "csrc/core/query.c", "csrc/core/raycast.c", "csrc/core/rules.c", "csrc/core/solid.c",
-        "csrc/core/step.c", "csrc/core/world.c",
+        "csrc/core/chunk.c", "csrc/core/depenetrate.c", "csrc/core/entity.c",
+        "csrc/core/mccpp.c", "csrc/core/mccpp_exact.c", "csrc/core/mccpp_stages.c",
+        "csrc/core/move_axis.c", "csrc/core/move_limits.c", "csrc/core/move_swept.c",
+        "csrc/core/push.c", "csrc/core/query.c", "csrc/core/raycast.c", "csrc/core/rules.c",
+        "csrc/core/solid.c", "csrc/core/step.c", "csrc/core/sweep.c", "csrc/core/world.c",
         "csrc/binding/laux.c", "csrc/binding/lblockphys.c", "csrc/binding/lcollider.c",
-        "csrc/binding/lentity.c", "csrc/binding/lfields.c", "csrc/binding/lhooks.c",
+        "csrc/binding/lcompat.c", "csrc/binding/lentity.c", "csrc/binding/lffi.c",
+        "csrc/binding/lfields.c", "csrc/binding/lhooks.c", "csrc/binding/lloop.c",
         "csrc/binding/lquery.c", "csrc/binding/lrules.c", "csrc/binding/lstep.c",
         "csrc/binding/ltesting.c", "csrc/binding/lworld.c",
       },
-      incdirs = { "csrc/core", "csrc/core/include" },
+      -- compat-5.3.h and .c for Lua 5.1, 5.2 and LuaJIT (csrc/binding/lcompat.h): Debian's
+      -- lua-compat53-dev puts them in Lua 5.1's and 5.2's include directories, which
+      -- the last entry names for LuaJIT's (/usr/include/luajit-2.1/../lua5.1); Lua 5.3
+      -- and 5.4 need neither. Elsewhere, pass CFLAGS="-I<dir of compat-5.3.h>".
+      incdirs = { "csrc/core", "csrc/core/include", "$(LUA_INCDIR)/../lua5.1" },
       defines = {},
     },
     ["blockphys"] = "lua/blockphys/init.lua",
     ["blockphys.compat"] = "lua/blockphys/compat.lua",
+    ["blockphys.ffi"] = "lua/blockphys/ffi.lua",
     ["blockphys.minecraft"] = "lua/blockphys/minecraft/init.lua",
     ["blockphys.minecraft.beta173"] = "lua/blockphys/minecraft/beta173.lua",
     ["blockphys.minecraft.boxes"] = "lua/blockphys/minecraft/boxes.lua",
