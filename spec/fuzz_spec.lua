@@ -39,8 +39,8 @@ local MESSAGE_PATTERNS = {
   "not enough memory", "size limit",
   "HOSTILE", "paste", "rules must be a table", "entity has been removed",
   "entity belongs to", "world has been destroyed", "move:", "move_swept:", "knockback:",
-  "attempt to yield", "value %(upvalue 'e'%)", "schematic",
-  "upvalue 'e' %(a %w+ value%)", -- Lua 5.1's and LuaJIT's wording of the line above "C stack overflow", "stack overflow",
+  "attempt to yield", "value %(upvalue 'e'%)", "schematic", "C stack overflow", "stack overflow",
+  "upvalue 'e' %(a %w+ value%)", -- Lua 5.1's and LuaJIT's wording of "value (upvalue 'e')"
   "blockphys%.Collider is read%-only",
   "world has no field", "world field '", -- a World drawn as e: its fields are the clock's
   "table index is NaN", -- Lua's own, when "entity write" draws a plain table as e, NaN as k

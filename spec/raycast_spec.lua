@@ -5,7 +5,7 @@
 -- chunk borders, and every error message. Random rays and sweeps through a rough
 -- terrain are checked against a brute-force reference over world:boxes_in.
 local bp = require "blockphys"
-local C = require "helpers.compat"
+local compat = require "helpers.compat"
 local H = require "helpers.world"
 
 local SQRT2 = math.sqrt(2)
@@ -72,7 +72,7 @@ describe("world:raycast", function()
       { 0, 0, 1, 0, 0, 5 }, { 0, 0, -1, 0, 0, -5 },
     }
     for _, c in ipairs(cases) do
-      local dx, dy, dz, bx, by, bz = C.unpack_table(c)
+      local dx, dy, dz, bx, by, bz = compat.unpack_table(c)
       w:set_block(bx, by, bz, "stone")
       local h = w:raycast(0.5, 0.5, 0.5, dx, dy, dz, 10)
       assert.same({ x = bx, y = by, z = bz, id = STONE, nx = -dx, ny = -dy, nz = -dz,

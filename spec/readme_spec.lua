@@ -88,7 +88,8 @@ local function run_block(block, env, printed, name)
       local chunk, err = C.load(src, "=" .. name .. ":" .. start, "t", env)
       if chunk then
         if expect_at then
-          assert.equal(C.printed(expect_at.text), C.printed(expect_at.got), ("%s:%d: printed output"):format(name, expect_at.line))
+          assert.equal(C.printed(expect_at.text), C.printed(expect_at.got),
+            ("%s:%d: printed output"):format(name, expect_at.line))
           expect_at = nil
         end
         local first = #printed + 1
@@ -113,7 +114,8 @@ local function run_block(block, env, printed, name)
     end
   end
   if expect_at then
-    assert.equal(C.printed(expect_at.text), C.printed(expect_at.got), ("%s:%d: printed output"):format(name, expect_at.line))
+    assert.equal(C.printed(expect_at.text), C.printed(expect_at.got),
+      ("%s:%d: printed output"):format(name, expect_at.line))
   end
   assert(pending_src == nil, name .. ":" .. tostring(start) .. ": a statement left open")
 end

@@ -114,8 +114,11 @@ describe("schematic import digests (the same on every interpreter)", function()
       D.str("Materials", "Alpha"), bytes("Blocks", table.concat(ids)), bytes("Data", table.concat(metas)),
       bytes("AddBlocks", table.concat(add)))
     local spal, items = {}, {}
-    for i = 1, 20 do spal[i] = entry("minecraft:oak_stairs", { facing = ({ "north", "south", "east", "west" })[i % 4 + 1],
-      half = i % 2 == 0 and "top" or "bottom", shape = "straight", waterlogged = "false" }) end
+    local facings = { "north", "south", "east", "west" }
+    for i = 1, 20 do
+      spal[i] = entry("minecraft:oak_stairs", { facing = facings[i % 4 + 1],
+        half = i % 2 == 0 and "top" or "bottom", shape = "straight", waterlogged = "false" })
+    end
     local rs = H.rng(6)
     for i = 1, 50 do
       items[i] = D.payload.comp(int_list("pos", { rs(8) - 1, rs(3) - 1, rs(5) - 1 }), int("state", rs(20) - 1))

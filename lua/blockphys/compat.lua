@@ -26,7 +26,7 @@ local compat = {}
 
 local byte, char, floor, huge = string.byte, string.char, math.floor, math.huge
 
-local table_unpack = table.unpack or unpack -- luacheck: ignore 143
+local table_unpack = table.unpack or unpack -- luacheck: ignore 113 (Lua 5.1, LuaJIT)
 
 --- `table.unpack` (Lua 5.1 and LuaJIT: `unpack`).
 function compat.unpack_table(t, i, j) return table_unpack(t, i or 1, j or #t) end
@@ -78,10 +78,10 @@ else
   end
 end
 
+local nul_ok, nul_at = pcall(string.find, "\0", "[\0]")
 --- The zero byte in a pattern, where a pattern cannot hold it as it is: Lua 5.1 and
 -- LuaJIT end a pattern at "\0" and match it with the class "%z" (deprecated since
 -- 5.2, which takes "\0" itself); nil where "\0" works.
-local nul_ok, nul_at = pcall(string.find, "\0", "[\0]")
 compat.PATTERN_NUL = not (nul_ok and nul_at == 1) and "%z" or nil
 
 --- `math.maxinteger` where Lua has integers, else 2^53 (the largest integer a

@@ -29,7 +29,7 @@ local floor = math.floor
 C.INTEGERS = math.type ~= nil
 C.MAXINT = math.maxinteger or 2 ^ 53
 C.MININT = math.mininteger or -2 ^ 53
-C.unpack_table = table.unpack or unpack -- luacheck: ignore 143
+C.unpack_table = table.unpack or unpack -- luacheck: ignore 113
 C.pack_table = table.pack or function(...) return { n = select("#", ...), ... } end
 C.JIT = type(jit) == "table" -- luacheck: ignore 113
 
@@ -183,7 +183,7 @@ end
 local function own_pack(fmt, ...)
   local args, out = { ... }, {}
   for i, it in ipairs(parse(fmt)) do
-    local v, bytes = args[i], nil
+    local v, bytes = args[i]
     local kind, n = it.code:sub(1, 1), tonumber(it.code:sub(2))
     if kind == "s" then
       bytes = int_bytes(#v, n)

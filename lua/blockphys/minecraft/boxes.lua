@@ -20,7 +20,7 @@ function boxes.px(x1, y1, z1, x2, y2, z2)
 end
 local px = boxes.px
 
---- The unit cube.
+-- The unit cube (a plain comment: LDoc documents no table of array entries).
 boxes.FULL = { 0, 0, 0, 1, 1, 1 }
 
 --- No boxes: a block an entity walks through.

@@ -7,13 +7,16 @@
 --
 -- | tag | Lua value |
 -- |---|---|
--- | Byte, Short, Int, Long | integer (signed; Long uses the full 64 bits where Lua has 64-bit integers, 5.3 and 5.4; elsewhere a double, exact within ±2^53) |
+-- | Byte, Short, Int, Long | integer (signed; a Long's 64 bits: Lua 5.3+, else a double) |
 -- | Float, Double | float |
 -- | String | string (the modified UTF-8 bytes, not re-encoded) |
 -- | Byte_Array | string (one byte per element; use `string.byte` / `string.unpack("b")` for signed values) |
--- | Int_Array, Long_Array | array of integers, metatable `nbt.IntArray` / `nbt.LongArray` (`long_words`: a long array's exact bits on every Lua) |
+-- | Int_Array, Long_Array | array of integers, metatable `nbt.IntArray` / `nbt.LongArray` |
 -- | List | array, metatable `nbt.List` carrying the element type (see `list_type`) |
 -- | Compound | table keyed by tag name (no metatable) |
+--
+-- Where Lua has no 64-bit integers (5.1, 5.2, LuaJIT) a Long is a double, exact within
+-- ±2^53; `long_words` gives a long array's exact bits on every Lua.
 --
 -- The reader is written for hostile input: every length is checked against
 -- the bytes that remain *before* anything proportional to it is allocated,

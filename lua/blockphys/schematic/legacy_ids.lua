@@ -11,7 +11,7 @@
 local compat = require "blockphys.compat"
 local facings = require "blockphys.schematic.legacy_facing"
 
-local format, floor = string.format, math.floor
+local format, mfloor = string.format, math.floor
 
 local legacy_ids = {}
 
@@ -28,7 +28,7 @@ local function mc(name) return "minecraft:" .. name end
 -- Whether bit b (a power of two) of the metadata n is set: n & b ~= 0, in
 -- arithmetic that Lua 5.1 parses (the metadata and its masks are small non-negative
 -- integers, so n & (2^k - 1) is n % 2^k too).
-local function has(n, b) return floor(n / b) % 2 == 1 end
+local function has(n, b) return mfloor(n / b) % 2 == 1 end
 
 -- Helpers that build the mapping functions.
 local function plain(name) return function() return mc(name) end end
@@ -308,7 +308,7 @@ legacy[125] = double_slab(WOODS)
 legacy[126] = slab(WOODS)
 -- BlockCocoa: facing getHorizontal(meta & 3), age meta >> 2.
 legacy[127] = function(meta)
-  return mc(format("cocoa[age=%d,facing=%s]", math.min(floor(meta / 4), 2), HORIZONTAL[meta % 4]))
+  return mc(format("cocoa[age=%d,facing=%s]", math.min(mfloor(meta / 4), 2), HORIZONTAL[meta % 4]))
 end
 legacy[128] = stairs("sandstone_stairs")
 legacy[129] = plain("emerald_ore")
@@ -333,7 +333,7 @@ legacy[144] = function(meta)
   return mc("skeleton_skull")
 end
 legacy[145] = function(meta)
-  local kind = ({ "anvil", "chipped_anvil", "damaged_anvil" })[(floor(meta / 4) % 4) + 1] or "anvil"
+  local kind = ({ "anvil", "chipped_anvil", "damaged_anvil" })[(mfloor(meta / 4) % 4) + 1] or "anvil"
   return mc(format("%s[facing=%s]", kind, HORIZONTAL[meta % 4]))
 end
 legacy[146] = facing_2345("trapped_chest")
