@@ -308,7 +308,8 @@ describe("MC-CPP integrator \"exact\" (the default)", function()
   end)
 
   describe("substeps", function()
-    -- The heading stage runs once per substep (a native wrapper counts them):
+    -- The heading stage runs once per piece of a substep (here nothing splits one; a native
+    -- wrapper counts them):
     -- ceil(dt / max_dt) of them, at most 1024.
     local function substeps(dt, rules_over)
       local calls = 0
@@ -441,7 +442,7 @@ describe("MC-CPP integrator \"exact\" (the default)", function()
       assert.are.same({ 0.5, 64, 0.5 }, { e:position() })
     end)
 
-    it("the jump hook runs once per substep while jumping (2 at dt = 0.1)", function()
+    it("the jump hook runs once per piece while jumping (2 at dt = 0.1, nothing splitting a substep)", function()
       local w = floor_world()
       local calls = 0
       local e = spawn(w, bp.rules.mccpp { jump = function(self)
