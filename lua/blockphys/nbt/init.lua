@@ -50,8 +50,8 @@ nbt.TAG_NAMES = reader.TAG_NAMES
 -- @table TAG
 nbt.TAG = reader.TAG
 
--- decode with the entries to skip and the caps of `blockphys.nbt.reader.decode`.
-local function decode_skipping(bytes, opts, skip, caps)
+-- decode with the entries to skip, the caps and the joins of `blockphys.nbt.reader.decode`.
+local function decode_skipping(bytes, opts, skip, caps, joins)
   if type(bytes) ~= "string" then
     return nil, "nbt: expected a string, got " .. type(bytes)
   end
@@ -66,7 +66,7 @@ local function decode_skipping(bytes, opts, skip, caps)
   elseif math.type(max_depth) ~= "integer" or max_depth < 0 then
     return nil, "nbt: opts.max_depth must be a non-negative integer"
   end
-  return reader.decode(bytes, max_depth, nbt.MAX_VALUES, skip, caps)
+  return reader.decode(bytes, max_depth, nbt.MAX_VALUES, skip, caps, joins)
 end
 
 --- Decodes one NBT document.
@@ -91,7 +91,7 @@ function nbt.decode(bytes, opts)
   return decode_skipping(bytes, opts)
 end
 
---- decode with `skip` and `caps` as `blockphys.nbt.reader.decode` takes them, for
+--- decode with `skip`, `caps` and `joins` as `blockphys.nbt.reader.decode` takes them, for
 -- the specs (spec/nbt_spec.lua); the schematic loaders call the reader directly.
 -- @local
 nbt._decode = decode_skipping

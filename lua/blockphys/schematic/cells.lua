@@ -115,11 +115,9 @@ local function properties_text(props, where)
   return concat(parts, ",")
 end
 
---- The block state string of a palette entry `{Name = "...", Properties = {...}}`
--- (vanilla structure and Litematica palettes): `"minecraft:oak_stairs[facing=east,half=bottom]"`,
--- properties in key order. Returns nil and a message naming `where` for an entry
--- that is not such a compound or does not make a valid state.
-function cells.state_of(entry, where)
+-- The state string of a palette entry, not yet checked by parse_state; or nil and
+-- a message naming `where`.
+local function entry_text(entry, where)
   if nbt.kind(entry) ~= "compound" or type(entry.Name) ~= "string" then
     return nil, where .. " is not a compound with a Name string"
   end
@@ -132,6 +130,23 @@ function cells.state_of(entry, where)
     if not text then return nil, err end
     if text ~= "" then state = state .. "[" .. text .. "]" end
   end
+  return state
+end
+
+--- The state string `state_of` gives a decoded palette entry when it gives one, or
+-- nil: the key under which `load` counts the distinct entries of Litematica's
+-- palettes as it decodes them (never raises).
+function cells.state_key(entry)
+  return (entry_text(entry, "entry"))
+end
+
+--- The block state string of a palette entry `{Name = "...", Properties = {...}}`
+-- (vanilla structure and Litematica palettes): `"minecraft:oak_stairs[facing=east,half=bottom]"`,
+-- properties in key order. Returns nil and a message naming `where` for an entry
+-- that is not such a compound or does not make a valid state.
+function cells.state_of(entry, where)
+  local state, terr = entry_text(entry, where)
+  if not state then return nil, terr end
   local ok, err = parse_state(state)
   if not ok then return nil, format("%s: %s", where, err) end
   return state
