@@ -129,3 +129,60 @@ describe("Litematica's joined palette", function()
       .. "BlockStatePalette entry 1" }, { litematic.parse(root, schematic.MAX_BYTES) })
   end)
 end)
+
+describe("paste of a palette its cells do not all use", function()
+  -- a stand-in world that counts what it is asked
+  local function counting_world()
+    local w = { by_name = {}, n = 0, placed = 0 }
+    function w:define_block(def)
+      self.n = self.n + 1
+      self.by_name[def.name] = self.n
+      return self.n
+    end
+    function w:block_id(name) return self.by_name[name] end
+    function w:set_block() self.placed = self.placed + 1 end
+    return w
+  end
+
+  it("defines only the states the cells use and calls block_def for those alone", function()
+    local asked = {}
+    local shapes = { block_def = function(state)
+      asked[#asked + 1] = state
+      if state == "minecraft:unused" then error("block_def ran for an unused state") end
+      return { name = state }, state ~= "minecraft:frob"
+    end }
+    local s = { width = 3, height = 1, length = 1, cell_bytes = 1, blocks = "\3\1\3",
+                palette = { "minecraft:air", "minecraft:frob", "minecraft:unused", "minecraft:stone" } }
+    local w = counting_world()
+    assert.same({ placed = 3, guessed = { "minecraft:frob" } }, schematic.paste(w, s, 0, 0, 0, shapes))
+    assert.same({ "minecraft:frob", "minecraft:stone" }, asked) -- palette order
+    assert.equal(2, w.n)
+  end)
+
+  it("leaves out unused states of two-byte cells and of a loaded file", function()
+    local pal = {}
+    for i = 1, 65536 do pal[i] = "minecraft:s" .. i end
+    local s = { width = 2, height = 1, length = 1, cell_bytes = 2, blocks = "\255\255\0\9", palette = pal }
+    local w = counting_world()
+    assert.equal(2, schematic.paste(w, s, 0, 0, 0).placed)
+    assert.same({ 2, 1, 2 }, { w.n, w.by_name["minecraft:s10"], w.by_name["minecraft:s65536"] })
+    -- a structure file's palette entry that no block uses is never defined
+    local doc = D.root("", int("DataVersion", 3465), D.int_list("size", { 1, 1, 1 }),
+      D.list("palette", TAG.compound, { entry("minecraft:unused"), entry("minecraft:stone") }),
+      D.list("blocks", TAG.compound, { D.payload.comp(D.int_list("pos", { 0, 0, 0 }), int("state", 1)) }))
+    w = counting_world()
+    assert.equal(1, schematic.paste(w, assert(schematic.load(doc)), 0, 0, 0).placed)
+    assert.same({ 1, nil }, { w.by_name["minecraft:stone"], w.by_name["minecraft:unused"] })
+  end)
+
+  it("still reports the first cell whose index is past the palette", function()
+    local s = { width = 4, height = 1, length = 1, cell_bytes = 1, blocks = "\1\0\7\5",
+                palette = { "minecraft:air", "minecraft:stone" } }
+    assert.has_error(function() schematic.paste(counting_world(), s, 0, 0, 0) end,
+      "bad argument #2 to 'paste' (schematic cell 2: palette index 7 out of range (palette has 2 entries))")
+    s = { width = 3, height = 1, length = 1, cell_bytes = 2, blocks = "\0\1\0\1\1\0",
+          palette = { "minecraft:air", "minecraft:stone" } }
+    assert.has_error(function() schematic.paste(counting_world(), s, 0, 0, 0) end,
+      "bad argument #2 to 'paste' (schematic cell 2: palette index 256 out of range (palette has 2 entries))")
+  end)
+end)

@@ -20,12 +20,13 @@ local unpack = string.unpack
 local byte, char, find = string.byte, string.char, string.find
 local CELL_FORMATS = cells.FORMATS
 
--- Block ids for the definitions, reusing types the world already has (after
--- paste's checks a definition can fail here only for lack of memory); or nil, the
--- error and whether the world was being changed (define_block) when it failed.
-local function define_all(world, defs, npal)
+-- Block ids for the definitions (those of the palette entries `used`, in that
+-- order), reusing types the world already has (after paste's checks a definition
+-- can fail here only for lack of memory); or nil, the error and whether the world
+-- was being changed (define_block) when it failed.
+local function define_all(world, defs, used)
   local ids = {}
-  for i = 1, npal do
+  for _, i in ipairs(used) do
     local def = defs[i]
     if def then
       local ok, id = pcall(world.block_id, world, def.name)
@@ -95,8 +96,8 @@ local function place_cells(world, schem, ids, x, y, z)
   return placed
 end
 
---- Defines the types of `defs` (one definition per palette entry of `schem`, nil
--- for air) that the world lacks and sets the schematic's non-air cells with the
+--- Defines the types of `defs` (one definition per palette entry in `schem.used`,
+-- nil for air) that the world lacks and sets the schematic's non-air cells with the
 -- minimum corner at (x, y, z).
 -- @param world the checked world
 -- @tparam table schem paste's checked copy of the schematic
@@ -110,7 +111,7 @@ end
 -- @treturn[2] boolean whether that method changes the world (define_block,
 --   set_block) rather than reads it (block_id)
 function place.into(world, schem, defs, x, y, z)
-  local ids, err, changing = define_all(world, defs, #schem.palette)
+  local ids, err, changing = define_all(world, defs, schem.used)
   if not ids then return nil, err, changing end
   local placed
   placed, err = place_cells(world, schem, ids, x, y, z)
