@@ -186,3 +186,25 @@ describe("paste of a palette its cells do not all use", function()
       "bad argument #2 to 'paste' (schematic cell 2: palette index 256 out of range (palette has 2 entries))")
   end)
 end)
+
+describe("schem:get and schem:index", function()
+  local s = assert(schematic.load("examples/data/limbo_spawn.schem"))
+
+  it("take integral floats as World methods do", function()
+    for _, c in ipairs{ { 10, 10, 10 }, { 20, 6, 17 }, { 0, 0, 0 }, { 40, 47, 34 } } do
+      local x, y, z = c[1], c[2], c[3]
+      assert.equal(s:get(x, y, z), s:get(x + 0.0, y + 0.0, z + 0.0))
+      assert.equal(s:index(x, y, z), s:index(x + 0.0, y, z + 0.0))
+      assert.equal("integer", math.type(s:index(x + 0.0, y + 0.0, z + 0.0)))
+    end
+    assert.equal(s:get(0, 0, 0), s:get(-0.0, 0, 0))
+  end)
+
+  it("still return nil for 10.5, NaN, the infinities, strings and cells outside", function()
+    for _, v in ipairs{ 10.5, 0 / 0, math.huge, -math.huge, "10", 48.0, -1.0, 2 ^ 63 } do
+      assert.is_nil(s:get(v, 10, 10))
+      assert.is_nil(s:get(10, v, 10))
+      assert.is_nil(s:index(10, 10, v))
+    end
+  end)
+end)
