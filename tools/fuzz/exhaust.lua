@@ -33,7 +33,9 @@ end
 function exhaust.cases(mode)
   local full = mode == "full"
   local c = {}
-  local function add(name, seconds, mb, run) c[#c + 1] = { name = name, seconds = seconds, kb = mb * 1024, run = run } end
+  local function add(name, seconds, mb, run)
+    c[#c + 1] = { name = name, seconds = seconds, kb = mb * 1024, run = run }
+  end
 
   local nworlds = full and 20000 or 2000
   add(nworlds .. " worlds made and dropped", full and 20 or 4, 256, function()
