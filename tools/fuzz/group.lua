@@ -12,7 +12,7 @@ local H = require "harness"
 local group, mode = arg[1], arg[2] or "short"
 local cases = require(group).cases(mode)
 for _, c in ipairs(cases) do
-  H.run(group .. "/" .. c.name, c.seconds, c.kb, c.run, c.kept_kb)
+  H.run(group .. "/" .. c.name, c.seconds, c.kb, c.run, c.kept_kb, c.setup)
 end
 H.finish(group)
 os.exit(H.failed == 0 and 0 or 1)

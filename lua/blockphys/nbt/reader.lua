@@ -20,7 +20,7 @@
 local reader = {}
 
 local unpack = string.unpack
-local sub = string.sub
+local sub, byte = string.sub, string.byte
 local format = string.format
 local setmetatable = setmetatable
 local getmetatable = getmetatable
@@ -194,17 +194,29 @@ end
 
 local skip_payload -- forward declaration: a skipped container recurses
 
+-- Moves past a string as read_string reads it (the same checks and messages),
+-- without making it.
+local function skip_string(r)
+  local n = read_fixed(r, ">I2", 2, "string length")
+  need(r, n, "string")
+  r.pos = r.pos + n
+end
+
 -- Moves past a compound's entries without building them (see r.skip). Each entry
 -- counts one value, as it would if it were read.
 local function skip_compound(r, depth)
+  local data = r.data
   while true do
-    local id = read_fixed(r, ">i1", 1, "tag type")
+    need(r, 1, "tag type") -- read_fixed's check, then the signed byte without unpack
+    local id = byte(data, r.pos)
+    if id > 127 then id = id - 256 end
+    r.pos = r.pos + 1
     if id == TAG["end"] then return end
     if id < 0 or id > #TAG_NAMES then
       fail("unknown tag type %d at byte %d", id, r.pos - 2)
     end
     add_values(r, 1, r.pos - 2) -- at the tag type, as read_compound
-    read_string(r)
+    skip_string(r)
     skip_payload(r, id, depth)
   end
 end
@@ -295,7 +307,7 @@ function skip_payload(r, id, depth)
     r.pos = r.pos + n * array[1]
     return
   elseif id == TAG.string then
-    read_string(r)
+    skip_string(r)
     return
   end
   check_depth(r, depth)
