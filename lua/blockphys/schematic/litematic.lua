@@ -56,7 +56,7 @@ end
 
 -- Region `name` as {x0, y0, z0 (min corner), sx, sy, sz (extent), palette, longs,
 -- bits, where}, or nil and a message.
-local function read_region(name, r)
+local function read_region(name, r, checked)
   local where = format("region %q", name)
   if nbt.kind(r) ~= "compound" then return nil, where .. " is not a compound" end
   local px, py, pz = xyz(r.Position, where .. " Position", -2 ^ 31, 2 ^ 31 - 1)
@@ -65,7 +65,7 @@ local function read_region(name, r)
   if not sx then return nil, sy end
   if sx == 0 or sy == 0 or sz == 0 then return nil, where .. ": Size has a zero extent" end
   local palette, perr = cells.palette_list(r.BlockStatePalette, where .. " BlockStatePalette",
-    cells.MAX_PALETTE)
+    cells.MAX_PALETTE, checked)
   if not palette then return nil, perr end
   local longs = r.BlockStates
   if nbt.kind(longs) ~= "long_array" then return nil, where .. ": missing or invalid BlockStates" end
@@ -159,9 +159,9 @@ function litematic.parse(root, max_bytes)
     return nil, format("%d regions (at most %d)", #names, litematic.MAX_REGIONS)
   end
   table.sort(names) -- overlaps resolve the same way in every run
-  local regions = {}
+  local regions, checked = {}, {} -- states parsed once, however many regions list them
   for i, name in ipairs(names) do
-    local g, err = read_region(name, root.Regions[name])
+    local g, err = read_region(name, root.Regions[name], checked)
     if not g then return nil, err end
     regions[i] = g
   end
