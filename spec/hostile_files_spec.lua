@@ -79,6 +79,15 @@ describe("entries that load skips", function()
   end)
 end)
 
+describe("raw NBT given as a string", function()
+  it("is decoded as it is, up to max_bytes, and refused past it", function()
+    local doc = structure()
+    assert(schematic.load(doc, { max_bytes = #doc }))
+    assert.same({ nil, "schematic: data exceeds " .. (#doc - 1) .. " bytes" },
+      { schematic.load(doc, { max_bytes = #doc - 1 }) })
+  end)
+end)
+
 describe("Litematica's joined palette", function()
   local function xyz(name, x, y, z) return comp(name, int("x", x), int("y", y), int("z", z)) end
   -- A one-cell region at (x, 0, 0) holding state index v of palette `pal` (entries).
