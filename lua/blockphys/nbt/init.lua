@@ -39,7 +39,8 @@ nbt.MAX_DEPTH = 512
 -- int or long array elements, each a Lua value. Input bytes alone do not bound
 -- memory (an empty compound in a list takes one byte, and a Lua table about 70),
 -- so this does: at most about 600 MB. Byte arrays are strings and do not count.
--- Read at each decode, the schematic loaders' too.
+-- Read at each decode, the schematic loaders' too, where the entries they skip
+-- count as well (each compound entry and list element the skip visits).
 nbt.MAX_VALUES = 1 << 23
 
 --- Tag type names, indexed by tag id.
