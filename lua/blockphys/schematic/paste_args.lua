@@ -15,7 +15,6 @@ local args = {}
 local format = string.format
 local unpack = string.unpack
 local byte, char, find = string.byte, string.char, string.find
-local concat = table.concat
 local mtype = math.type
 
 -- Cell integer formats by `cell_bytes` (see the schematic table in
@@ -39,29 +38,28 @@ local function bad_cell(n, cell, v, npal)
     cell, v, npal))
 end
 
--- A pattern character class item matching the byte c alone.
-local function class_item(c)
-  return c:match("%w") and c or "%" .. c -- escapes never make a class
+-- A pattern matching a byte past 0 .. npal - 1 (1 <= npal <= 255): one range, so
+-- each byte costs one comparison in C. ']' and '%' cannot end a range in a Lua
+-- pattern set: the range then ends one byte lower and the byte follows, escaped.
+local function past_palette(npal)
+  local last = char(npal - 1)
+  if last == "]" or last == "%" then return "[^\0-" .. char(npal - 2) .. "%" .. last .. "]" end
+  return "[^\0-" .. last .. "]"
 end
 
 -- The palette entries (1-based, ascending) that cells of `blocks` (one byte each)
 -- use, or nil and the message of the first cell whose index is past the palette.
--- Each search finds, in C, the next cell whose byte is not one already seen, so the
--- whole string is walked once whatever its size, and at most 256 searches run.
+-- In C: one search for a byte past the palette, then one plain search (memchr) per
+-- palette entry, each stopping at its first cell; at most 256 of them.
 local function used_bytes(blocks, npal, n)
-  local used, class = {}, {}
-  local pos, len = 1, #blocks
-  while pos <= len do
-    local at = pos
-    if #class > 0 then at = find(blocks, "[^" .. concat(class) .. "]", pos) end
-    if not at then break end
-    local v = byte(blocks, at)
-    if v >= npal then return nil, bad_cell(n, at - 1, v, npal) end
-    used[#used + 1] = v + 1
-    class[#class + 1] = class_item(char(v))
-    pos = at + 1
+  if npal < 256 and #blocks > 0 then
+    local at = npal == 0 and 1 or find(blocks, past_palette(npal))
+    if at then return nil, bad_cell(n, at - 1, byte(blocks, at), npal) end
   end
-  table.sort(used)
+  local used = {}
+  for v = 0, math.min(npal, 256) - 1 do
+    if find(blocks, char(v), 1, true) then used[#used + 1] = v + 1 end
+  end
   return used
 end
 
