@@ -121,6 +121,39 @@ function exhaust.cases(mode)
     refused(w, e.move, e, L.max_move + 1, 0, 0)
     w:destroy()
   end)
+  -- paste of hand-built tables whose palettes hostile files could also hold: 256
+  -- states of which 128 are air, all used, and 65,536 states of which 300 are used
+  local ncells = full and 16 * 1048576 or 1048576
+  add(ncells .. " one-byte cells of 128 air and 128 block states", full and 90 or 10, full and 1200 or 200,
+    function()
+      local pal, bytes = {}, {}
+      for v = 0, 255 do
+        pal[v + 1] = v % 2 == 0 and "minecraft:air[v=" .. v .. "]" or "minecraft:s" .. v
+        bytes[v + 1] = string.char(v)
+      end
+      local blocks = table.concat(bytes):rep(math.floor(ncells / 256))
+      local s = { width = 4096, height = math.floor(ncells / 65536), length = 16, cell_bytes = 1, palette = pal,
+                  blocks = blocks }
+      local w = bp.World()
+      local r = w:paste(s, 0, 0, 0)
+      check(r.placed * 2 == ncells and w:stats().blocks == r.placed, "placed %d", r.placed)
+      check(w:stats().block_types == 129, "%d types", w:stats().block_types)
+      w:destroy()
+    end)
+  add(ncells .. " two-byte cells using 300 of 65536 states", full and 90 or 10, full and 1200 or 200, function()
+    local pal = {}
+    for v = 1, 65536 do pal[v] = "minecraft:s" .. v end
+    local cells = {}
+    for v = 0, 299 do cells[#cells + 1] = string.pack(">I2", v * 200) end
+    local blocks = table.concat(cells):rep(math.floor(ncells / 300) + 1):sub(1, 2 * ncells)
+    local s = { width = 4096, height = math.floor(ncells / 65536), length = 16, cell_bytes = 2, palette = pal,
+                blocks = blocks }
+    local w = bp.World()
+    local r = w:paste(s, 0, 0, 0)
+    check(r.placed == ncells and w:stats().block_types == 301, "placed %d, %d types", r.placed,
+      w:stats().block_types)
+    w:destroy()
+  end)
   return c
 end
 
