@@ -212,6 +212,16 @@ memcheck:
 	  --errors-for-leak-kinds=all \
 	  $(BUSTED) --cpath='./build-vg/?.so' -o spec/helpers/summary.lua spec
 
+# The attack suite (tools/fuzz/): hostile files in every format, misuse from hooks,
+# filters and finalizers, exhaustion near the limits; each case bounded in time and
+# memory. FUZZ=full takes minutes; FUZZ=short (CI) well under one.
+FUZZ ?= full
+.PHONY: fuzz
+fuzz:
+	$(NEED)"$(DEBS_TEST)"
+	$(MAKE) --no-print-directory module
+	LUA="$(LUA)" FUZZ_CPATH='./$(BUILD)/?.so' $(LUA) tools/fuzz/run.lua $(FUZZ)
+
 lint:
 	$(NEED)"lua-check"
 	luacheck lua spec examples bench tools

@@ -343,7 +343,7 @@ describe("blockphys.nbt", function()
       assert.same({ name = "inner" }, kept.c)
     end)
 
-    it("counts no values in what it skips", function()
+    it("counts no values in a skipped list of numbers, which it passes in one step", function()
       local n = nbt.MAX_VALUES + 1
       local big = root(compound(named(9, "Entities", list(1, n, string.rep("\1", n))),
                                 named(3, "kept", pack(">i4", 5))))

@@ -43,7 +43,8 @@ nbt.MAX_DEPTH = 512
 -- int or long array elements, each a Lua value. Input bytes alone do not bound
 -- memory (an empty compound in a list takes one byte, and a Lua table about 70),
 -- so this does: at most about 600 MB. Byte arrays are strings and do not count.
--- Read at each decode, the schematic loaders' too.
+-- Read at each decode, the schematic loaders' too, where the entries they skip
+-- count as well (each compound entry and list element the skip visits).
 nbt.MAX_VALUES = 8388608 -- 2^23
 
 --- Tag type names, indexed by tag id.
@@ -54,8 +55,8 @@ nbt.TAG_NAMES = reader.TAG_NAMES
 -- @table TAG
 nbt.TAG = reader.TAG
 
--- decode with the entries to skip and the caps of `blockphys.nbt.reader.decode`.
-local function decode_skipping(bytes, opts, skip, caps)
+-- decode with the entries to skip, the caps and the joins of `blockphys.nbt.reader.decode`.
+local function decode_skipping(bytes, opts, skip, caps, joins)
   if type(bytes) ~= "string" then
     return nil, "nbt: expected a string, got " .. type(bytes)
   end
@@ -70,7 +71,7 @@ local function decode_skipping(bytes, opts, skip, caps)
   elseif not compat.is_integer(max_depth) or max_depth < 0 then
     return nil, "nbt: opts.max_depth must be a non-negative integer"
   end
-  return reader.decode(bytes, max_depth, nbt.MAX_VALUES, skip, caps)
+  return reader.decode(bytes, max_depth, nbt.MAX_VALUES, skip, caps, joins)
 end
 
 --- Decodes one NBT document.
@@ -95,7 +96,7 @@ function nbt.decode(bytes, opts)
   return decode_skipping(bytes, opts)
 end
 
---- decode with `skip` and `caps` as `blockphys.nbt.reader.decode` takes them, for
+--- decode with `skip`, `caps` and `joins` as `blockphys.nbt.reader.decode` takes them, for
 -- the specs (spec/nbt_spec.lua); the schematic loaders call the reader directly.
 -- @local
 nbt._decode = decode_skipping

@@ -23,7 +23,7 @@ local reader = {}
 
 local unpack = compat.bytes.unpack
 local uint, int64 = compat.uint, compat.int64
-local sub = string.sub
+local sub, byte = string.sub, string.byte
 local format = string.format
 local setmetatable = setmetatable
 local getmetatable = getmetatable
@@ -193,23 +193,51 @@ local function read_list(r, depth, name, cap)
   add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
   local out = setmetatable({}, LIST_MT[elem])
   local elem_cap = name and cap_of(r, name .. "[]")
+  local join = r.joins and name and r.joins[name]
   for i = 1, n do
-    out[i] = read_payload(r, elem, depth, nil, elem_cap and format("%s[%d]", name, i - 1), elem_cap)
+    local at = r.pos - 1
+    local v = read_payload(r, elem, depth, nil, elem_cap and format("%s[%d]", name, i - 1), elem_cap)
+    out[i] = v
+    if join then
+      -- one more distinct entry of all the lists so named (see decode's `joins`)
+      local key = join.key(v)
+      if key ~= nil and not join.seen[key] then
+        join.seen[key] = true
+        join.count = join.count + 1
+        if join.count > join.max then
+          fail("joined lists %s of more than %d distinct entries at byte %d", name, join.max, at)
+        end
+      end
+    end
   end
   return out
 end
 
 local skip_payload -- forward declaration: a skipped container recurses
 
--- Moves past a compound's entries without building them (see r.skip).
+-- Moves past a string as read_string reads it (the same checks and messages),
+-- without making it.
+local function skip_string(r)
+  local n = read_fixed(r, ">I2", 2, "string length")
+  need(r, n, "string")
+  r.pos = r.pos + n
+end
+
+-- Moves past a compound's entries without building them (see r.skip). Each entry
+-- counts one value, as it would if it were read.
 local function skip_compound(r, depth)
+  local data = r.data
   while true do
-    local id = read_fixed(r, ">i1", 1, "tag type")
+    need(r, 1, "tag type") -- read_fixed's check, then the signed byte without unpack
+    local id = byte(data, r.pos)
+    if id > 127 then id = id - 256 end
+    r.pos = r.pos + 1
     if id == TAG["end"] then return end
     if id < 0 or id > #TAG_NAMES then
       fail("unknown tag type %d at byte %d", id, r.pos - 2)
     end
-    read_string(r)
+    add_values(r, 1, r.pos - 2) -- at the tag type, as read_compound
+    skip_string(r)
     skip_payload(r, id, depth)
   end
 end
@@ -282,8 +310,11 @@ end
 local ARRAYS = { [TAG.byte_array] = { 1, "byte array" }, [TAG.int_array] = { 4, "int array" },
                  [TAG.long_array] = { 8, "long array" } }
 
--- Moves past one payload, checking it as read_payload does but building no
--- value (so it counts nothing against MAX_VALUES).
+-- Moves past one payload, checking it as read_payload does but building no value.
+-- What it visits one by one counts against MAX_VALUES as if it were read: each
+-- compound entry, and each element of a list of strings, arrays, lists or
+-- compounds; so a skipped entry costs no more work per value than a read one. A
+-- list of numbers or an array is passed over in one step and counts nothing.
 function skip_payload(r, id, depth)
   local scalar = SCALARS[id]
   if scalar then
@@ -297,7 +328,7 @@ function skip_payload(r, id, depth)
     r.pos = r.pos + n * array[1]
     return
   elseif id == TAG.string then
-    read_string(r)
+    skip_string(r)
     return
   end
   check_depth(r, depth)
@@ -306,6 +337,7 @@ function skip_payload(r, id, depth)
     if SCALARS[elem] then -- read_length checked that n of them fit
       r.pos = r.pos + n * SCALARS[elem][2]
     else
+      add_values(r, n, r.pos - 6) -- at the element type, as read_list
       for _ = 1, n do skip_payload(r, elem, depth + 1) end
     end
   elseif id == TAG.compound then
@@ -334,28 +366,40 @@ end
 -- documentation gives the results).
 --
 -- Entries of a compound whose name is a key of `skip` and whose tag type is its
--- value are left out of the result (their bytes are still checked; they count no
--- values): the schematic loaders skip block entities, entities and ticks, which
--- they never read. The entries of a compound named `skip[1]` are all kept
--- (Litematica's `Regions`, whose keys are names users choose).
+-- value are left out of the result (their bytes are still checked, and what the
+-- skip visits one by one counts against `max_values`, see skip_payload): the
+-- schematic loaders skip block entities, entities and ticks, which they never read.
+-- The entries of a compound named `skip[1]` are all kept (Litematica's `Regions`,
+-- whose keys are names users choose).
 -- `caps` maps a name to the most entries a list or compound of that name may hold
 -- (`"name[]"`: each element of a list named `name`, for a list of lists): a loader
 -- refuses an oversized palette as soon as it reads its length (a list) or the entry
 -- past the cap (a compound), not after decoding millions of entries.
+-- `joins` maps a list name to `{max = n, key = function(element)}`: the distinct
+-- keys (non-nil results of `key`, which must not raise) of the elements of all the
+-- lists so named, taken together, are at most `max`. The document is refused at the
+-- element past that (Litematica's regions' palettes, which `load` joins into one).
 -- @tparam string bytes the uncompressed document
 -- @tparam integer max_depth deepest nesting of lists and compounds
 -- @tparam integer max_values most values the document may decode into
 -- @tparam[opt] table skip
 -- @tparam[opt] table caps
+-- @tparam[opt] table joins
 -- @treturn[1] string the root tag's name
 -- @treturn[1] any the root value
 -- @treturn[1] string the root tag type name
 -- @treturn[1] integer number of bytes the document used
 -- @return[2] nil
 -- @treturn[2] string message starting with `"nbt: "`; never raises
-function reader.decode(bytes, max_depth, max_values, skip, caps)
+function reader.decode(bytes, max_depth, max_values, skip, caps, joins)
   local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0,
               max_values = max_values, skip = skip, caps = caps }
+  if joins then -- this decode's own count of each join's keys
+    r.joins = {}
+    for name, j in pairs(joins) do
+      r.joins[name] = { max = j.max, key = j.key, seen = {}, count = 0 }
+    end
+  end
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
   if getmetatable(name) == Failure then

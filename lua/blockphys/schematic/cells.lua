@@ -117,11 +117,9 @@ local function properties_text(props, where)
   return concat(parts, ",")
 end
 
---- The block state string of a palette entry `{Name = "...", Properties = {...}}`
--- (vanilla structure and Litematica palettes): `"minecraft:oak_stairs[facing=east,half=bottom]"`,
--- properties in key order. Returns nil and a message naming `where` for an entry
--- that is not such a compound or does not make a valid state.
-function cells.state_of(entry, where)
+-- The state string of a palette entry, not yet checked by parse_state; or nil and
+-- a message naming `where`.
+local function entry_text(entry, where)
   if nbt.kind(entry) ~= "compound" or type(entry.Name) ~= "string" then
     return nil, where .. " is not a compound with a Name string"
   end
@@ -134,21 +132,53 @@ function cells.state_of(entry, where)
     if not text then return nil, err end
     if text ~= "" then state = state .. "[" .. text .. "]" end
   end
+  return state
+end
+
+--- The state string `state_of` gives a decoded palette entry when it gives one, or
+-- nil: the key under which `load` counts the distinct entries of Litematica's
+-- palettes as it decodes them (never raises).
+function cells.state_key(entry)
+  -- the common entry first, a decoded compound (no metatable) with a Name and no
+  -- Properties, whose state is its Name: nbt.kind and the rest only for others
+  if type(entry) == "table" and getmetatable(entry) == nil and entry.Properties == nil then
+    local name = entry.Name
+    if type(name) == "string" then return name end
+  end
+  return (entry_text(entry, "entry"))
+end
+
+--- The block state string of a palette entry `{Name = "...", Properties = {...}}`
+-- (vanilla structure and Litematica palettes): `"minecraft:oak_stairs[facing=east,half=bottom]"`,
+-- properties in key order. Returns nil and a message naming `where` for an entry
+-- that is not such a compound or does not make a valid state. `checked` (optional)
+-- is a set of states already found valid, which are not parsed again, and gets
+-- this one.
+function cells.state_of(entry, where, checked)
+  local state, terr = entry_text(entry, where)
+  if not state then return nil, terr end
+  if checked and checked[state] then return state end
   local ok, err = parse_state(state)
   if not ok then return nil, format("%s: %s", where, err) end
+  if checked then checked[state] = true end
   return state
 end
 
 --- A palette list (NBT list of `{Name, Properties}` compounds) as an array of
--- state strings, or nil and a message. At most `max` entries.
-function cells.palette_list(list, where, max)
+-- state strings, or nil and a message. At most `max` entries. `checked`: as
+-- `state_of`'s (a Litematica file's regions may all list the same states).
+function cells.palette_list(list, where, max, checked)
   if nbt.kind(list) ~= "list" then return nil, "missing or invalid " .. where end
   if #list == 0 then return nil, where .. " is empty" end
   if #list > max then return nil, format("%s has %d entries (at most %d)", where, #list, max) end
   local out = {}
   for i = 1, #list do
-    local state, err = cells.state_of(list[i], format("%s entry %d", where, i - 1))
-    if not state then return nil, err end
+    local state = checked and cells.state_key(list[i]) -- a state checked before: no message made
+    if not (state and checked[state]) then
+      local err
+      state, err = cells.state_of(list[i], format("%s entry %d", where, i - 1), checked)
+      if not state then return nil, err end
+    end
     out[i] = state
   end
   return out

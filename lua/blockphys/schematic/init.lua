@@ -137,6 +137,13 @@ local PALETTE_CAPS = {
   BlockStatePalette = cells.MAX_PALETTE, ["palettes[]"] = cells.MAX_PALETTE,
 }
 
+-- Litematica's region palettes, which `litematic` joins into one palette: the
+-- distinct states of all of them together are refused past cells.MAX_PALETTE as
+-- they are decoded, as one palette is.
+local PALETTE_JOINS = {
+  BlockStatePalette = { max = cells.MAX_PALETTE, key = cells.state_key },
+}
+
 --- Loads a schematic from a file path or from its bytes.
 --
 -- `src` is read as a file if such a file exists; otherwise it is taken as
@@ -167,7 +174,8 @@ function schematic.load(src, opts)
   local ok, res, err = pcall(function()
     local bytes, derr = source.document(src, max_bytes)
     if not bytes then return nil, derr end
-    local name, root = reader.decode(bytes, nbt.MAX_DEPTH, nbt.MAX_VALUES, UNREAD, PALETTE_CAPS)
+    local name, root = reader.decode(bytes, nbt.MAX_DEPTH, nbt.MAX_VALUES, UNREAD, PALETTE_CAPS,
+      PALETTE_JOINS)
     if not name then return nil, root end
     return parse_root(name, root, max_bytes)
   end)

@@ -9,7 +9,9 @@
 -- upward and running on into the next long, cells in the order x, then z, then y.
 -- The regions are joined into one schematic over their bounding box: cells no
 -- region covers are air, and where regions overlap the one whose name sorts last
--- wins (air included; `blockphys.schematic.region_join`). At most `MAX_REGIONS` regions.
+-- wins (air included; `blockphys.schematic.region_join`). At most `MAX_REGIONS` regions,
+-- whose palettes join into at most `cells.MAX_PALETTE` states (air included), as one
+-- palette holds.
 --
 -- Source: the Litematica schematic format as the mod's source (LitematicaBitArray,
 -- LitematicaSchematic) defines it; our own reader.
@@ -55,7 +57,7 @@ end
 
 -- Region `name` as {x0, y0, z0 (min corner), sx, sy, sz (extent), palette, longs,
 -- bits, where}, or nil and a message.
-local function read_region(name, r)
+local function read_region(name, r, checked)
   local where = format("region %q", name)
   if nbt.kind(r) ~= "compound" then return nil, where .. " is not a compound" end
   local px, py, pz = xyz(r.Position, where .. " Position", -2 ^ 31, 2 ^ 31 - 1)
@@ -64,7 +66,7 @@ local function read_region(name, r)
   if not sx then return nil, sy end
   if sx == 0 or sy == 0 or sz == 0 then return nil, where .. ": Size has a zero extent" end
   local palette, perr = cells.palette_list(r.BlockStatePalette, where .. " BlockStatePalette",
-    cells.MAX_PALETTE)
+    cells.MAX_PALETTE, checked)
   if not palette then return nil, perr end
   local longs = r.BlockStates
   if nbt.kind(longs) ~= "long_array" then return nil, where .. ": missing or invalid BlockStates" end
@@ -122,13 +124,19 @@ local function decode(g, map, emit)
 end
 
 -- One palette for all regions (states in first-use order) and, per region, the
--- global index of each of its entries.
+-- global index of each of its entries; or nil and a message past cells.MAX_PALETTE
+-- states (which `load` refuses as it decodes the palettes: kept here for any other
+-- caller of `parse`).
 local function merge_palettes(regions)
   local palette, index_of = {}, {}
   for _, g in ipairs(regions) do
     g.global = {}
     for i, state in ipairs(g.palette) do
       if not index_of[state] then
+        if #palette == cells.MAX_PALETTE then
+          return nil, format("joined BlockStatePalette of more than %d entries at %s BlockStatePalette entry %d",
+            cells.MAX_PALETTE, g.where, i - 1)
+        end
         palette[#palette + 1] = state
         index_of[state] = #palette - 1
       end
@@ -170,9 +178,9 @@ function litematic.parse(root, max_bytes)
     return nil, format("%d regions (at most %d)", #names, litematic.MAX_REGIONS)
   end
   table.sort(names) -- overlaps resolve the same way in every run
-  local regions = {}
+  local regions, checked = {}, {} -- states parsed once, however many regions list them
   for i, name in ipairs(names) do
-    local g, err = read_region(name, root.Regions[name])
+    local g, err = read_region(name, root.Regions[name], checked)
     if not g then return nil, err end
     regions[i] = g
   end
@@ -185,10 +193,15 @@ function litematic.parse(root, max_bytes)
     return nil, "regions reach below the int32 range"
   end
   local palette, index_of = merge_palettes(regions)
+  if not palette then return nil, index_of end
   local covered = 0
   for _, g in ipairs(regions) do covered = covered + g.sx * g.sy * g.sz end
   local ncells = box.w * box.h * box.l
   if not index_of[AIR] and (covered < ncells or #regions > 1) then
+    if #palette == cells.MAX_PALETTE then
+      return nil, format("joined BlockStatePalette of %d entries and the air of the join (at most %d)",
+        #palette, cells.MAX_PALETTE)
+    end
     palette[#palette + 1] = AIR
     index_of[AIR] = #palette - 1
   end

@@ -15,7 +15,6 @@ local object = {}
 
 local char, unpack = string.char, compat.bytes.unpack
 local concat = table.concat
-local is_int = compat.is_integer
 local parse_state, is_air_name = states.parse_state, states.is_air
 
 local Schematic = {}
@@ -24,16 +23,25 @@ Schematic.__name = "blockphys.Schematic"
 
 local CELL_FORMATS = cells.FORMATS
 
+-- Whether v is a block coordinate: an integer, or a float with an integral value
+-- (10.0), as World methods take them. NaN and the infinities are not (their
+-- remainder is NaN).
+local function is_coord(v)
+  return type(v) == "number" and v % 1 == 0
+end
+
 --- 1-based palette index of a cell, or nil outside the schematic.
--- @tparam integer x local X, 0 .. width-1
+-- @tparam integer x local X, 0 .. width-1 (a float with an integral value, 10.0,
+--   is that integer, as World methods take it)
 -- @tparam integer y local Y, 0 .. height-1
 -- @tparam integer z local Z, 0 .. length-1
--- @treturn integer|nil nil also for non-integer coordinates (never raises)
+-- @treturn integer|nil nil also for coordinates that are not integral numbers
+--   (10.5, NaN, a string; never raises)
 -- Source: the Sponge format's cell order (index = x + z * width + y * width *
 -- length), our own storage.
 function Schematic:index(x, y, z)
   local w, h, l = self.width, self.height, self.length
-  if not is_int(x) or not is_int(y) or not is_int(z)
+  if not (is_coord(x) and is_coord(y) and is_coord(z))
       or x < 0 or y < 0 or z < 0 or x >= w or y >= h or z >= l then
     return nil
   end
@@ -46,8 +54,8 @@ end
 -- @tparam integer x local X, 0 .. width-1
 -- @tparam integer y local Y, 0 .. height-1
 -- @tparam integer z local Z, 0 .. length-1
--- @treturn string|nil e.g. `"minecraft:stone"`; nil also for non-integer
---   coordinates (never raises). Source: as `index`.
+-- @treturn string|nil e.g. `"minecraft:stone"`; nil also for coordinates that
+--   are not integral numbers (never raises). Source: as `index`.
 function Schematic:get(x, y, z)
   local i = self:index(x, y, z)
   return i and self.palette[i]

@@ -119,12 +119,14 @@ local function check_world(world)
   return true
 end
 
--- One definition per palette entry (nil for air), plus the sorted names
--- of states the shape table guessed; or nil and the message of a definition that
--- is none (the shape table being argument n).
-local function palette_defs(palette, shapes, n)
+-- One definition per palette entry the cells use (`used`, ascending; nil for air and
+-- for the entries no cell uses), plus the sorted names of states the shape table
+-- guessed; or nil and the message of a definition that is none (the shape table
+-- being argument n).
+local function palette_defs(palette, used, shapes, n)
   local defs, guessed, seen = {}, {}, {}
-  for i, state in ipairs(palette) do
+  for _, i in ipairs(used) do
+    local state = palette[i]
     local name = parse_state(state)
     if not (name and is_air(name)) then
       local def, known = shapes.block_def(state)
@@ -164,10 +166,10 @@ end
 -- `define_block`'s own checks are the only ones: nothing is checked twice.
 -- Returns true, or nil and the message (the shape table being argument n, the
 -- world argument self_n).
-local function check_new_types(world, palette, defs, n, self_n)
+local function check_new_types(world, palette, defs, used, n, self_n)
   local scratch = new_world()
   local new = 0
-  for i = 1, #palette do
+  for _, i in ipairs(used) do
     local def = defs[i]
     if def then
       local known, err = has_type(world, def.name, self_n)
@@ -217,9 +219,9 @@ local function try_paste(world, schem, x, y, z, shapes, base)
   if type(shapes) ~= "table" or type(shapes.block_def) ~= "function" then
     return nil, bad_arg(6 + base, "shape table with a block_def function expected")
   end
-  local defs, guessed = palette_defs(schem.palette, shapes, 6 + base)
+  local defs, guessed = palette_defs(schem.palette, schem.used, shapes, 6 + base)
   if not defs then return nil, guessed end
-  ok, err = check_new_types(world, schem.palette, defs, 6 + base, self_n)
+  ok, err = check_new_types(world, schem.palette, defs, schem.used, 6 + base, self_n)
   if not ok then return nil, err end
   ok, err = check_unlocked(world, self_n)
   if not ok then return nil, err end
@@ -237,9 +239,10 @@ end
 -- The schematic's own `offset` is not applied. Air cells (air, cave_air,
 -- void_air) are skipped, so they leave the world's blocks as they were. A cell
 -- whose index has no palette entry (a table built or changed by hand) raises.
--- Each distinct palette state is turned into a block type with
--- `shapes.block_def(state)`; a type whose name the world already knows
--- (`world:block_id`) is reused as it is.
+-- Each distinct palette state that a cell uses is turned into a block type with
+-- `shapes.block_def(state)` (palette entries no cell uses are not: they cost
+-- nothing); a type whose name the world already knows (`world:block_id`) is reused
+-- as it is.
 --
 -- Every argument and every definition is checked before the world is
 -- touched, so a raised error leaves the world unchanged: each new type is first
@@ -259,8 +262,8 @@ end
 -- @tparam[opt] table shapes module with `block_def(state) -> def, known`
 --   (default `blockphys.minecraft`)
 -- @treturn table `{placed = n, guessed = {names...}}`: blocks set, and the
---   sorted unique block names the shape table did not know (they became
---   full cubes)
+--   sorted unique block names of the states placed that the shape table did not
+--   know (they became full cubes)
 -- @raise `bad argument #n to 'paste' (...)` for a bad world, schematic,
 --   coordinate or shape definition (`block_def("<state>"): <define_block's
 --   message>`), or too many new types; `bad argument #1 to 'paste' (world has

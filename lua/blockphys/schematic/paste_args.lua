@@ -15,7 +15,7 @@ local args = {}
 
 local format = string.format
 local unpack = compat.bytes.unpack
-local byte = string.byte
+local byte, char, find = string.byte, string.char, string.find
 local is_int = compat.is_integer
 
 -- Cell integer formats by `cell_bytes` (see the schematic table in
@@ -24,7 +24,6 @@ local CELL_FORMATS = cells.FORMATS
 
 local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
 local MAX_EXTENT = 4294967296 -- 2^32, cells along one axis of the int32 range
-local CHECK_RUN = 4096 -- cells per string.byte call in the index check
 
 --- The message for argument n of paste, counted as the caller counts them: from
 -- the world (paste) or from the schematic (World:paste, whose self is argument 0).
@@ -34,10 +33,67 @@ function args.bad_arg(n, msg)
 end
 local bad_arg = args.bad_arg
 
+-- The message for cell `cell` (0-based) holding index v, past a palette of npal.
+local function bad_cell(n, cell, v, npal)
+  return bad_arg(n, format("schematic cell %d: palette index %d out of range (palette has %d entries)",
+    cell, v, npal))
+end
+
+-- A pattern matching a byte past 0 .. npal - 1 (1 <= npal <= 255): one range, so
+-- each byte costs one comparison in C. ']' and '%' cannot end a range in a Lua
+-- pattern set: the range then ends one byte lower and the byte follows, escaped.
+-- Where a pattern cannot hold "\0" (Lua 5.1, LuaJIT) the zero byte is the class "%z"
+-- and the range starts at "\1".
+local function past_palette(npal)
+  local last, tail = char(npal - 1), ""
+  if last == "]" or last == "%" then last, tail = char(npal - 2), "%" .. last end
+  local nul = compat.PATTERN_NUL
+  if not nul then return "[^\0-" .. last .. tail .. "]" end
+  return "[^" .. nul .. (last ~= "\0" and "\1-" .. last or "") .. tail .. "]"
+end
+
+-- The palette entries (1-based, ascending) that cells of `blocks` (one byte each)
+-- use, or nil and the message of the first cell whose index is past the palette.
+-- In C: one search for a byte past the palette, then one plain search (memchr) per
+-- palette entry, each stopping at its first cell; at most 256 of them.
+local function used_bytes(blocks, npal, n)
+  if npal < 256 and #blocks > 0 then
+    local at = npal == 0 and 1 or find(blocks, past_palette(npal))
+    if at then return nil, bad_cell(n, at - 1, byte(blocks, at), npal) end
+  end
+  local used = {}
+  for v = 0, math.min(npal, 256) - 1 do
+    if find(blocks, char(v), 1, true) then used[#used + 1] = v + 1 end
+  end
+  return used
+end
+
+--- The palette entries (1-based, ascending) that the cells of `blocks` (`nb` bytes
+-- each) use: paste defines those alone, so that entries no cell uses cost nothing.
+-- Or nil and the message of the first cell whose index is past the palette (`npal`
+-- entries; the schematic being argument n).
+function args.used_entries(blocks, nb, npal, n)
+  if nb == 1 then return used_bytes(blocks, npal, n) end
+  local fmt = CELL_FORMATS[nb]
+  local seen, used, cell = {}, {}, 0
+  for pos = 1, #blocks, nb do
+    local v = unpack(fmt, blocks, pos)
+    if not seen[v] then
+      if v >= npal then return nil, bad_cell(n, cell, v, npal) end
+      seen[v] = true
+      used[#used + 1] = v + 1
+    end
+    cell = cell + 1
+  end
+  table.sort(used)
+  return used
+end
+
 --- The schematic, argument n: a checked copy of the fields paste uses, each read
 -- once (the shape table's block_def runs later and may change the schematic table,
 -- a hand-built one or one with metamethods, and what is placed must be what was
--- checked); or nil and the message.
+-- checked), with `used`, the palette entries its cells use (`used_entries`); or
+-- nil and the message.
 function args.schematic(schem, n)
   if type(schem) ~= "table" then return nil, bad_arg(n, "schematic expected, got " .. type(schem)) end
   local sc = {}
@@ -75,28 +131,9 @@ function args.schematic(schem, n)
     sc.palette[i] = state
   end
   -- `load` checks its indices; a table built or changed by hand may hold others.
-  local fmt = CELL_FORMATS[nb]
-  local from = 1
-  if nb == 1 and npal < 256 then
-    -- the largest byte of each run of cells, in C; the cell loop below then starts
-    -- at the first run that holds a bad index (or past the end)
-    from = #blocks + 1
-    for i = 1, #blocks, CHECK_RUN do
-      if math.max(0, byte(blocks, i, i + CHECK_RUN - 1)) >= npal then
-        from = i
-        break
-      end
-    end
-  end
-  if npal < 256 ^ nb then
-    for pos = from, #blocks, nb do
-      local v = unpack(fmt, blocks, pos)
-      if v >= npal then
-        return nil, bad_arg(n, format("schematic cell %d: palette index %d out of range (palette has %d entries)",
-          math.floor((pos - 1) / nb), v, npal))
-      end
-    end
-  end
+  local used, err = args.used_entries(blocks, nb, npal, n)
+  if not used then return nil, err end
+  sc.used = used
   sc.cell_bytes, sc.blocks = nb, blocks
   return sc
 end

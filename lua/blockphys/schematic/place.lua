@@ -19,15 +19,16 @@ local place = {}
 
 local unpack = compat.bytes.unpack
 local floor = math.floor
-local byte, char, find = string.byte, string.char, string.find
+local byte, char, find, gsub = string.byte, string.char, string.find, string.gsub
 local CELL_FORMATS = cells.FORMATS
 
--- Block ids for the definitions, reusing types the world already has (after
--- paste's checks a definition can fail here only for lack of memory); or nil, the
--- error and whether the world was being changed (define_block) when it failed.
-local function define_all(world, defs, npal)
+-- Block ids for the definitions (those of the palette entries `used`, in that
+-- order), reusing types the world already has (after paste's checks a definition
+-- can fail here only for lack of memory); or nil, the error and whether the world
+-- was being changed (define_block) when it failed.
+local function define_all(world, defs, used)
   local ids = {}
-  for i = 1, npal do
+  for _, i in ipairs(used) do
     local def = defs[i]
     if def then
       local ok, id = pcall(world.block_id, world, def.name)
@@ -42,25 +43,40 @@ local function define_all(world, defs, npal)
   return ids
 end
 
--- A pattern that matches a run of one-byte cells whose palette entries place
--- nothing (air), anchored where the search starts; nil if there are none.
-local function air_run_pattern(ids, npal)
-  local set = {}
-  for i = 0, math.min(npal, 256) - 1 do
-    if not ids[i + 1] then
-      local c = char(i)
-      -- escapes never make a class; "%z" is the zero byte where "%\0" ends the pattern
-      set[#set + 1] = i == 0 and compat.PATTERN_NUL or c:match("%w") and c or "%" .. c
-    end
+-- The one-byte cells to place from, and a pattern that matches a run of cells whose
+-- palette entries place nothing (air), anchored where the search starts (nil if no
+-- cell is air). Only the entries cells use (`used`) are in the pattern. Lua matches
+-- a set item by item, so a run of air costs a comparison per air entry per cell:
+-- past a few air entries (a hostile palette of many air states), the cells are
+-- first translated in one gsub so that every air cell holds the first air entry,
+-- and the pattern is that byte alone.
+local MAX_AIR_ITEMS = 4
+local function air_cells(blocks, ids, used)
+  local air = {}
+  for _, i in ipairs(used) do
+    if i <= 256 and not ids[i] then air[#air + 1] = char(i - 1) end
   end
-  return #set > 0 and "^[" .. table.concat(set) .. "]+" or nil
+  if #air == 0 then return blocks, nil end
+  -- escapes never make a class; "%z" is the zero byte where "%\0" ends the pattern
+  local function item(c)
+    if c == "\0" and compat.PATTERN_NUL then return compat.PATTERN_NUL end
+    return c:match("%w") and c or "%" .. c
+  end
+  if #air <= MAX_AIR_ITEMS then
+    local set = {}
+    for k, c in ipairs(air) do set[k] = item(c) end
+    return blocks, "^[" .. table.concat(set) .. "]+"
+  end
+  local to_first = {}
+  for k = 2, #air do to_first[air[k]] = air[1] end
+  return (gsub(blocks, ".", to_first)), "^" .. item(air[1]) .. "+"
 end
 
 -- place_cells for one-byte cells: string.find skips runs of air cells in C, so a
 -- box that is mostly air costs its blocks, not its volume.
 local function place_bytes(world, schem, ids, x, y, z)
-  local blocks, w, l = schem.blocks, schem.width, schem.length
-  local air = air_run_pattern(ids, #schem.palette)
+  local w, l = schem.width, schem.length
+  local blocks, air = air_cells(schem.blocks, ids, schem.used)
   local plane, n, pos, placed = w * l, #blocks, 1, 0
   while pos <= n do
     if air then
@@ -98,8 +114,8 @@ local function place_cells(world, schem, ids, x, y, z)
   return placed
 end
 
---- Defines the types of `defs` (one definition per palette entry of `schem`, nil
--- for air) that the world lacks and sets the schematic's non-air cells with the
+--- Defines the types of `defs` (one definition per palette entry in `schem.used`,
+-- nil for air) that the world lacks and sets the schematic's non-air cells with the
 -- minimum corner at (x, y, z).
 -- @param world the checked world
 -- @tparam table schem paste's checked copy of the schematic
@@ -113,7 +129,7 @@ end
 -- @treturn[2] boolean whether that method changes the world (define_block,
 --   set_block) rather than reads it (block_id)
 function place.into(world, schem, defs, x, y, z)
-  local ids, err, changing = define_all(world, defs, #schem.palette)
+  local ids, err, changing = define_all(world, defs, schem.used)
   if not ids then return nil, err, changing end
   local placed
   placed, err = place_cells(world, schem, ids, x, y, z)

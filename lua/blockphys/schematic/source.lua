@@ -51,7 +51,8 @@ local function file_pieces(f, path)
   end
 end
 
--- The pieces of `src` and a function that releases them, or nil and a message. A
+-- The pieces of `src`, a function that releases them and whether `src` is the data
+-- itself (not a path), or nil and a message. A
 -- string holding a NUL byte cannot be a path, so it is data; otherwise an
 -- existing file wins over data that merely looks like gzip or NBT.
 local function open_source(src)
@@ -64,7 +65,7 @@ local function open_source(src)
     if f then return file_pieces(f, src), function() f:close() end end
     if not looks_like_data(src) then return nil, "cannot open file: " .. err end
   end
-  return string_pieces(src), function() end
+  return string_pieces(src), function() end, true
 end
 
 -- Size of each piece fed to zlib. Small enough that a maximal compression
@@ -97,6 +98,10 @@ end
 
 -- The raw document from `first` and the pieces after it.
 local function read_all(first, pieces, max_bytes)
+  if pieces == nil then -- the data itself, a string: not copied
+    if #first > max_bytes then return nil, format("data exceeds %d bytes", max_bytes) end
+    return first
+  end
   local parts, total, piece = {}, 0, first
   while piece do
     total = total + #piece
@@ -118,14 +123,18 @@ end
 -- @return[2] nil
 -- @treturn[2] string message
 function source.document(src, max_bytes)
-  local pieces, close = open_source(src)
+  local pieces, close, is_data = open_source(src)
   if not pieces then return nil, close end -- close is the message then
   local first, err = pieces(INFLATE_PIECE)
   local data
   if sub(first or "", 1, 2) == GZIP_MAGIC then
     data, err = inflate_all(first, pieces, max_bytes)
   elseif sub(first or "", 1, 1) == NBT_COMPOUND then
-    data, err = read_all(first, pieces, max_bytes)
+    if is_data then -- raw NBT given as a string is the document itself
+      data, err = read_all(src, nil, max_bytes)
+    else
+      data, err = read_all(first, pieces, max_bytes)
+    end
   elseif not err then
     err = "not a schematic (expected gzip or NBT data)"
   end
