@@ -1,8 +1,22 @@
 # blockphys - development Makefile. `make` builds blockphys/core.so; see README.md.
 # Works standalone; LuaRocks builds with the rockspec (builtin) instead.
 
+# The interpreter to build and test for: lua5.1, lua5.2, lua5.3, lua5.4 (the default)
+# or luajit (LuaJIT 2.1, whose C API is Lua 5.1's). Each has its own build directory,
+# build/$(LUA)/ (the module is build/$(LUA)/blockphys/core.so), and its own Debian
+# packages; LUA_V is the Lua version of its paths (5.1 for LuaJIT).
 LUA        ?= lua5.4
-LUA_INCDIR ?= $(firstword $(wildcard /usr/include/lua5.4 /usr/local/include/lua5.4 /usr/local/include))
+LUA_NAME    = $(notdir $(LUA))
+LUA_V      ?= $(if $(filter luajit%,$(LUA_NAME)),5.1,$(patsubst lua%,%,$(LUA_NAME)))
+LUA_INCDIR ?= $(firstword $(wildcard $(if $(filter luajit%,$(LUA_NAME)),\
+                /usr/include/luajit-2.1 /usr/local/include/luajit-2.1,\
+                /usr/include/lua$(LUA_V) /usr/local/include/lua$(LUA_V) /usr/local/include)))
+# Lua 5.1, 5.2 and LuaJIT take 5.3's API from compat-5.3 (csrc/binding/lcompat.h):
+# Debian's lua-compat53-dev puts compat-5.3.h and .c in Lua 5.1's and 5.2's include
+# directories (LuaJIT uses 5.1's).
+COMPAT53_INCDIR ?= $(patsubst %/compat-5.3.h,%,$(firstword $(wildcard \
+                     $(LUA_INCDIR)/compat-5.3.h /usr/include/lua$(LUA_V)/compat-5.3.h \
+                     /usr/local/include/lua$(LUA_V)/compat-5.3.h)))
 BUSTED     ?= $(LUA) /usr/bin/busted
 CC         ?= cc
 OPT        ?= -O2
@@ -12,26 +26,32 @@ BASE_CFLAGS = -std=c11 $(WARN) -fPIC -ffp-contract=off -fvisibility=hidden -MMD 
 # The core is compiled without Lua's include path, so that an #include of a Lua header
 # there fails the build; the binding sees only the core's public headers.
 CORE_CFLAGS = $(BASE_CFLAGS) -Icsrc/core -Icsrc/core/include
-BIND_CFLAGS = $(BASE_CFLAGS) -Icsrc/core/include -I$(LUA_INCDIR)
+BIND_CFLAGS = $(BASE_CFLAGS) -Icsrc/core/include -I$(LUA_INCDIR) $(if $(COMPAT53_INCDIR),-I$(COMPAT53_INCDIR))
 LIBFLAG    ?= -shared
-BUILD      ?= build
+BUILD      ?= build/$(LUA_NAME)
 CORE_SRC    = $(wildcard csrc/core/*.c)
 BIND_SRC    = $(wildcard csrc/binding/*.c)
 OBJ         = $(CORE_SRC:csrc/%.c=$(BUILD)/obj/%.o) $(BIND_SRC:csrc/%.c=$(BUILD)/obj/%.o)
 MODULE      = $(BUILD)/blockphys/core.so
-# Debian packages each target needs: building needs a C compiler and Lua's headers, the
-# suite busted and lua-zlib (gzip schematics). Each target's recipe runs `deps` with its
-# own list first (so `make test lint` asks for both lists); plain `make deps` asks for
-# everything .ci/run uses (luarocks included).
-DEBS_BUILD  = gcc libc6-dev lua5.4 liblua5.4-dev
+# Debian packages each target needs: building needs a C compiler, the interpreter and
+# its headers (and compat-5.3 for 5.1, 5.2 and LuaJIT), the suite busted and lua-zlib
+# (gzip schematics; one package serves every version). Each target's recipe runs `deps`
+# with its own list first (so `make test lint` asks for both lists); plain `make deps`
+# asks for everything .ci/run uses (every interpreter, luarocks included).
+debs_lua    = $(if $(filter luajit%,$(1)),luajit libluajit-5.1-dev lua-compat53-dev,\
+                $(if $(filter lua5.1,$(1)),lua5.1 liblua5.1-0-dev lua-compat53-dev,\
+                $(if $(filter lua5.2,$(1)),lua5.2 liblua5.2-dev lua-compat53-dev,$(1) lib$(1)-dev)))
+LUAS        = lua5.1 lua5.2 lua5.3 lua5.4 luajit
+DEBS_BUILD  = gcc libc6-dev $(call debs_lua,$(LUA_NAME))
 DEBS_TEST   = $(DEBS_BUILD) lua-busted lua-zlib
-DEBS_ALL    = $(DEBS_TEST) lua-check luarocks valgrind gnuplot-nox
+DEBS_ALL    = gcc libc6-dev $(foreach l,$(LUAS),$(call debs_lua,$(l))) lua-busted lua-zlib \
+              lua-check luarocks valgrind gnuplot-nox
 DEBS       ?= $(DEBS_ALL)
 NEED        = @$(MAKE) --no-print-directory deps DEBS=
-INST_LIBDIR ?= /usr/local/lib/lua/5.4
-INST_LUADIR ?= /usr/local/share/lua/5.4
+INST_LIBDIR ?= /usr/local/lib/lua/$(LUA_V)
+INST_LUADIR ?= /usr/local/share/lua/$(LUA_V)
 
-.PHONY: all module test-tools deps test demo repl bench check sanitize memcheck lint structure docs clean install
+.PHONY: all module test-tools deps test test-all demo repl bench check sanitize memcheck lint structure docs clean install
 
 # `make` first installs missing Debian packages (deps), then builds in a sub-make:
 # LUA_INCDIR is found when the Makefile is read, so the build must be read again
@@ -42,15 +62,17 @@ all:
 
 module: $(MODULE)
 
-# The default build is also copied to ./blockphys/core.so (docs/building.md), so
-# that package.cpath = "./?.so;..." finds it from the checkout. Compared on every
-# make, not by date: `luarocks make` in the checkout writes its own build there.
+# The default build (lua5.4's) is also copied to ./blockphys/core.so (docs/building.md),
+# so that package.cpath = "./?.so;..." finds it from the checkout; another
+# interpreter's build (make LUA=luajit) leaves it alone (make repl LUA=luajit puts its
+# own build on the paths). Compared on every make, not by date: `luarocks make` in the
+# checkout writes its own build there.
 # The Lua modules are linked there too, so that a plain `lua5.4` started in the
 # checkout finds `require "blockphys"` through its default paths (./?/init.lua,
 # ./?.lua, ./?.so): the README's hello world needs no path setup. A subpackage
 # (lua/blockphys/schematic/, ...) is linked as its directory, so that the modules
 # in it need no link of their own.
-ifeq ($(BUILD),build)
+ifeq ($(BUILD),build/lua5.4)
 LUA_DIRS  = $(patsubst lua/%/,%,$(wildcard lua/blockphys/*/))
 LUA_LINKS = $(patsubst lua/%,%,$(wildcard lua/blockphys/*.lua)) $(LUA_DIRS)
 module: blockphys/core.so $(LUA_LINKS)
@@ -80,11 +102,13 @@ $(MODULE): $(OBJ) | $(BUILD)/blockphys
 $(BUILD)/obj $(BUILD)/obj/core $(BUILD)/obj/binding $(BUILD)/blockphys:
 	mkdir -p $@
 
-# spec/lua_oom_spec.lua's host: lua5.4 with an allocator told to fail. Plain flags in
-# every build (under the sanitizers the preloaded runtime serves it as it serves lua5.4).
+# spec/lua_oom_spec.lua's host: the interpreter's library with an allocator told to
+# fail. Plain flags in every build (under the sanitizers the preloaded runtime serves
+# it as it serves lua5.4).
+LUA_LIB ?= $(if $(filter luajit%,$(LUA_NAME)),luajit-5.1,lua$(LUA_V))
 OOM_HOST = $(BUILD)/lua_oom_host
 $(OOM_HOST): spec/helpers/lua_oom_host.c | $(BUILD)/obj
-	$(CC) -std=c11 $(WARN) -O1 -g -I$(LUA_INCDIR) $< -o $@ -llua5.4
+	$(CC) -std=c11 $(WARN) -O1 -g -I$(LUA_INCDIR) $< -o $@ -l$(LUA_LIB)
 test-tools: $(OOM_HOST)
 
 # Install the Debian packages that are missing (as root), or say which ones. A package
@@ -101,30 +125,53 @@ deps:
 	  fi; \
 	fi
 
-# The suite; prints "N passed, N failed" (see spec/helpers/summary.lua).
+# The suite under $(LUA); prints "N passed, N failed" (see spec/helpers/summary.lua).
 # Sub-makes: the build must see headers that `deps` may have just installed.
 test:
 	$(NEED)"$(DEBS_TEST)"
 	$(MAKE) --no-print-directory module test-tools
 	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
 
+# The suite under every interpreter of LUAS that is installed (as root, `deps` first
+# installs them all), each built in its own build/<interpreter>/; then one line per
+# interpreter, "<interpreter>: N passed, N failed". Fails if any run failed.
+test-all:
+	@if [ "$$(id -u)" = 0 ]; then $(MAKE) --no-print-directory deps DEBS="$(DEBS_ALL)"; fi
+	@status=0; for l in $(LUAS); do \
+	  if ! command -v $$l >/dev/null; then echo "== $$l: not installed, skipped"; continue; fi; \
+	  echo "== make test LUA=$$l"; mkdir -p build/$$l; \
+	  $(MAKE) --no-print-directory test LUA=$$l > build/$$l/test.log 2>&1 || status=1; \
+	  tail -n 3 build/$$l/test.log; \
+	done; \
+	echo "== test-all"; \
+	for l in $(LUAS); do \
+	  [ -f build/$$l/test.log ] && command -v $$l >/dev/null || continue; \
+	  line=$$(grep -E '^[0-9]+ passed, [0-9]+ failed' build/$$l/test.log | tail -n 1); \
+	  echo "$$l: $${line:-no summary (see build/$$l/test.log)}"; \
+	done; \
+	exit $$status
+
+# The paths of a checkout for $(LUA): the Lua layer, then the module's build.
+RUN_PATHS = package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath
+
 demo:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
-	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath' examples/walkthrough.lua
+	$(LUA) -e '$(RUN_PATHS)' examples/walkthrough.lua
 
-# An interactive lua5.4 with blockphys on the paths (for the snippets of the README and docs/).
+# An interactive $(LUA) with blockphys on the paths (for the snippets of the README and
+# docs/).
 repl:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
-	$(LUA) -i -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath'
+	$(LUA) -i -e '$(RUN_PATHS)'
 
 bench:
 	$(NEED)"$(DEBS_BUILD) valgrind"
-	$(MAKE) --no-print-directory module BUILD=build-bench OPT="-O3 -DNDEBUG"
-	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/bench.lua
-	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/crowd.lua
-	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/?.so;"..package.cpath' bench/game_loop.lua
+	$(MAKE) --no-print-directory module BUILD=build-bench/$(LUA_NAME) OPT="-O3 -DNDEBUG"
+	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/bench.lua
+	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/crowd.lua
+	$(LUA) -e 'package.path="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;"..package.path; package.cpath="./build-bench/$(LUA_NAME)/?.so;"..package.cpath' bench/game_loop.lua
 
 # The suite under AddressSanitizer + UBSan: the module is built with the
 # sanitizers and the interpreter preloads the runtime, halting on any report.

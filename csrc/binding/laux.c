@@ -44,6 +44,18 @@ NumText lbp_num_text(double v)
 	return lbp_num_text_digits(v, 14);
 }
 
+/* A float as Lua 5.4's lua_pushfstring("%f") and tostring write it: 14 significant
+ * digits, and ".0" after an integral value ("1.0"), on every Lua version (the others
+ * write "1"). */
+NumText lbp_float_text(double v)
+{
+	NumText t = lbp_num_text_digits(v, 14);
+	const size_t n = strlen(t.s);
+	if (t.s[strspn(t.s, "-0123456789")] == '\0' && n + 2 < sizeof t.s)
+		memcpy(t.s + n, ".0", 3);
+	return t;
+}
+
 /* A finite number at stack index i. */
 double lbp_check_finite(lua_State *L, int i)
 {

@@ -21,20 +21,10 @@
 #ifndef LBP_H
 #define LBP_H
 
-#include <lauxlib.h>
-#include <lua.h>
-
 #include <stdint.h>
 
 #include "blockphys.h"
-
-/* Lua 5.4 API used beyond what compat-5.3.h gives 5.1-5.3: lua_newuserdatauv and
- * lua_getiuservalue / lua_setiuservalue (user values 1 and 2 of a World), luaL_pushfail,
- * luaL_typeerror, __close, and lua_gc refusing every option inside a finalizer
- * (lworld.c's in_finalizer). A port starts here. */
-#if LUA_VERSION_NUM < 504
-#error "blockphys needs Lua 5.4"
-#endif
+#include "lcompat.h" /* lua.h and lauxlib.h, with 5.4's API on every version */
 
 #define WORLD_MT "blockphys.World"
 #define ENTITY_MT "blockphys.Entity"
@@ -67,8 +57,7 @@ typedef struct LWorld {
 	int undo;          /* during a step or move that can fail: hook changes are noted
 	                    * (lbp_note_hooks_undo) so that the failure can put them back;
 	                    * 0 off, 1 on, 2 on and something noted */
-	lua_State *main;   /* the allocator bridge's state: the main thread, which lives as
-	                    * long as the world */
+	LBP_ALLOC_KEEP     /* how the allocator bridge reaches Lua's allocator (lcompat.h) */
 	lua_Integer fail_alloc; /* World:_fail_alloc: the core's allocation that fails
 	                         * (counting down; 0 off) */
 	double tick_rate;  /* world.tick_rate: ticks per second of world:advance (lloop.c) */
@@ -84,9 +73,10 @@ typedef struct LEntity {
 	const LWorld *lw;
 } LEntity;
 
-/* A number for a message, without the ".0" that lua_pushfstring's %f gives integral
- * values (limits read "1024", not "1024.0"): 14 significant digits for limits and
- * ranges (0.1 reads "0.1"), 17 for a measured value that must not round to a limit. */
+/* A number for a message, without the ".0" that Lua 5.4's lua_pushfstring %f gives
+ * integral values (limits read "1024", not "1024.0"): 14 significant digits for limits
+ * and ranges (0.1 reads "0.1"), 17 for a measured value that must not round to a
+ * limit; lbp_float_text writes 5.4's %f on every Lua version. */
 typedef struct NumText {
 	char s[32];
 } NumText;
@@ -137,6 +127,7 @@ int lbp_opt_tristate(lua_State *L, int t, const char *key, const char *fn);
 int lbp_opt_flag(lua_State *L, int t, const char *key, const char *fn);
 NumText lbp_num_text_digits(double v, int digits);
 NumText lbp_num_text(double v);
+NumText lbp_float_text(double v);
 double lbp_check_finite(lua_State *L, int i);
 double lbp_opt_finite(lua_State *L, int i, double def);
 bp_World *lbp_world_of(lua_State *L, int i);

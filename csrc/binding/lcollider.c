@@ -290,8 +290,10 @@ static int l_collider_eq(lua_State *L)
 static int l_collider_tostring(lua_State *L)
 {
 	bp_AABB *c = lbp_check_collider(L, 1);
-	lua_pushfstring(L, "blockphys.Collider(%f, %f, %f, %f, %f, %f)", c->lo[0], c->lo[1],
-	                c->lo[2], c->hi[0], c->hi[1], c->hi[2]);
+	lua_pushfstring(L, "blockphys.Collider(%s, %s, %s, %s, %s, %s)",
+	                lbp_float_text(c->lo[0]).s, lbp_float_text(c->lo[1]).s,
+	                lbp_float_text(c->lo[2]).s, lbp_float_text(c->hi[0]).s,
+	                lbp_float_text(c->hi[1]).s, lbp_float_text(c->hi[2]).s);
 	return 1;
 }
 

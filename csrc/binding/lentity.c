@@ -408,8 +408,9 @@ static int l_entity_tostring(lua_State *L)
 	}
 	double p[3];
 	bp_entity_position(e, p);
-	lua_pushfstring(L, "blockphys.Entity %d:%d (%f, %f, %f)", (int)le->id.index1,
-	                (int)le->id.generation, p[0], p[1], p[2]);
+	lua_pushfstring(L, "blockphys.Entity %d:%d (%s, %s, %s)", (int)le->id.index1,
+	                (int)le->id.generation, lbp_float_text(p[0]).s, lbp_float_text(p[1]).s,
+	                lbp_float_text(p[2]).s);
 	return 1;
 }
 

@@ -25,7 +25,7 @@ static void *l_alloc_bridge(void *ud, void *ptr, size_t osize, size_t nsize)
 	if (nsize > (ptr ? osize : 0) && lw->fail_alloc > 0 && --lw->fail_alloc == 0)
 		return NULL;
 	void *aud;
-	lua_Alloc f = lua_getallocf(lw->main, &aud);
+	lua_Alloc f = LBP_ALLOCF(lw, &aud);
 	return f(aud, ptr, osize, nsize);
 }
 
@@ -36,9 +36,9 @@ static const char world_count_key = 0;
 static uint32_t next_handle_tag(lua_State *L)
 {
 	lua_rawgetp(L, LUA_REGISTRYINDEX, &world_count_key);
-	uint32_t tag = (uint32_t)(lua_tointeger(L, -1) & BP_HANDLE_TAG_MAX); /* nil: 0 */
+	uint32_t tag = (uint32_t)(lua_tointeger(L, -1) & LBP_HANDLE_TAG_MAX); /* nil: 0 */
 	lua_pop(L, 1);
-	lua_pushinteger(L, (lua_Integer)((tag + 1) & BP_HANDLE_TAG_MAX));
+	lua_pushinteger(L, (lua_Integer)((tag + 1) & LBP_HANDLE_TAG_MAX));
 	lua_rawsetp(L, LUA_REGISTRYINDEX, &world_count_key);
 	return tag;
 }
@@ -74,11 +74,9 @@ int lbp_world_new(lua_State *L)
 	lua_setiuservalue(L, -2, 1);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 2);
-	/* The allocator bridge needs a state that lives as long as the world: the
-	 * main thread does. */
-	lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
-	lw->main = lua_tothread(L, -1);
-	lua_pop(L, 1);
+	/* The allocator bridge reaches Lua's allocator through what outlives the world:
+	 * the main thread (lcompat.h). */
+	LBP_ALLOC_INIT(L, lw);
 	lw->w = bp_world_create(l_alloc_bridge, lw);
 	if (!lw->w)
 		return luaL_error(L, "not enough memory");
@@ -90,12 +88,13 @@ int lbp_world_new(lua_State *L)
 	return 1;
 }
 
-/* True while a finalizer (__gc) runs: Lua 5.4 then refuses every lua_gc option. A
+/* True while a finalizer (__gc) may run (LBP_IN_FINALIZER: exact on Lua 5.4, else
+ * also at times when no finalizer runs, which only defers the free to __gc). A
  * finalizer may run at any allocation inside a method of this very world, which
  * still holds pointers into it. */
 static int in_finalizer(lua_State *L)
 {
-	return lua_gc(L, LUA_GCISRUNNING) < 0;
+	return LBP_IN_FINALIZER(L);
 }
 
 /***
@@ -177,8 +176,8 @@ static int l_world_tostring(lua_State *L)
 		lua_pushliteral(L, "blockphys.World (destroyed)");
 	else {
 		const bp_WorldStats st = bp_world_stats(lw->w);
-		lua_pushfstring(L, "blockphys.World (%d entities, %I blocks)", (int)st.entities,
-		                (lua_Integer)st.blocks);
+		lua_pushfstring(L, "blockphys.World (%d entities, %s blocks)", (int)st.entities,
+		                lbp_int_text((lua_Integer)st.blocks).s);
 	}
 	return 1;
 }
@@ -199,7 +198,7 @@ static uint16_t check_block(lua_State *L, bp_World *w, int i)
 		luaL_typeerror(L, i, "block id or name");
 	id = luaL_checkinteger(L, i);
 	if (id < 0 || id > (lua_Integer)UINT32_MAX || !bp_world_block_type(w, (uint32_t)id))
-		luaL_argerror(L, i, lua_pushfstring(L, "unknown block id %I", id));
+		luaL_argerror(L, i, lua_pushfstring(L, "unknown block id %s", lbp_int_text(id).s));
 	return (uint16_t)id;
 }
 
