@@ -8,36 +8,38 @@ local hud = {}
 local PANEL = { 0.06, 0.05, 0.12, 0.72 }
 local TEXT = { 0.95, 0.94, 1.0 }
 local DIM = { 0.70, 0.68, 0.82 }
+local MOB_DOTS = { pig = { 1, 0.62, 0.70 }, sheep = { 0.96, 0.96, 0.92 }, zombie = { 0.45, 0.80, 0.38 } }
 
 function hud.new(scene)
   local self = { scene = scene, visible = true }
   self.font = love.graphics.newFont(14)
   self.big = love.graphics.newFont(18)
-  -- The minimap: one pixel per column, north (-Z) up.
-  local w, l = scene.x1 - scene.x0 + 1, scene.z1 - scene.z0 + 1
-  local data = love.image.newImageData(w, l)
-  local lo, hi = math.huge, -math.huge
-  for x = scene.x0, scene.x1 do
-    for z = scene.z0, scene.z1 do
-      local t = scene.top[x][z]
-      if t then lo, hi = math.min(lo, t.y), math.max(hi, t.y) end
-    end
-  end
+  -- The minimap: one pixel per column over the columns that hold blocks (and one
+  -- around), north (-Z) up.
+  local lo, hi, x0, x1, z0, z1 = math.huge, -math.huge, math.huge, -math.huge, math.huge, -math.huge
   for x = scene.x0, scene.x1 do
     for z = scene.z0, scene.z1 do
       local t = scene.top[x][z]
       if t then
-        local r, g, b = view3d.block_colour(scene.world:block_info(t.id).name)
-        local k = 0.45 + 0.65 * (t.y - lo) / math.max(1, hi - lo)
-        data:setPixel(x - scene.x0, z - scene.z0, math.min(1, r * k), math.min(1, g * k), math.min(1, b * k), 1)
-      else
-        data:setPixel(x - scene.x0, z - scene.z0, 0, 0, 0, 0)
+        lo, hi = math.min(lo, t.y), math.max(hi, t.y)
+        x0, x1, z0, z1 = math.min(x0, x - 1), math.max(x1, x + 1), math.min(z0, z - 1), math.max(z1, z + 1)
       end
     end
   end
-  self.map = love.graphics.newImage(data)
+  local data = love.image.newImageData(x1 - x0 + 1, z1 - z0 + 1)
+  for x = x0, x1 do
+    for z = z0, z1 do
+      local t = scene.top[x] and scene.top[x][z]
+      if t then
+        local r, g, b = view3d.block_colour(scene.world:block_info(t.id).name)
+        local k = 0.45 + 0.65 * (t.y - lo) / math.max(1, hi - lo)
+        data:setPixel(x - x0, z - z0, math.min(1, r * k), math.min(1, g * k), math.min(1, b * k), 1)
+      end
+    end
+  end
+  self.map, self.map_x0, self.map_z0 = love.graphics.newImage(data), x0, z0
   self.map:setFilter("nearest", "nearest")
-  self.map_scale = 5
+  self.map_scale = math.max(2, math.floor(200 / math.max(data:getWidth(), data:getHeight())))
   return setmetatable(self, { __index = hud })
 end
 
@@ -96,10 +98,12 @@ function hud:draw(s)
   lg.rectangle("fill", mx - 6, my - 6, mw + 12, mh + 12, 8, 8)
   lg.setColor(1, 1, 1, 1)
   lg.draw(self.map, mx, my, 0, k, k)
-  local function to_map(x, z) return mx + (x - sc.x0) * k, my + (z - sc.z0) * k end
-  lg.setColor(1, 0.55, 0.70)
+  local function to_map(x, z) return mx + (x - self.map_x0) * k, my + (z - self.map_z0) * k end
   for _, m in ipairs(sc.mobs) do
     local px, py = to_map(m.e.x, m.e.z)
+    lg.setColor(0.08, 0.06, 0.12)
+    lg.circle("fill", px, py, 3.5)
+    lg.setColor(MOB_DOTS[m.kind] or TEXT)
     lg.circle("fill", px, py, 2.5)
   end
   -- The player: an arrow along its facing (yaw 0 faces +Z, down on the map).

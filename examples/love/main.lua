@@ -100,9 +100,9 @@ function love.update(dt)
   local spent = love.timer.getTime() - t0
   alpha = a
 
-  -- Ticks per second and physics time per tick, over windows of half a second.
+  -- Ticks per second and physics time per tick, over windows of a second.
   stats.ticks, stats.seconds, stats.physics = stats.ticks + ticks, stats.seconds + dt, stats.physics + spent
-  if stats.seconds >= 0.5 then
+  if stats.seconds >= 1 - 1e-9 then
     stats.tps = stats.ticks / stats.seconds
     stats.ms = stats.ticks > 0 and stats.physics / stats.ticks * 1000 or 0
     stats.ticks, stats.seconds, stats.physics = 0, 0, 0
@@ -129,7 +129,10 @@ local function place_camera()
   local eye_y = py + 1.62 - (player.sneaking and 0.08 or 0)
   local ry, rp = math.rad(yaw), math.rad(cam.pitch)
   local dx, dy, dz = -math.sin(ry) * math.cos(rp), math.sin(rp), math.cos(ry) * math.cos(rp)
-  if cam.first then return px, eye_y, pz, dx, dy, dz end
+  if cam.first then
+    cam.x, cam.y, cam.z = px, eye_y, pz
+    return px, eye_y, pz, dx, dy, dz
+  end
   local d = cam.dist
   local hit = scene.world:raycast(px, eye_y, pz, -dx, -dy, -dz, d + 0.3)
   local body = scene.world:raycast_entities(px, eye_y, pz, -dx, -dy, -dz, d + 0.3, player)
@@ -139,7 +142,8 @@ local function place_camera()
       cam.dist = math.min(cam.dist, d)
     end
   end
-  return px - dx * d, eye_y - dy * d, pz - dz * d, dx, dy, dz
+  cam.x, cam.y, cam.z = px - dx * d, eye_y - dy * d, pz - dz * d
+  return cam.x, cam.y, cam.z, dx, dy, dz
 end
 
 -- How each kind of entity is drawn: its box in bands of colour from the feet up (each
@@ -166,7 +170,10 @@ local function entity_vertices()
     local x, y, z = drawn[3 * i - 2], drawn[3 * i - 1], drawn[3 * i]
     local hw, h = e.width / 2, e.height
     local mob = scene.mob_of[e]
-    if e ~= player or not cam.first then
+    -- Not the player in first person, nor an entity the camera is in or almost in.
+    local near = math.abs(cam.x - x) < hw + 0.3 and math.abs(cam.z - z) < hw + 0.3 and cam.y > y - 0.3
+      and cam.y < y + h + 0.3
+    if not near and (e ~= player or not cam.first) then
       local look = LOOKS[mob and mob.kind or "player"]
       local k = mob and 0.92 + 0.16 * mob.hue or 1 -- each mob a little lighter or darker
       local below = y

@@ -84,39 +84,17 @@ function scene:find_surfaces()
   end
   self.by_column, self.surfaces = by_column, all
 
-  -- The surfaces one walks between (steps of at most half a block between
-  -- neighbouring columns) form regions; the largest is the lobby's floor, where the
-  -- mobs are put. The player starts on its most common height, nearest its middle.
-  local region_of, largest = {}, nil
-  for _, s in ipairs(all) do
-    if not region_of[s] then
-      local queue, head = { s }, 1
-      region_of[s] = queue
-      while head <= #queue do
-        local n = queue[head]
-        head = head + 1
-        for _, d in ipairs({ { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }) do
-          for _, m in ipairs(by_column[(n.x + d[1]) .. "," .. (n.z + d[2])] or {}) do
-            if not region_of[m] and math.abs(m.y - n.y) <= 0.5 then
-              region_of[m] = queue
-              queue[#queue + 1] = m
-            end
-          end
-        end
-      end
-      if not largest or #queue > #largest then largest = queue end
-    end
-  end
+  -- The start: on the floor one walks (steps of at most half a block between
+  -- neighbouring columns) over the largest area, at its most common height, under the
+  -- open sky, nearest the area's middle. The mobs roam the largest area joined by
+  -- rises and drops of at most a block (they jump).
+  local largest = self:largest_region(0.5)
+  self.walkable = self:largest_region(1)
   local count_y, floor_y = {}, nil
   for _, n in ipairs(largest) do count_y[n.y] = (count_y[n.y] or 0) + 1 end
   for y, c in pairs(count_y) do
     if not floor_y or c > count_y[floor_y] or (c == count_y[floor_y] and y < floor_y) then floor_y = y end
   end
-  table.sort(largest, function(a, b)
-    if a.x ~= b.x then return a.x < b.x end
-    if a.z ~= b.z then return a.z < b.z end
-    return a.y < b.y
-  end)
   local cx, cz = 0, 0 -- the region's middle
   for _, n in ipairs(largest) do cx, cz = cx + n.x + 0.5, cz + n.z + 0.5 end
   cx, cz = cx / #largest, cz / #largest
@@ -126,7 +104,37 @@ function scene:find_surfaces()
     if n.y == floor_y and self:open_sky(n) and (not best or d < best.d) then best = { n = n, d = d } end
   end
   self.start = best and best.n or largest[1]
-  self.walkable = largest
+end
+
+-- The largest set of surfaces joined by rises or drops of at most `step` blocks between
+-- neighbouring columns, sorted by x, z and y.
+function scene:largest_region(step)
+  local by_column, region_of, largest = self.by_column, {}, nil
+  for _, s in ipairs(self.surfaces) do
+    if not region_of[s] then
+      local queue, head = { s }, 1
+      region_of[s] = queue
+      while head <= #queue do
+        local n = queue[head]
+        head = head + 1
+        for _, d in ipairs({ { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }) do
+          for _, m in ipairs(by_column[(n.x + d[1]) .. "," .. (n.z + d[2])] or {}) do
+            if not region_of[m] and math.abs(m.y - n.y) <= step then
+              region_of[m] = queue
+              queue[#queue + 1] = m
+            end
+          end
+        end
+      end
+      if not largest or #queue > #largest then largest = queue end
+    end
+  end
+  table.sort(largest, function(a, b)
+    if a.x ~= b.x then return a.x < b.x end
+    if a.z ~= b.z then return a.z < b.z end
+    return a.y < b.y
+  end)
+  return largest
 end
 
 -- True when nothing is above surface n (at the column's centre) up to the top.

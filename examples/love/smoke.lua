@@ -18,7 +18,8 @@ local SCRIPT = {
   { 0.5, 1, 0, -180, false, false },  -- curve left again, to the south, off the bench
   { 1.5, 1, 0, 0, false, true },      -- sneak south
   { 0.6, 0, 1, 0, false, false },     -- strafe left (east)
-  { 0.5, 0, 0, 0, false, false },     -- stop
+  { 0.5, 0, 0, -180, false, false },  -- turn left, to the tower in the east
+  { 0.3, 0, 0, 0, false, false },     -- stop
 }
 smoke.start_yaw = 180
 
