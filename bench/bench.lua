@@ -170,7 +170,7 @@ local function callgrind_instructions(n, ticks)
   os.execute(cmd)
   local f = io.open(out)
   if not f then return nil end
-  local text = f:read("a")
+  local text = f:read("*a")
   f:close()
   os.remove(out)
   local total = text:match("\nsummary:%s*(%d+)") or text:match("\ntotals:%s*(%d+)")

@@ -18,10 +18,11 @@ local largest = tonumber(arg and arg[1]) or SIZES[#SIZES]
 local PUSHES = { "beta173", "separate" }
 if arg and arg[2] == "all" then PUSHES[#PUSHES + 1] = false end
 
--- Deterministic LCG (no math.random: same crowd on every run).
+-- Deterministic LCG (no math.random: same crowd on every run, and on every Lua:
+-- seed * 1103515245 in two parts, each exact on doubles).
 local function lcg(seed)
   return function()
-    seed = (seed * 1103515245 + 12345) % 2147483648
+    seed = ((seed * 16838) % 32768 * 65536 + seed * 20077 + 12345) % 2147483648
     return seed / 2147483648
   end
 end

@@ -11,10 +11,12 @@
 --
 -- Usage (from the top directory, with the module to test first on package.cpath):
 --   lua5.4 -e "package.path='./lua/?.lua;./lua/?/init.lua;./spec/?.lua;'..package.path;
---              package.cpath='./build/?.so;'..package.cpath" bench/trajectory.lua
--- prints "trajectory <digest> <entities> <ticks>".
+--              package.cpath='./build/lua5.4/?.so;'..package.cpath" bench/trajectory.lua
+-- prints "trajectory <digest> <entities> <ticks>". The same digest under every
+-- interpreter (lua5.1 .. lua5.4, luajit, each with its own build/<interpreter>/).
 local bp = require "blockphys"
 local H = require "helpers.world"
+local C = require "helpers.compat" -- the same bits on every Lua (5.1 .. 5.4, LuaJIT)
 
 local SIZE, TICKS = 24, 1500
 
@@ -72,10 +74,10 @@ end
 -- 32-bit FNV-1a over the bytes of s, one at a time: words would keep a change of
 -- their top bit (a double's sign, as of a zero) in the top bit for ever, and two such
 -- changes would cancel.
-local byte = string.byte
+local byte, bxor, mul32 = string.byte, C.bxor, C.mul32
 local function fnv(h, s)
   for i = 1, #s do
-    h = ((h ~ byte(s, i)) * 16777619) & 0xffffffff
+    h = mul32(bxor(h, byte(s, i)), 16777619)
   end
   return h
 end
@@ -83,9 +85,9 @@ end
 local function state(e)
   local x, y, z = e:position()
   local vx, vy, vz = e:velocity()
-  local flags = (e.on_ground and 1 or 0) | (e.collided_horizontally and 2 or 0)
-    | (e.in_water and 4 or 0) | (e.in_lava and 8 or 0) | (e.in_web and 16 or 0)
-  return string.pack("<dddddddi4", x, y, z, vx, vy, vz, e.fall_distance, flags)
+  local flags = (e.on_ground and 1 or 0) + (e.collided_horizontally and 2 or 0)
+    + (e.in_water and 4 or 0) + (e.in_lava and 8 or 0) + (e.in_web and 16 or 0)
+  return C.pack("<dddddddi4", x, y, z, vx, vy, vz, e.fall_distance, flags)
 end
 
 local function run()

@@ -21,10 +21,11 @@ world:fill(-1, 64, SIDE, SIDE, 65, SIDE, stone)
 world:fill(-1, 64, -1, -1, 65, SIDE, stone)
 world:fill(SIDE, 64, -1, SIDE, 65, SIDE, stone)
 
--- A fixed LCG, so every run is the same crowd.
+-- A fixed LCG, so every run is the same crowd (on every Lua: seed * 1103515245 in two
+-- parts, each exact where numbers are doubles, as in Lua 5.1 and LuaJIT).
 local seed = 2024
 local function rnd()
-  seed = (seed * 1103515245 + 12345) % 2147483648
+  seed = ((seed * 16838) % 32768 * 65536 + seed * 20077 + 12345) % 2147483648
   return seed / 2147483648
 end
 

@@ -44,7 +44,7 @@ if not schem then
 end
 -- Centred on the origin at height 64: negative block coordinates and several
 -- chunk borders come into play.
-local X0, Y0, Z0 = -(schem.width // 2), 64, -(schem.length // 2)
+local X0, Y0, Z0 = -math.floor(schem.width / 2), 64, -math.floor(schem.length / 2)
 local world = bp.World()
 local report = assert(world:paste(schem, X0, Y0, Z0, shapes))
 print(("loaded %s: %d x %d x %d (width x height x length), %d palette entries"):format(

@@ -64,7 +64,7 @@ local function report(label)
     return ("(%.2f, %.4f) %s"):format(e.x, e.y, riding[e] and "riding" or "off")
   end
   print(("%-28s raft (%.2f, %.2f)  player %s, on_ground %-5s  mob %s")
-    :format(label, raft.x, raft.y, state(player), player.on_ground, state(mob)))
+    :format(label, raft.x, raft.y, state(player), tostring(player.on_ground), state(mob)))
 end
 
 -- Each phase: ticks of world:step, each followed by the raft's move.

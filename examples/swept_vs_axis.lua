@@ -123,7 +123,7 @@ for _, s in ipairs(both) do
   s.w:step(DT)
 end
 print(("  swept y = %.6f  axis y = %.6f  on_ground %s / %s"):format(swept.e.y, axis.e.y,
-  swept.e.on_ground, axis.e.on_ground))
+  tostring(swept.e.on_ground), tostring(axis.e.on_ground)))
 print("  why: neither tunnels. The swept resolver stops back_off of the move (0.001 x 22 " ..
   "= 0.022 block) above the floor and settles over the next ticks; the per-axis one " ..
   "lands exactly on it.")

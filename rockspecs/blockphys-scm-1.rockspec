@@ -37,6 +37,7 @@ build = {
       defines = {},
     },
     ["blockphys"] = "lua/blockphys/init.lua",
+    ["blockphys.compat"] = "lua/blockphys/compat.lua",
     ["blockphys.minecraft"] = "lua/blockphys/minecraft/init.lua",
     ["blockphys.minecraft.beta173"] = "lua/blockphys/minecraft/beta173.lua",
     ["blockphys.minecraft.boxes"] = "lua/blockphys/minecraft/boxes.lua",

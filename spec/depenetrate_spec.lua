@@ -4,6 +4,7 @@
 -- shortest translation after which the box overlaps no block shape, static collider or
 -- solid entity (touching is allowed); nil when none lies within max_distance.
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
 local F = 0.30000001192092896 -- half the default width, 0.6F / 2
 
@@ -82,7 +83,7 @@ describe("e:depenetrate", function()
     -- none of which may be free.
     local seed = 12345
     local function rnd()
-      seed = (seed * 1103515245 + 12345) % 2147483648
+      seed = (C.mul32(seed, 1103515245) + 12345) % 2147483648
       return seed / 2147483648
     end
     local moved = 0

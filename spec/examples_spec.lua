@@ -3,10 +3,11 @@
 -- lines that show it did its job. The child gets this busted's package.path and
 -- package.cpath, so it loads the same build (./build, or ./build-asan under
 -- `make sanitize`, whose LD_PRELOAD and ASAN_OPTIONS it inherits).
-local LUA = "lua5.4"
 local LOBBY = "examples/data/limbo_spawn.schem"
 
 local H = require "helpers.world"
+local C = require "helpers.compat"
+local LUA = C.LUA -- the interpreter running the suite
 
 -- POSIX shell single quoting.
 local function shell_quote(s)
@@ -19,9 +20,7 @@ local function run(name, args)
   local err = os.tmpname()
   local cmd = table.concat({ LUA, "-e", shell_quote(setup), shell_quote("examples/" .. name),
                              args or "", "2>" .. shell_quote(err) }, " ")
-  local p = assert(io.popen(cmd, "r"))
-  local out = p:read("a")
-  local _, how, code = p:close()
+  local out, how, code = C.run(cmd)
   local stderr = assert(H.read_file(err))
   os.remove(err)
   assert.equal("exit", how, name .. " was killed by a signal\n" .. stderr)

@@ -18,7 +18,7 @@ end
 local function table_trig(yaw)
   local rad = f32(f32(f32(yaw) * f32(3.1415927)) / f32(180))
   local function entry(phase)
-    local i = java_int(f32(f32(rad * f32(10430.378)) + phase)) & 0xFFFF
+    local i = java_int(f32(f32(rad * f32(10430.378)) + phase)) % 65536 -- & 0xFFFF
     return f32(math.sin(i * math.pi * 2 / 65536))
   end
   return entry(0), entry(16384)

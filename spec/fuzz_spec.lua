@@ -17,15 +17,16 @@
 -- Deterministic: a fixed seed and our own generator (no math.random state shared
 -- with other specs).
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
--- xorshift32: deterministic whatever math.random's state.
+-- xorshift32: deterministic whatever math.random's state (and on every Lua:
+-- helpers/compat.lua).
 local function rng(seed)
-  local s = seed & 0xffffffff
+  local xorshift32 = C.xorshift32
+  local s = seed % 4294967296
   if s == 0 then s = 1 end
   return function(n)
-    s = s ~ ((s << 13) & 0xffffffff)
-    s = s ~ (s >> 17)
-    s = s ~ ((s << 5) & 0xffffffff)
+    s = xorshift32(s)
     return n and (s % n) + 1 or s / 4294967296.0
   end
 end
@@ -38,7 +39,8 @@ local MESSAGE_PATTERNS = {
   "not enough memory", "size limit",
   "HOSTILE", "paste", "rules must be a table", "entity has been removed",
   "entity belongs to", "world has been destroyed", "move:", "move_swept:", "knockback:",
-  "attempt to yield", "value %(upvalue 'e'%)", "schematic", "C stack overflow", "stack overflow",
+  "attempt to yield", "value %(upvalue 'e'%)", "schematic",
+  "upvalue 'e' %(a %w+ value%)", -- Lua 5.1's and LuaJIT's wording of the line above "C stack overflow", "stack overflow",
   "blockphys%.Collider is read%-only",
   "world has no field", "world field '", -- a World drawn as e: its fields are the clock's
   "table index is NaN", -- Lua's own, when "entity write" draws a plain table as e, NaN as k
@@ -91,10 +93,10 @@ end
 -- The "gc" action leaves finalizers that act on the world whenever the collector
 -- reaches them: not while the harness takes its snapshot, which it would change.
 local function world_state(w)
-  local running = collectgarbage("isrunning")
-  collectgarbage("stop")
+  local running = C.gc_isrunning()
+  C.gc_stop()
   local ok, state = pcall(world_state_now, w)
-  if running then collectgarbage("restart") end
+  if running then C.gc_restart() end
   if not ok then error(state, 0) end
   return state
 end
@@ -224,7 +226,7 @@ local function run_fuzz(seed, ncalls)
     function() return 0 / 0 end, function() return math.huge end, function() return -math.huge end,
     function() return -0.0 end, function() return 1e308 end, function() return -1e308 end,
     function() return 2 ^ 53 end, function() return 2 ^ 63 end,
-    function() return math.maxinteger end, function() return math.mininteger end,
+    function() return C.MAXINT end, function() return C.MININT end,
     function() return 2147483647 end, function() return -2147483648 end,
     function() return 2147483648 end, function() return 5e-324 end,
     function() return "1" end, function() return "" end, function() return LONG end,
@@ -238,7 +240,7 @@ local function run_fuzz(seed, ncalls)
     function() return live_entity() end, function() return DEAD[1] end,
     function() return OTHER:entities()[1] end, function() return OTHER end, function() return W end,
     function() local d = bp.World(); d:destroy(); return d end,
-    function() return coroutine.create(print) end,
+    function() return coroutine.create(function(...) return print(...) end) end,
     function() local e = live_entity(); return e and e.rules end,
     function() return hostile_rules() end,
     function() return 0 end, function() return 1 end, function() return -1 end,
@@ -297,13 +299,13 @@ local function run_fuzz(seed, ncalls)
   local function nargs() return R(9) - 1 end
 
   local targets = {
-    { "Collider", false, function() return pcall(bp.Collider, table.unpack(args(R(8) - 1, number))) end },
+    { "Collider", false, function() return pcall(bp.Collider, C.unpack_table(args(R(8) - 1, number))) end },
     { "Collider:method", false, function()
       local c = bp.Collider(0, 0, 0, 1, 2, 1)
       local m = pick({ "unpack", "offset", "extend", "expand", "overlaps", "clip_x", "clip_y",
                        "clip_z", "sweep" })
       local a = args(R(6) - 1, function() return R(2) == 1 and value() or number() end)
-      return pcall(c[m], self_or(c), table.unpack(a))
+      return pcall(c[m], self_or(c), C.unpack_table(a))
     end },
     { "Collider meta", false, function()
       local c = bp.Collider(0, 0, 0, 1, 1, 1)
@@ -316,20 +318,20 @@ local function run_fuzz(seed, ncalls)
       local op = R(4)
       local v = R(2) == 1 and { number(), number(), number() } or value()
       return pcall(function()
-        if op == 1 then return c + v elseif op == 2 then return c & v
+        if op == 1 then return c + v elseif op == 2 then return (C.band_op or c.overlaps)(c, v)
         elseif op == 3 then return c == v else return c[v] end
       end)
     end },
     { "define_block", true, function() return call(wm.define_block, W, R(4) == 1 and value() or block_def()) end },
-    { "set_block", true, function() return call(wm.set_block, W, table.unpack(args(nargs(), number))) end },
+    { "set_block", true, function() return call(wm.set_block, W, C.unpack_table(args(nargs(), number))) end },
     { "set_block name", true, function()
       return call(wm.set_block, W, number(), number(), number(), R(2) == 1 and "stone" or value())
     end },
-    { "get_block", false, function() return call(wm.get_block, W, table.unpack(args(nargs(), number))) end },
+    { "get_block", false, function() return call(wm.get_block, W, C.unpack_table(args(nargs(), number))) end },
     { "fill", true, function()
       local a = args(6, number)
       a[7] = R(2) == 1 and pick({ "stone", "air", 1, 0 }) or value()
-      return call(wm.fill, W, table.unpack(a, 1, 7))
+      return call(wm.fill, W, C.unpack_table(a, 1, 7))
     end },
     { "boxes_in", false, function() return call(wm.boxes_in, W, value()) end },
     { "boxes_in collider", false, function()
@@ -356,11 +358,11 @@ local function run_fuzz(seed, ncalls)
       return coroutine.resume(co)
     end },
     { "query", false, function() return call(wm.query, W, value()) end },
-    { "raycast", false, function() return call(wm.raycast, W, table.unpack(args(7, number))) end },
+    { "raycast", false, function() return call(wm.raycast, W, C.unpack_table(args(7, number))) end },
     { "raycast_entities", false, function()
       local a = args(8, number)
       a[8] = R(2) == 1 and live_entity() or value()
-      return call(wm.raycast_entities, W, table.unpack(a, 1, 8))
+      return call(wm.raycast_entities, W, C.unpack_table(a, 1, 8))
     end },
     { "sweep", false, function()
       return call(wm.sweep, W, R(3) == 1 and value() or bp.Collider(0, 1, 0, 0.6, 2.8, 0.6),
@@ -397,7 +399,7 @@ local function run_fuzz(seed, ncalls)
                        "valid", "knockback" })
       local f = e and e[m] or bp.core.World_methods.stats
       local self = R(6) == 1 and value() or e
-      return pcall(f, self, table.unpack(args(R(5) - 1, number)))
+      return pcall(f, self, C.unpack_table(args(R(5) - 1, number)))
     end },
     { "entity meta", false, function()
       local e = live_entity()
@@ -416,7 +418,7 @@ local function run_fuzz(seed, ncalls)
       return pcall(function()
         if op == 1 then return view[k]
         elseif op == 2 then view[k] = R(2) == 1 and number() or value()
-        elseif op == 3 then for _ in pairs(view) do end
+        elseif op == 3 then for _ in C.pairs(view) do end
         elseif op == 4 then return bp.rules.copy(R(3) == 1 and value() or view)
         else return tostring(view) end
       end)
@@ -451,14 +453,14 @@ local function run_fuzz(seed, ncalls)
     { "gc", false, function()
       -- A finalizer that runs world methods whenever the collector gets to it.
       local w = W
-      setmetatable({}, { __gc = function()
+      C.finalizer(function()
         local act = R(5)
         if act == 1 then pcall(w.destroy, w)
         elseif act == 2 then pcall(w.spawn, w, { x = 1.5, y = 1, z = 1.5 })
         elseif act == 3 then pcall(w.define_block, w, { name = "gc" .. R(1000) })
         elseif act == 4 then pcall(w.boxes_in, w, bp.Collider(-3, 0, -3, 3, 2, 3))
         else pcall(w.add_collider, w, bp.Collider(0, 5, 0, 1, 6, 1)) end
-      end })
+      end)
       -- A full cycle runs it now: left pending, it could destroy the world later
       -- while the harness itself reads an entity (outside any pcall).
       collectgarbage()
@@ -511,7 +513,7 @@ local function run_fuzz(seed, ncalls)
     -- Now and then memory runs out: the world's n-th next allocation fails, in
     -- whichever later call makes it.
     if R(5) == 1 then W:_fail_alloc(R(3)) end
-    local res = table.pack(t[3]())
+    local res = C.pack_table(t[3]())
     S.calls = S.calls + 1
     -- collect new entities so that later calls use them
     for i = 2, res.n do
@@ -590,7 +592,7 @@ describe("fuzz regressions", function()
 
   it("world:destroy() from a finalizer destroys the world for Lua at once", function()
     local w = world_with_entity()
-    setmetatable({}, { __gc = function() w:destroy() end })
+    C.finalizer(function() w:destroy() end)
     collectgarbage()
     collectgarbage()
     assert.are.same({ false, "bad argument #1 to '?' (world has been destroyed)" },

@@ -3,6 +3,7 @@
 -- alpha, dropped; world:positions / world:lerp_positions; e:set_input; world:step's dt
 -- ceiling.
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
 local function flat_world()
   local w = bp.World()
@@ -208,7 +209,7 @@ describe("e:set_input", function()
       { { 0, 0, 0, 1 }, "bad argument #4 to 'set_input' (boolean or nil expected, got number)" },
       { { 0, 0, 0, false, "x" }, "bad argument #5 to 'set_input' (boolean or nil expected, got string)" },
     } do
-      assert.has_error(function() e:set_input(table.unpack(case[1], 1, 5)) end, case[2])
+      assert.has_error(function() e:set_input(C.unpack_table(case[1], 1, 5)) end, case[2])
       assert.same({ 0.5, 0.5, 10, true, true }, { e.forward, e.strafe, e.yaw, e.jumping, e.sneaking })
     end
   end)

@@ -4,6 +4,7 @@
 -- (lua/blockphys/legacy_connect.lua, after FenceBlock, IronBarsBlock, WallBlock
 -- and ChorusPlantBlock).
 local bp = require "blockphys"
+local C = require "helpers.compat"
 local D = require "helpers.nbt_doc"
 
 -- An MCEdit document one block high from rows of legacy ids (z = row, x = column);
@@ -16,7 +17,7 @@ local function mcedit(rows, metas)
       data[#data + 1] = string.char(metas and metas[z][x] or 0)
     end
   end
-  local function bytes(name, s) return D.tag(7, name, string.pack(">i4", #s) .. s) end
+  local function bytes(name, s) return D.tag(7, name, C.pack(">i4", #s) .. s) end
   return assert(bp.schematic.load(D.comp("Schematic", D.short("Width", #rows[1]),
     D.short("Height", 1), D.short("Length", #rows), D.str("Materials", "Alpha"),
     bytes("Blocks", table.concat(ids)), bytes("Data", table.concat(data)))))
@@ -31,7 +32,7 @@ local function mcedit_layers(layers)
     end
   end
   local cells = table.concat(ids)
-  local function bytes(name, s) return D.tag(7, name, string.pack(">i4", #s) .. s) end
+  local function bytes(name, s) return D.tag(7, name, C.pack(">i4", #s) .. s) end
   return assert(bp.schematic.load(D.comp("Schematic", D.short("Width", #layers[1][1]),
     D.short("Height", #layers), D.short("Length", #layers[1]), D.str("Materials", "Alpha"),
     bytes("Blocks", cells), bytes("Data", string.rep("\0", #cells)))))
@@ -264,7 +265,8 @@ describe("legacy connections (MCEdit)", function()
     }
     local function state(down, east, north, south, up, west)
       return ("minecraft:chorus_plant[down=%s,east=%s,north=%s,south=%s,up=%s,west=%s]")
-        :format(down, east, north, south, up, west)
+        :format(tostring(down), tostring(east), tostring(north), tostring(south), tostring(up),
+          tostring(west))
     end
     assert.equal(state(true, false, false, false, true, false), s:get(0, 1, 0))
     assert.equal(state(true, true, false, false, true, false), s:get(0, 2, 0))

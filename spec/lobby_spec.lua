@@ -61,7 +61,7 @@ describe("world:paste with the real lobby", function()
   it("returns nil, the loader's message for truncated or corrupted input; the world is untouched", function()
     local bytes = LOBBY_BYTES
     local inputs = {
-      bytes:sub(1, #bytes // 2),                               -- truncated gzip
+      bytes:sub(1, math.floor(#bytes / 2)),                               -- truncated gzip
       bytes:sub(1, 10) .. string.rep("\0", #bytes - 10),       -- corrupted body
       "",                                                      -- empty
       "examples/data/no_such_file.schem",                       -- missing file

@@ -4,6 +4,7 @@
 -- `w:_name(...)` through the method table's metatable, but pairs over the methods of
 -- World, Entity and Collider lists the API only.
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
 -- The keys of t that start with "_", sorted.
 local function underscored(t)
@@ -24,10 +25,13 @@ describe("method tables", function()
     assert.same({}, underscored(debug.getmetatable(w).methods))
     assert.same({}, underscored(debug.getmetatable(e).methods))
     assert.same({}, underscored(debug.getmetatable(c).methods))
-    -- Entity fields and methods are found in one table, the field metamethods' upvalue.
-    local _, fields = debug.getupvalue(debug.getmetatable(e).__index, 1)
-    assert.is_table(fields)
-    assert.same({}, underscored(fields))
+    -- Entity fields and methods are found in one table, the field metamethods' upvalue
+    -- (Lua 5.1's debug.getupvalue does not read a C function's upvalues)
+    if _VERSION ~= "Lua 5.1" or C.JIT then
+      local _, fields = debug.getupvalue(debug.getmetatable(e).__index, 1)
+      assert.is_table(fields)
+      assert.same({}, underscored(fields))
+    end
     -- the API is listed, World:paste (written in Lua) included
     assert.is_function(rawget(bp.core.World_methods, "step"))
     assert.is_function(rawget(bp.core.World_methods, "paste"))
@@ -41,7 +45,7 @@ describe("method tables", function()
     assert.has_no_error(function() w:_check_unlocked("paste") end)
     assert.equal(0, w:_fail_alloc(0))
     local handle = w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
-    assert.equal("integer", math.type(w:_reuse_collider(handle, 1)))
+    assert.equal("integer", C.mtype(w:_reuse_collider(handle, 1)))
     -- inside a step, _check_unlocked raises the lock error, naming its caller
     local err
     local e = w:spawn{ x = 5.5, y = 0, z = 0.5, rules = bp.rules.beta173{

@@ -620,7 +620,7 @@ describe("e:move", function()
       -- the entity now overlaps the floor block under it
       local inside = 0
       for _, b in ipairs(w:boxes_in(e:box())) do
-        if b & e:box() then inside = inside + 1 end
+        if b:overlaps(e:box()) then inside = inside + 1 end
       end
       assert.is_true(inside > 0)
     end)

@@ -4,13 +4,14 @@
 -- world as it was (blocks, types, entities, colliders; only reserved capacity may
 -- stay), and the world must work afterwards.
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
 -- Everything observable of a world, but its memory counter.
 local function snapshot(w, region)
   local st = w:stats()
   st.bytes = nil
   local s = { stats = st, cells = {}, entities = {} }
-  local x1, y1, z1, x2, y2, z2 = table.unpack(region)
+  local x1, y1, z1, x2, y2, z2 = C.unpack_table(region)
   for y = y1, y2 do
     for z = z1, z2 do
       for x = x1, x2 do s.cells[#s.cells + 1] = w:get_block(x, y, z) end
@@ -181,7 +182,7 @@ describe("out of memory", function()
     it("world:step with " .. model .. " pushes gives the same results when the broadphase cannot grow", function()
       local function crowd()
         local w = sample_world()
-        for i = 0, 30 do w:spawn { x = (i % 6) * 0.3 + 0.5, y = 1, z = (i // 6) * 0.3 + 0.5 } end
+        for i = 0, 30 do w:spawn { x = (i % 6) * 0.3 + 0.5, y = 1, z = math.floor(i / 6) * 0.3 + 0.5 } end
         for _, e in ipairs(w:entities()) do
           e.rules.push = model
           e.forward = 1

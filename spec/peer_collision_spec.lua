@@ -20,6 +20,7 @@
 -- case runs our swept resolver with back_off = 0 (EXACT) and compares within 1e-9;
 -- step assist is off (none of these peers steps up in the cases translated).
 local bp = require "blockphys"
+local compat = require "helpers.compat"
 local H = require "helpers.world"
 local C = bp.Collider
 
@@ -222,7 +223,7 @@ describe("Luanti src/unittest/test_collision.cpp", function()
     it("Simple movement with accel: (4, 1, 4) rises 0.5, no collision", function()
       local w = floor_world()
       local e = spawn(w, 4, 1, 4)
-      near3({ 0, 0.5, 0 }, { e:move_swept(table.unpack(displacement({ 0, 0, 0 }, { 0, 1, 0 }, 1))) })
+      near3({ 0, 0.5, 0 }, { e:move_swept(compat.unpack_table(displacement({ 0, 0, 0 }, { 0, 1, 0 }, 1))) })
       assert.is_false(e.on_ground or e.collided_vertically or e.collided_horizontally)
     end)
 
@@ -236,7 +237,7 @@ describe("Luanti src/unittest/test_collision.cpp", function()
       assert.are.equal(0, t)
       assert.are.same({ 0, 0, 0, 0, 1, 0 }, { hit.x, hit.y, hit.z, hit.nx, hit.ny, hit.nz })
       assert.are.same({ 0, 0, 0 }, moved)
-      assert.are.same({ 0, 0, 0 }, { e:move_swept(table.unpack(d)) })
+      assert.are.same({ 0, 0, 0 }, { e:move_swept(compat.unpack_table(d)) })
       assert.is_true(e.on_ground and e.collided_vertically)
       assert.are.equal(0, e.vy)
     end)
@@ -250,7 +251,7 @@ describe("Luanti src/unittest/test_collision.cpp", function()
       local t, _, hit = sweep(w, e:box(), d)
       assert.are.equal(1, t)
       assert.is_nil(hit)
-      near3(d, { e:move_swept(table.unpack(d)) })
+      near3(d, { e:move_swept(compat.unpack_table(d)) })
       assert.is_false(e.on_ground)
     end)
 
@@ -263,7 +264,7 @@ describe("Luanti src/unittest/test_collision.cpp", function()
       local d = displacement({ 0, -3, 0 }, { 0, -9.81, 0 }, 0.5)
       local _, _, hit = sweep(w, e:box(), d)
       assert.are.same({ 0, 0, 0, 0, 1, 0 }, { hit.x, hit.y, hit.z, hit.nx, hit.ny, hit.nz })
-      e:move_swept(table.unpack(d))
+      e:move_swept(compat.unpack_table(d))
       assert.is_near(1, e.y, TOL)
       assert.is_true(e.on_ground)
       assert.are.equal(0, e.vy)
@@ -273,13 +274,13 @@ describe("Luanti src/unittest/test_collision.cpp", function()
       local w = floor_world()
       local e = spawn(w, 0, 0.5, 0)
       local speed, accel = { 0, 2, 0 }, { 0, -9.81, 0 }
-      near3(displacement(speed, accel, 0.2), { e:move_swept(table.unpack(displacement(speed, accel, 0.2))) })
+      near3(displacement(speed, accel, 0.2), { e:move_swept(compat.unpack_table(displacement(speed, accel, 0.2))) })
       assert.is_false(e.on_ground or e.collided_vertically)
       speed[2] = speed[2] + accel[2] * 0.2
       local d = displacement(speed, accel, 0.5)
       local _, _, hit = sweep(w, e:box(), d)
       assert.are.same({ 0, 0, 0, 0, 1, 0 }, { hit.x, hit.y, hit.z, hit.nx, hit.ny, hit.nz })
-      e:move_swept(table.unpack(d))
+      e:move_swept(compat.unpack_table(d))
       assert.is_true(e.on_ground)
       assert.is_near(1, e.y, TOL)
     end)
@@ -301,7 +302,7 @@ describe("Luanti src/unittest/test_collision.cpp", function()
       local t, _, hit = sweep(w, e:box(), d)
       assert.are.equal(0, t)
       assert.are.same({ 5, 0, 5, 0, 1, 0 }, { hit.x, hit.y, hit.z, hit.nx, hit.ny, hit.nz })
-      e:move_swept(table.unpack(d))
+      e:move_swept(compat.unpack_table(d))
       near3({ 4.5 + 0.5, 0.5 + 0.5, 5.4 + 0.5 }, { e:position() })
       assert.is_true(e.on_ground)
     end)
@@ -472,7 +473,7 @@ describe("bump-3dpd", function()
     local function world_of(...)
       local w = bp.World()
       local handles = {}
-      for i, c in ipairs { ... } do handles[i] = w:add_collider(cube(table.unpack(c))) end
+      for i, c in ipairs { ... } do handles[i] = w:add_collider(cube(compat.unpack_table(c))) end
       return w, handles
     end
 
@@ -515,13 +516,13 @@ describe("bump-3dpd", function()
     it(":project returns a list of collisions sorted by ti: 0.1, 0.3, 0.5", function()
       -- world:sweep reports the first (ti 0.1, 'd'); each pair's sweep gives its ti
       local boxes = { { 70, 0, 0, 10, 10, 10 }, { 50, 0, 0, 10, 10, 10 }, { 90, 0, 0, 10, 10, 10 } }
-      local w, handles = world_of(table.unpack(boxes))
+      local w, handles = world_of(compat.unpack_table(boxes))
       local item = cube(110, 0, 0, 10, 10, 10)
       local t, _, hit = sweep(w, item, { -100, 0, 0 })
       assert.are.equal(0.1, t)
       assert.are.equal(handles[3], hit.handle)
       local ti = {}
-      for i, b in ipairs(boxes) do ti[i] = (item:sweep(cube(table.unpack(b)), -100, 0, 0)) end
+      for i, b in ipairs(boxes) do ti[i] = (item:sweep(cube(compat.unpack_table(b)), -100, 0, 0)) end
       table.sort(ti)
       assert.are.same({ 0.1, 0.3, 0.5 }, ti)
     end)
@@ -553,7 +554,7 @@ describe("bump-3dpd", function()
         { { 30, 5, 5, 0, 5, 5 }, c, 0 }, -- starts on c's face, going in: distance 0
         { { 26, 5, 5, 17, 5, 5 }, c, 0 }, { { 26, 5, 5, 22, 5, 5 }, c, 0 },
       } do
-        local hit = segment(w, table.unpack(case[1]))
+        local hit = segment(w, compat.unpack_table(case[1]))
         assert.are.equal(case[2], hit.handle)
         assert.are.equal(case[3], hit.distance)
       end

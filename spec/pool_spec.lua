@@ -4,6 +4,7 @@
 -- last-freed first with their generations, collider handles and block type lookups.
 -- Each test names the condition in csrc/ it pins (found by mutation testing).
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
 local ARRAY = 16 * 16 * 16 * 2 -- the uint16 id array of one 16^3 chunk
 
@@ -137,8 +138,13 @@ describe("collider slots", function()
   -- world.c bp_world_add_collider: the slot freed last is reused first, with its
   -- generation bumped; a new slot starts at generation 1 (`generation = 0` on a grown
   -- array, whose memory is not zeroed). A handle is tag << 48 | generation << 24 | slot,
-  -- the tag being the world's own (the Lua state's count of worlds made, mod 2^15).
-  local function handle(tag, gen, slot) return tag << 48 | gen << 24 | slot end
+  -- the tag being the world's own (the Lua state's count of worlds made, mod 2^15; mod
+  -- 2^5 where numbers are doubles, Lua 5.1, 5.2 and LuaJIT, so that handles stay below
+  -- 2^53). In arithmetic (Lua 5.1 parses no bit operator): the fields never overlap.
+  local P24, P48 = 16777216, 281474976710656 -- 2^24, 2^48 (integers where Lua has them)
+  local TAGS = C.INTEGERS and 32768 or 32
+  local function handle(tag, gen, slot) return tag * P48 + gen * P24 + slot end
+  local function tag_of(h) return C.idiv(h, P48) end
 
   it("reuses the slot freed last with the next generation; new slots start at 1", function()
     local w = world()
@@ -146,7 +152,7 @@ describe("collider slots", function()
     for i = 1, 40 do
       hs[i] = w:add_collider(bp.Collider(i, 0, 0, i + 1, 1, 1))
     end
-    local tag = hs[1] >> 48
+    local tag = tag_of(hs[1])
     for i = 1, 40 do assert.equal(handle(tag, 1, i), hs[i]) end
     w:remove_collider(hs[3]); w:remove_collider(hs[7])
     assert.equal(handle(tag, 2, 7), w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1)))
@@ -166,9 +172,9 @@ describe("collider slots", function()
   it("retires a slot whose 2^24 - 1 generations are used up, so no old handle returns", function()
     local w = world()
     local first = w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
-    local tag = first >> 48
-    local last = w:_reuse_collider(first, (1 << 24) - 2) -- generations 2 .. 2^24 - 1
-    assert.equal(handle(tag, (1 << 24) - 1, 1), last)
+    local tag = tag_of(first)
+    local last = w:_reuse_collider(first, P24 - 2) -- generations 2 .. 2^24 - 1
+    assert.equal(handle(tag, P24 - 1, 1), last)
     local moved = w:_reuse_collider(last, 1) -- slot 1 is retired: a new slot
     assert.equal(handle(tag, 1, 2), moved)
     for _, old in ipairs{ first, last } do
@@ -184,18 +190,18 @@ describe("collider slots", function()
     local w1, w2 = world(), world()
     local h1 = w1:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
     local h2 = w2:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))
-    assert.equal((h1 >> 48) + 1, h2 >> 48) -- same slot and generation, next tag
-    assert.equal(h1 & (1 << 48) - 1, h2 & (1 << 48) - 1)
+    assert.equal((tag_of(h1) + 1) % TAGS, tag_of(h2)) -- same slot and generation, next tag
+    assert.equal(h1 % P48, h2 % P48)
     assert.has_error(function() w2:remove_collider(h1) end,
       "bad argument #1 to 'remove_collider' (no such collider (removed, never added, or another world's))")
     assert.equal(1, w1:stats().colliders)
     assert.equal(1, w2:stats().colliders)
     w2:remove_collider(h2)
     w1:remove_collider(h1)
-    -- the tag counts worlds made, mod 2^15: the 32,768th world after w1 shares it
-    local tag = h1 >> 48
+    -- the tag counts worlds made, mod 2^15 (TAGS): the 32,768th world after w1 shares it
+    local tag = tag_of(h1)
     for _ = 1, 32767 - 1 do bp.World() end
     local w = world()
-    assert.equal((tag + 32768) % 32768, w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1)) >> 48)
+    assert.equal((tag + 32768) % TAGS, tag_of(w:add_collider(bp.Collider(0, 0, 0, 1, 1, 1))))
   end)
 end)

@@ -1,10 +1,11 @@
 -- luacheck: std +busted
 -- The Beta velocity push (docs/beta173.md section 6).
 local bp = require "blockphys"
+local C = require "helpers.compat"
 local H = require "helpers.world"
 
 -- Java float rounding of a double (MathHelper.sqrt_double returns float).
-local function f32(x) return (string.unpack("f", string.pack("f", x))) end
+local function f32(x) return (C.unpack("f", C.pack("f", x))) end
 
 local F05 = 0.05000000074505806 -- 0.05F
 local F091 = 0.9100000262260437 -- 0.91F: air friction
@@ -252,7 +253,7 @@ describe("beta173 push", function()
     local function run()
       local w = H.stone_floor(8)
       for i = 1, 30 do
-        local e = w:spawn{ x = (i % 5) * 0.3, y = 64, z = (i // 5) * 0.3, yaw = i * 37 }
+        local e = w:spawn{ x = (i % 5) * 0.3, y = 64, z = math.floor(i / 5) * 0.3, yaw = i * 37 }
         e.forward = 1
       end
       for _ = 1, 40 do w:step() end

@@ -2,6 +2,7 @@
 -- world:query(collider): entities whose boxes overlap a box, in creation order.
 local bp = require "blockphys"
 local H = require "helpers.world"
+local C = require "helpers.compat"
 
 local STILL = bp.rules.beta173{ push = false, gravity = 0 }
 
@@ -10,7 +11,7 @@ local STILL = bp.rules.beta173{ push = false, gravity = 0 }
 local function brute_query(w, box)
   local want = {}
   for _, e in ipairs(w:entities()) do
-    if e:box() & box then want[#want + 1] = e end
+    if e:box():overlaps(box) then want[#want + 1] = e end
   end
   return want
 end
@@ -183,19 +184,19 @@ describe("world:boxes_in under finalizers", function()
     w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
     w:fill(-20, 0, -20, 20, 3, 20, "slab")
     local fired, wrong = 0, {}
-    collectgarbage("incremental", 0, 1000) -- a collector step on nearly every allocation
+    C.gc_incremental(0, 1000) -- a collector step on nearly every allocation
     for iter = 1, 20 do
       for _ = 1, 200 do
-        setmetatable({}, { __gc = function()
+        C.finalizer(function()
           fired = fired + 1
           w:boxes_in(bp.Collider(0, 0, 0, 1, 1, 1))
-        end })
+        end)
       end
       local t = w:boxes_in(bp.Collider(-5, 0, -5, 5, 4, 5))
       local x1, _, _, x2 = (t[#t] or bp.Collider(0, 0, 0, 0, 0, 0)):unpack()
       if #t ~= 400 or x1 < -5 or x2 > 5 then wrong[#wrong + 1] = iter end
     end
-    collectgarbage("incremental", 200, 100) -- Lua 5.4's defaults
+    C.gc_defaults()
     collectgarbage()
     assert.is_true(fired > 0)
     assert.same({}, wrong)
@@ -207,7 +208,7 @@ describe("ray and sweep results under finalizers", function()
   -- may run a finalizer that removes what was hit and gives its slot to a new one. The
   -- result must still name what was hit.
   local armed, action = false, nil
-  local mt = { __gc = function() if armed then armed = false; action() end end }
+  local function fire() if armed then armed = false; action() end end
 
   -- Runs query() with finalizers pending until one fires during it; returns its results,
   -- or nil when none did (where the collector's timing differs, as under valgrind,
@@ -221,23 +222,23 @@ describe("ray and sweep results under finalizers", function()
     -- the collector in every phase; a collector step on nearly every allocation.
     local seed = 12345
     for _, stepmul in ipairs{ 1000, 300 } do
-      collectgarbage("incremental", 0, stepmul)
+      C.gc_incremental(0, stepmul)
       for _ = 1, 20000 do
         action = setup()
-        seed = (seed * 1103515245 + 12345) % 2147483648
-        for _ = 1, 1 + seed % 37 do setmetatable({}, mt) end
-        for _ = 1, (seed // 37) % 11 do local _ = { seed } end
+        seed = (C.mul32(seed, 1103515245) + 12345) % 2147483648
+        for _ = 1, 1 + seed % 37 do C.finalizer(fire) end
+        for _ = 1, math.floor(seed / 37) % 11 do local _ = { seed } end
         armed = true
         local r1, r2, r3, r4, r5 = query() -- into locals: nothing allocated after the call
         local fired = not armed
         armed = false
         if fired then
-          collectgarbage("incremental", 200, 100) -- Lua 5.4's defaults
+          C.gc_defaults()
           return r1, r2, r3, r4, r5
         end
       end
     end
-    collectgarbage("incremental", 200, 100)
+    C.gc_defaults()
     return nil
   end
 

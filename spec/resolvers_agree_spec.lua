@@ -2,8 +2,9 @@
 -- Beta-rules entities keep the game's float fall distance whichever resolver moves
 -- them (docs/beta173.md section 3e: fallDistance is a Java float).
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
-local function f32(x) return (string.unpack("f", string.pack("f", x))) end
+local function f32(x) return (C.unpack("f", C.pack("f", x))) end
 
 describe("fall_distance under Beta rules", function()
   it("is the same float sum for the per-axis and the swept resolver", function()

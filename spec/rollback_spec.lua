@@ -5,14 +5,14 @@
 -- rewrite each other's hooks, rules, filters and velocities, and some raise.
 local bp = require "blockphys"
 local H = require "helpers.world"
+local C = require "helpers.compat"
 
--- xorshift32: the same sequence on every run.
+-- xorshift32: the same sequence on every run (and every Lua: helpers/compat.lua).
 local function rng(seed)
   local s = seed
+  local xorshift32 = C.xorshift32
   return function(n)
-    s = s ~ ((s << 13) & 0xffffffff)
-    s = s ~ (s >> 17)
-    s = s ~ ((s << 5) & 0xffffffff)
+    s = xorshift32(s)
     return (s % n) + 1
   end
 end
@@ -26,7 +26,7 @@ local function snapshot(w)
   for i, e in ipairs(w:entities()) do
     local t = { filter = e.filter, rules = {} }
     for _, k in ipairs(FIELDS) do t[k] = e[k] end
-    for k, v in pairs(e.rules) do t.rules[k] = v end
+    for k, v in C.pairs(e.rules) do t.rules[k] = v end
     s[i] = t
   end
   return s
@@ -73,7 +73,7 @@ local function run(seed, steps)
   end
   local function maybe() return R(3) == 1 and pool[R(#pool)] or nil end
   for i = 1, 12 do
-    ents[i] = w:spawn{ x = (i % 4) * 0.7 - 1, y = 64, z = (i // 4) * 0.7 - 1,
+    ents[i] = w:spawn{ x = (i % 4) * 0.7 - 1, y = 64, z = math.floor(i / 4) * 0.7 - 1,
                        rules = bp.rules.beta173{ jump = maybe(), heading = maybe() },
                        filter = maybe() }
     ents[i].jumping = true

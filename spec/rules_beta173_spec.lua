@@ -5,6 +5,7 @@
 -- operations in the same order the comparison is exact, otherwise the tolerance is
 -- stated next to the assertion.
 local bp = require "blockphys"
+local C = require "helpers.compat"
 local H = require "helpers.world"
 local F, f32 = H.F, H.f32
 
@@ -43,7 +44,7 @@ end
 local function table_sin(yaw, phase)
   local rad = f32(f32(f32(yaw) * f32(3.1415927)) / 180)
   local t = f32(f32(rad * f32(10430.378)) + phase)
-  local i = math.tointeger(t >= 0 and math.floor(t) or math.ceil(t)) & 0xFFFF
+  local i = (t >= 0 and math.floor(t) or math.ceil(t)) % 65536 -- (int) t & 0xFFFF
   return f32(math.sin(i * (2 * math.pi) / 65536))
 end
 
@@ -501,7 +502,7 @@ describe("beta173 rules", function()
       local I = f32(0.4) -- water_inset_y
       local function first_tick(x, y, z, water)
         local w = H.world()
-        w:fill(table.unpack(water))
+        w:fill(C.unpack_table(water))
         local e = w:spawn{ x = x, y = y, z = z }
         local b = e:box()
         w:step()
@@ -597,7 +598,7 @@ describe("beta173 rules", function()
       assert.is_true(0.1 < I)
       local function first_tick(x, y, z, lava)
         local w = H.world()
-        w:fill(table.unpack(lava))
+        w:fill(C.unpack_table(lava))
         local e = w:spawn{ x = x, y = y, z = z }
         local b = e:box()
         w:step()

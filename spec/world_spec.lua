@@ -2,6 +2,7 @@
 -- bp.World: block registry, chunked block grid (borders, negatives, int32 extremes),
 -- fill, boxes_in (tall shapes, static colliders) and stats.
 local bp = require "blockphys"
+local C = require "helpers.compat"
 local H = require "helpers.world"
 
 describe("bp.World", function()
@@ -450,7 +451,7 @@ describe("bp.World", function()
       assert.equal(8, s.block_types)
       assert.equal(1, s.entities)
       assert.equal(1, s.colliders)
-      assert.equal("integer", math.type(s.bytes))
+      assert.equal("integer", C.mtype(s.bytes))
       assert.is_true(s.bytes > 0)
     end)
 

@@ -24,7 +24,8 @@
 #include <stdint.h>
 
 #include "blockphys.h"
-#include "lcompat.h" /* lua.h and lauxlib.h, with 5.4's API on every version */
+#include "lcompat.h" /* lua.h and lauxlib.h, with 5.4's API on every version (but no %I
+                     * in lua_pushfstring: lbp_int_text) */
 
 #define WORLD_MT "blockphys.World"
 #define ENTITY_MT "blockphys.Entity"

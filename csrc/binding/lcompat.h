@@ -13,12 +13,14 @@
  *   (its entity cache and its hook tables), an Entity and a RulesView 1. Older Luas
  *   have one user value (5.1 and LuaJIT: the environment table): there it is a table
  *   that holds the values at [1], [2], ..., made with the userdata.
- * - luaL_typeerror (5.4 only) and the "T expected, got U" of every luaL_check*: 5.3 and
- *   5.4 name a value by its metatable's __name ("got blockphys.World"), 5.1 and 5.2 by
- *   its type ("got userdata"). For 5.1 and 5.2 the checks the binding uses are
- *   redefined here over 5.4's typeerror, so that every message reads the same. So is
- *   luaL_checkinteger, which 5.1 and 5.2 truncate ("number has no integer
- *   representation" in 5.3+).
+ * - argument errors, worded as 5.4 words them on every version: luaL_argerror (5.1
+ *   and LuaJIT do not name a function called through pcall by its place in
+ *   package.loaded, "bad argument #1 to 'blockphys.Collider'"; 5.2, 5.3 and LuaJIT
+ *   name a metamethod "__add", 5.4 "add"), luaL_typeerror (5.4 only; 5.3 and 5.4 name a
+ *   value by its metatable's __name, "got blockphys.World", 5.1 and 5.2 by its type,
+ *   "got userdata") and the luaL_check* the binding uses over them, luaL_checkinteger
+ *   included (5.1 and 5.2 truncate: "number has no integer representation" in 5.3+).
+ *   Lua 5.1 alone cannot name a function that a metamethod call runs ("to '?'").
  * - integers. 5.1, 5.2 and LuaJIT have no integer subtype: a number is an integer when
  *   its value is integral and in range (lua_tointegerx, lua_isinteger; compat-5.3's
  *   own cast an out-of-range double, which C leaves undefined). Integers pushed are
@@ -49,6 +51,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #if !defined(LUA_VERSION_NUM) || LUA_VERSION_NUM < 501 || LUA_VERSION_NUM > 504
 #error "blockphys needs Lua 5.1, 5.2, 5.3, 5.4 or LuaJIT 2.1"
@@ -105,6 +108,76 @@ static inline LbpIntText lbp_int_text(lua_Integer v)
 /* ----------------------------------------------------- 5.4's errors for 5.1 to 5.3 */
 
 #if LUA_VERSION_NUM < 504
+/* 5.4's luaL_argerror. 5.1 and LuaJIT lack a function's name when it has none where
+ * it is called (called through pcall): the first field two levels deep in
+ * package.loaded that holds it, as in "bad argument #1 to 'blockphys.Collider'". A
+ * metamethod is named by its event, "add" (5.2, 5.3 and LuaJIT say "__add"; Lua 5.1
+ * cannot name it at all: "bad argument #2 to '?'"). */
+static inline int lbp_findfield(lua_State *L, int objidx, int level)
+{
+	if (level == 0 || !lua_istable(L, -1))
+		return 0;
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		if (lua_type(L, -2) == LUA_TSTRING) {
+			if (lua_rawequal(L, objidx, -1)) {
+				lua_pop(L, 1);
+				return 1;
+			} else if (lbp_findfield(L, objidx, level - 1)) {
+				lua_remove(L, -2); /* the table */
+				lua_pushliteral(L, ".");
+				lua_insert(L, -2);
+				lua_concat(L, 3);
+				return 1;
+			}
+		}
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
+static inline int lbp_pushglobalfuncname(lua_State *L, lua_Debug *ar)
+{
+	const int top = lua_gettop(L);
+	lua_getinfo(L, "f", ar);
+	lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+	luaL_checkstack(L, 6, "not enough stack");
+	if (lbp_findfield(L, top + 1, 2)) {
+		const char *name = lua_tostring(L, -1);
+		if (strncmp(name, "_G.", 3) == 0) {
+			lua_pushstring(L, name + 3);
+			lua_remove(L, -2);
+		}
+		lua_replace(L, top + 1);
+		lua_settop(L, top + 1);
+		return 1;
+	}
+	lua_settop(L, top);
+	return 0;
+}
+
+static inline int lbp_argerror(lua_State *L, int arg, const char *extramsg)
+{
+	lua_Debug ar;
+	if (!lua_getstack(L, 0, &ar))
+		return luaL_error(L, "bad argument #%d (%s)", arg, extramsg);
+	lua_getinfo(L, "n", &ar);
+	if (ar.namewhat && strcmp(ar.namewhat, "method") == 0) {
+		arg--;
+		if (arg == 0)
+			return luaL_error(L, "calling '%s' on bad self (%s)", ar.name, extramsg);
+	}
+	if (ar.name == NULL)
+		ar.name = lbp_pushglobalfuncname(L, &ar) ? lua_tostring(L, -1) : "?";
+	else if (ar.namewhat && strcmp(ar.namewhat, "metamethod") == 0 && strncmp(ar.name, "__", 2) == 0)
+		ar.name += 2; /* "__add": Lua 5.4.4 says "add" */
+	return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, ar.name, extramsg);
+}
+#undef luaL_argerror
+#define luaL_argerror lbp_argerror
+#endif
+
+#if LUA_VERSION_NUM < 504
 #define luaL_pushfail(L) lua_pushnil(L)
 
 /* 5.4's luaL_typeerror (5.3's lauxlib has it, static). */
@@ -122,9 +195,11 @@ static inline int lbp_typeerror(lua_State *L, int arg, const char *tname)
 #define luaL_typeerror lbp_typeerror
 #endif
 
-/* ------------------------------------------- the checks, as 5.3+ word them */
+/* ----------------------------------------- the checks, as 5.4 words them */
 
-#if LUA_VERSION_NUM < 503
+/* Over 5.4's typeerror and argerror above (5.1 and 5.2 name a value by its type, 5.3
+ * names a metamethod "__add"). */
+#if LUA_VERSION_NUM < 504
 static inline void *lbp_checkudata(lua_State *L, int i, const char *tname)
 {
 	void *p = luaL_testudata(L, i, tname);
@@ -151,7 +226,7 @@ static inline lua_Number lbp_checknumber(lua_State *L, int i)
 static inline lua_Integer lbp_checkinteger(lua_State *L, int i)
 {
 	int ok;
-	const lua_Integer v = lbp_tointegerx(L, i, &ok);
+	const lua_Integer v = lua_tointegerx(L, i, &ok);
 	if (!ok) {
 		if (lua_isnumber(L, i))
 			luaL_argerror(L, i, "number has no integer representation");

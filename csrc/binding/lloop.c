@@ -238,9 +238,9 @@ static int l_world_set_inputs(lua_State *L)
 				for (uint32_t j = 0; j <= i; j++)
 					*bp_entity_input(w, bp_world_slot_entity(w, bp_world_entity_slot(w, j))) =
 					    saved[j];
-				return luaL_error(L, "set_inputs: inputs[%I] (the %s of entity %d) must be %s",
-				                  (lua_Integer)i * 5 + k + 1, INPUT_NAMES[k], (int)i + 1,
-				                  problem);
+				return luaL_error(L, "set_inputs: inputs[%s] (the %s of entity %d) must be %s",
+				                  lbp_int_text((lua_Integer)i * 5 + k + 1).s, INPUT_NAMES[k],
+				                  (int)i + 1, problem);
 			}
 		}
 		lua_settop(L, top);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * beta173.c - one tick of the Beta 1.7.3 rules for one entity: input, jump,
  * heading, water / lava / ground-or-air branches, ladders, gravity, drag, friction
- * (reference/b173-movement.md sections 0, 1, 2, 5, 8). Where the game computes in
+ * (docs/beta173.md sections 0, 1, 2, 5, 8). Where the game computes in
  * Java float (friction factor, acceleration, moveFlying) we compute in float too,
  * so that velocities match the game's; everything else is double.
  */
@@ -208,7 +208,7 @@ static void move_touching(bp_World *w, bp_Entity *e, const double v[3])
 		touch_blocks(w, e);
 }
 
-/* moveEntity (reference section 3) for the Beta tick. */
+/* moveEntity (docs/beta173.md section 3) for the Beta tick. */
 static void resolve(bp_World *w, bp_Entity *e, const double v[3])
 {
 	if (e->in_web | w->has_touch)

@@ -11,7 +11,7 @@
  *  ladder, ground/air), move by rules.resolver, gravity, drag, friction. Units:
  *  blocks/tick. Ends with the Beta push when rules.push is "beta173". Returns nonzero
  *  if a hook or filter aborted or a heading hook's change passed BP_MAX_MOVE (the
- *  entity may be partly updated). Source: reference/b173-movement.md sections 0, 1
+ *  entity may be partly updated). Source: docs/beta173.md sections 0, 1
  *  (heading), 2, 5, 6 (push), 8. */
 int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * beta173_flow.c - the water current: which way flowing water pushes an entity in it.
  * Beta 1.7.3's World.handleMaterialAcceleration sums BlockFluid.getFlowVector over the
- * water blocks of the entity's water test range (reference/b173-movement.md section 5;
- * the decompile the reference cites as S1: BlockFluid, Vec3D, MathHelper). The sums and
+ * water blocks of the entity's water test range (docs/beta173.md section 5;
+ * the decompilations docs/beta173.md names: BlockFluid, Vec3D, MathHelper). The sums and
  * their order are the game's, in double; each normalisation takes its length through
  * MathHelper.sqrt_double, which returns a float, as the game does.
  */

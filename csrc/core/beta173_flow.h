@@ -13,8 +13,8 @@
  *  water a downward pull beside solid blocks) summed in x, y, z order, then normalised
  *  with a float length. Writes out and returns 1 if the sum is not zero, else returns
  *  0. Cost: 17 cell lookups per water cell of the range. Source:
- *  reference/b173-movement.md section 5, and the decompile's BlockFluid and Vec3D
- *  (reference S1). */
+ *  docs/beta173.md section 5, and the decompile's BlockFluid and Vec3D
+ *  (docs/beta173.md, "Sources of this description"). */
 int bp_world_water_flow(bp_World *w, const bp_AABB *region, double out[3]);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * beta173_push_out.c - Beta's pushOutOfBlocks: a player whose box corners lie inside full
  * opaque cubes (a block placed into it, say) gets a velocity of 0.1F b/t toward the
- * nearest open side. reference/b173-movement.md section 0 (EntityPlayerSP's
+ * nearest open side. docs/beta173.md section 0 (EntityPlayerSP's
  * onLivingUpdate calls it four times, after the sneak dip); the body and
- * World.isBlockNormalCube as in the decompile the reference cites as S1.
+ * World.isBlockNormalCube as in the decompilations docs/beta173.md names.
  */
 #include "beta173_push_out.h"
 #include "blockphys.h"

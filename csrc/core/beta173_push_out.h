@@ -12,8 +12,8 @@
  *  opaque cube: bp_BlockType.normal_cube), vx or vz is set to -+rules.push_out_speed
  *  (0.1F b/t) toward the nearest side whose two cells are open. Beta rules, per tick,
  *  called by bp_tick_beta173 when rules.push_out_of_blocks is set. Source:
- *  reference/b173-movement.md section 0; the method body and World.isBlockNormalCube
- *  as in the decompile (reference S1). */
+ *  docs/beta173.md section 0; the method body and World.isBlockNormalCube
+ *  as in the decompile (docs/beta173.md, "Sources of this description"). */
 void bp_push_out_of_blocks(bp_World *w, bp_Entity *e);
 
 #endif

@@ -19,14 +19,14 @@ void bp_entities_free(bp_World *w);
 /** The fall distance after a drop of `drop` blocks. Beta's fallDistance is a Java
  *  float, so for Beta-rules entities each sum is rounded to float (values beyond float
  *  range stay unrounded); other models keep doubles. Used by both resolvers.
- *  Source: reference/b173-movement.md section 3e (updateFallState). */
+ *  Source: docs/beta173.md section 3e (updateFallState). */
 double bp_fall_add(const bp_Entity *e, double drop);
 
 /** After a move whose on_ground the resolver has set: Beta's updateFallState, shared
  *  by both resolvers. Landing with a fall distance above 0 reports it in landing_fall
  *  (what the game passes to fall()) and resets it; a distance a script set to 0 or
  *  below stays; in the air a drop `dy` < 0 (blocks) adds to it (bp_fall_add).
- *  Source: reference/b173-movement.md section 3e (updateFallState). */
+ *  Source: docs/beta173.md section 3e (updateFallState). */
 static inline void bp_update_fall(bp_Entity *e, double dy)
 {
 	e->landing_fall = e->on_ground && e->fall_distance > 0 ? e->fall_distance : 0;

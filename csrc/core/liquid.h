@@ -14,7 +14,7 @@
 /** The box of Beta's handleWaterMovement for an entity box b under rules r: b shrunk by
  *  rules.water_inset_y (0.4F) on Y, then by 0.001 on every side. Two steps as in the
  *  game (expand, then contract): one combined 0.401 rounds differently and can move a
- *  face across a cell boundary. Source: reference/b173-movement.md sections 5 and 9.1. */
+ *  face across a cell boundary. Source: docs/beta173.md sections 5 and 9.1. */
 static inline bp_AABB bp_water_test_box(const bp_AABB *b, const bp_Rules *r)
 {
 	bp_AABB t = bp_aabb_expand(b, 0, -r->water_inset_y, 0);
@@ -23,7 +23,7 @@ static inline bp_AABB bp_water_test_box(const bp_AABB *b, const bp_Rules *r)
 
 /** Whether an entity with box b and rules r is in water by Beta's test (any water block
  *  in the range of bp_water_test_box); 0 at once in a world without liquid blocks.
- *  Source: reference/b173-movement.md section 5. */
+ *  Source: docs/beta173.md section 5. */
 static inline int bp_in_water_at(bp_World *w, const bp_AABB *b, const bp_Rules *r)
 {
 	if (!w->liquid_blocks)
@@ -34,7 +34,7 @@ static inline int bp_in_water_at(bp_World *w, const bp_AABB *b, const bp_Rules *
 
 /** Beta's handleLavaMovement for box b under rules r: any lava block in the range of b
  *  shrunk by rules.lava_inset_xz (0.1F) on X/Z and rules.water_inset_y (0.4F) on Y, no
- *  0.001 contraction. Source: reference/b173-movement.md sections 5 and 9.1. */
+ *  0.001 contraction. Source: docs/beta173.md sections 5 and 9.1. */
 static inline int bp_in_lava_at(bp_World *w, const bp_AABB *b, const bp_Rules *r)
 {
 	if (!w->liquid_blocks)
@@ -45,7 +45,7 @@ static inline int bp_in_lava_at(bp_World *w, const bp_AABB *b, const bp_Rules *r
 
 /** Beta's isOnLadder for box b: the block at (floor(x), floor(minY), floor(z)) of its
  *  position (the centre of the box on X and Z) is climbable. Source:
- *  reference/b173-movement.md section 8. */
+ *  docs/beta173.md section 8. */
 static inline int bp_on_ladder_at(bp_World *w, const bp_AABB *b)
 {
 	if (!w->has_climbable)
@@ -71,7 +71,7 @@ static inline int bp_on_ladder(bp_World *w, const bp_Entity *e)
 }
 
 /** Beta's isOffsetPositionInLiquid: the entity box offset by (dx, dy, dz) blocks
- *  touches no blocking box and no liquid. Source: reference/b173-movement.md section 5
+ *  touches no blocking box and no liquid. Source: docs/beta173.md section 5
  *  ("Breach"). */
 static inline int bp_offset_free(bp_World *w, const bp_Entity *e, double dx, double dy,
                                  double dz)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * mccpp.c - one MC-CPP update of dt seconds for one entity. With integrator "exact"
  * (the default) mccpp_exact.c runs it; with integrator "mccpp" the documents' own
- * (sources/mccpp-entity-physics.txt, "Physics Update Loop") runs here: save the previous
+ * (docs/mccpp.md, "Physics Update Loop") runs here: save the previous
  * position, camera smoothing, input acceleration scaled by the friction / drag
  * vector of the state, jump, the move by the entity's resolver, gravity, and the
  * clamped velocity decay with the friction / drag vector of the new state.

@@ -8,7 +8,7 @@
 
 /** One MC-CPP update of dt seconds (> 0, finite: checked by the caller) for entity
  *  slot `index`: bp_tick_mccpp_exact unless rules.integrator is "mccpp", which runs
- *  the documents' update (sources/mccpp-entity-physics.txt, "Physics Update Loop"): prev,
+ *  the documents' update (docs/mccpp.md, "Physics Update Loop"): prev,
  *  step_offset rise, input acceleration x friction vector x dt (heading hook: k =
  *  walk_speed, result in b/s^2), jump (or the jump hook), move by rules.resolver,
  *  gravity, clamped decay, then the Beta push when rules.push is "beta173". Returns
@@ -27,10 +27,10 @@ int bp_tick_mccpp(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
  *  (flying, water, lava, ladder, grounded, rising, falling) solved exactly, the move by
  *  the displacement with rules.resolver, then the breach (liquid) or the ladder climb;
  *  the Beta push at the end when rules.push is "beta173". Hooks run once per piece.
- *  Units: blocks, seconds, b/s. Returns nonzero as bp_tick_mccpp. Sources: the constants from sources/mccpp-entity-physics.txt at
+ *  Units: blocks, seconds, b/s. Returns nonzero as bp_tick_mccpp. Sources: the constants from docs/mccpp.md at
  *  rules.reference_dt (rates -ln(1 - f tau) / tau, the walking speed, the 60-fps
  *  terminal fall speed and jump apex); liquids and ladders derived from Beta 1.7.3's
- *  per-tick constants at 20 ticks/s (reference/b173-movement.md sections 2, 5, 8); the
+ *  per-tick constants at 20 ticks/s (docs/beta173.md sections 2, 5, 8); the
  *  substeps and the exact solution: our own. */
 int bp_tick_mccpp_exact(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks);
 
@@ -38,7 +38,7 @@ int bp_tick_mccpp_exact(bp_World *w, uint32_t index, double dt, const bp_Hooks *
  *  o)), o the documents' explicit-Euler apex overshoot at frame time rules.reference_dt
  *  (0.0753 blocks at 1/60 s), so that its exact parabola peaks where the documents' jump
  *  does at that frame rate (1.3253 blocks with the defaults: 9.2098 b/s); 0 unless
- *  2 jump_height gravity > 0. Source: derived from sources/mccpp-entity-physics.txt
+ *  2 jump_height gravity > 0. Source: derived from docs/mccpp.md
  *  (our own). */
 double bp_jump_speed_mccpp(const bp_Rules *r);
 

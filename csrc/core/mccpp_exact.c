@@ -12,7 +12,7 @@
  * the displacement (zeroing the blocked axes), so that the speeds, heights and times do
  * not depend on the frame rate, up to where a state change falls inside a substep.
  *
- * The constants come from the documents' integrator (sources/mccpp-entity-physics.txt:
+ * The constants come from the documents' integrator (docs/mccpp.md:
  * v += a f dt, move, v -= g dt, v -= v f dt) at the reference frame time tau =
  * rules.reference_dt (1/60 s): its per-frame map of the move velocity, with the
  * state held, is m' = (1 - f tau) m + f tau a (horizontal) and u' = (1 - f tau)(u -
@@ -358,7 +358,7 @@ static int substep(bp_World *w, uint32_t index, double h, int splits[2], const b
 		}
 	} else {
 		if (ladder) {
-			/* Beta's ladder (reference section 8): horizontal speed held within
+			/* Beta's ladder (docs/beta173.md section 8): horizontal speed held within
 			 * ladder_speed (the velocity and the target, so that the solution stays
 			 * within it), no fall distance, and the climb or the descent clamp. */
 			for (int a = 0; a < 2; a++)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT
  * move_axis.c - the per-axis resolver: Beta 1.7.3 Entity.moveEntity restated in
- * reference/b173-movement.md section 3. Like Beta, a short move gathers the boxes of
+ * docs/beta173.md section 3. Like Beta, a short move gathers the boxes of
  * its whole swept region once (a small list on the stack); a long move (or a region
  * with more boxes than the list holds) gathers per axis pass instead (the slab swept
  * along that axis): a box outside a pass's slab cannot change that pass's clip, so
  * the results are the same while the work grows with the distance, not with the
- * region's volume (DESIGN.md).
+ * region's volume (docs/architecture.md).
  */
 #include "blockphys.h"
 #include "entity.h"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT
- * move_swept.c - the swept-AABB resolver of MC-CPP (sources/mccpp-entity-physics.txt,
- * "Collision Resolution" and "Step Assist"; per-box test: sources/mccpp-collider.txt,
+ * move_swept.c - the swept-AABB resolver of MC-CPP (docs/mccpp.md,
+ * "Collision Resolution" and "Step Assist"; per-box test: docs/mccpp.md,
  * bp_aabb_sweep). Up to rules.passes passes; each finds the earliest hit along the
  * remaining displacement, moves there less rules.back_off (in time units of the
  * pass), and zeroes the hit axis of both the velocity and the remaining displacement.
  *
- * Decisions (README.md, "MC-CPP rules and the swept resolver", "The swept resolver"):
+ * Decisions (docs/mccpp.md, "The swept resolver"):
  * - A pass moves the box along the whole remaining displacement up to the hit (all
  *   axes), not only along the hit axis as the printed code does. Both give the same
  *   totals (the other axes get the rest later), but moving one axis alone may cross

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * push.c - entity-entity pushing, two models chosen per entity by rules.push:
- *   "beta173"  the Beta velocity push (reference/b173-movement.md section 6), run by
+ *   "beta173"  the Beta velocity push (docs/beta173.md section 6), run by
  *              each entity at the end of its own tick, so a pair gets two impulses;
- *   "separate" positional separation after all moves (sources/n64-quick-collisions.txt):
+ *   "separate" positional separation after all moves (docs/entities.md ("separate")):
  *              overlapping entities move apart by half the overlap each, and stable
  *              ones also gain the push as velocity, capped.
  * Neighbours come from the broadphase in creation order (deterministic).
@@ -73,7 +73,7 @@ static int beta_one(void *ctx, uint32_t index)
  *  larger |component|; nothing below push_threshold (0.01F). Units: blocks/tick.
  *  Only the first rules.max_pushes overlapping others (creation order) are considered,
  *  whatever their push model or filters: a pile of n entities costs O(n x max_pushes),
- *  not O(n^2) (our own; Beta has no cap). Source: reference/b173-movement.md
+ *  not O(n^2) (our own; Beta has no cap). Source: docs/beta173.md
  *  section 6. */
 void bp_push_beta173(bp_World *w, uint32_t index)
 {

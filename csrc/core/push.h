@@ -10,14 +10,14 @@
  *  whose box overlaps its box grown by rules.push_radius on X/Z: both velocities change
  *  by push_strength along the Chebyshev-normalised offset (blocks/tick), nothing below
  *  push_threshold. Filters apply (a failure sets w->hook_failed). Source:
- *  reference/b173-movement.md section 6. */
+ *  docs/beta173.md section 6. */
 void bp_push_beta173(bp_World *w, uint32_t index);
 /** Positional separation of all "separate" entities after the moves: circles of radius
  *  width/2 on X/Z, half the overlap each, applied through the per-axis clip; stable
  *  entities also gain displacement/dt as velocity, capped by max(max_push_speed, prior
  *  speed). dt: seconds for MC-CPP entities, one tick for Beta ones. Stops early if a
- *  filter failed (w->hook_failed). Source: sources/n64-quick-collisions.txt; README
- *  "Push models". */
+ *  filter failed (w->hook_failed). Source: docs/entities.md ("separate", "Push
+ *  models"). */
 void bp_push_separate(bp_World *w, double dt);
 
 #endif

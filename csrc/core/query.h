@@ -15,7 +15,7 @@
  *  `region` strictly, scanning one cell lower when some shape rises above its cell.
  *  Cells chunk by chunk (as bp_world_visit_cells), then static colliders: the order is
  *  fixed. The visitor returns nonzero to stop early; bp_world_visit returns that value.
- *  Source: reference/b173-movement.md section 4 (the block part of
+ *  Source: docs/beta173.md section 4 (the block part of
  *  getCollidingBoundingBoxes); the order and colliders: our own. */
 typedef int (*bp_BoxVisitor)(void *ctx, const bp_AABB *box);
 int bp_world_visit(bp_World *w, const bp_AABB *region, bp_BoxVisitor fn, void *ctx);
@@ -32,8 +32,8 @@ int bp_world_visit_cells(bp_World *w, const int64_t lo[3], const int64_t hi[3],
 /** Clip displacement d (blocks) of box m along axis against every box in the region m
  *  extended by d on that axis (one per-axis pass of the Beta resolver). With `within`,
  *  only boxes that also overlap `within` count (Beta's single gather, see move_axis.c).
- *  Returns the allowed displacement. Source: reference/b173-movement.md section 3 (c);
- *  the per-axis gather: our own (DESIGN.md section 2, "Cost"). */
+ *  Returns the allowed displacement. Source: docs/beta173.md section 3 (c);
+ *  the per-axis gather: our own (docs/architecture.md, "Cost"). */
 double bp_world_clip_axis(bp_World *w, const bp_AABB *m, int axis, double d,
                           const bp_AABB *within);
 
@@ -58,7 +58,7 @@ int bp_world_any_box(bp_World *w, const bp_AABB *region);
  *  floor(lo) .. floor(hi + 1) - 1 of `region` on each axis (Beta's isMaterialInBB);
  *  with `low_quirk`, one extra block on the low side of each axis whose lo < 0
  *  (Beta's getIsAnyLiquid). liquid = 0 matches either liquid. Source:
- *  reference/b173-movement.md section 5. */
+ *  docs/beta173.md section 5. */
 int bp_world_liquid_in(bp_World *w, const bp_AABB *region, int liquid, int low_quirk);
 
 /** True if a normal cube (bp_BlockType.normal_cube) lies in the cells floor(lo) ..
@@ -78,12 +78,12 @@ const bp_BlockType *bp_world_type_at_cell(bp_World *w, int64_t x, int64_t y, int
 
 /** Beta's liquid test range of `region` (blocks): the cells floor(lo) .. floor(hi + 1)
  *  - 1 on each axis, clamped to the int32 grid (isMaterialInBB, getIsAnyLiquid and
- *  handleMaterialAcceleration all use it). Source: reference/b173-movement.md
+ *  handleMaterialAcceleration all use it). Source: docs/beta173.md
  *  section 5. */
 void bp_liquid_cells(const bp_AABB *region, int64_t lo[3], int64_t hi[3]);
 
 /** The type of the block at a world position's cell (floor of each coordinate; x, y, z
- *  in blocks; air outside the int32 grid). Source: our own (DESIGN.md section 1). */
+ *  in blocks; air outside the int32 grid). Source: our own (docs/conventions.md). */
 const bp_BlockType *bp_world_type_at(bp_World *w, double x, double y, double z);
 
 /** 1 if the gather cache gc is valid, covers the cells the box shrunk by 0.001 on

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * rules.c - rule presets and the table of named rule fields.
- * Beta values: reference/b173-movement.md (float literals widened to double).
- * MC-CPP values: sources/mccpp-entity-physics.txt.
+ * Beta values: docs/beta173.md (float literals widened to double).
+ * MC-CPP values: docs/mccpp.md.
  */
 #include "blockphys.h"
 
@@ -75,7 +75,7 @@ bp_Rules bp_rules_beta173(void)
 	r.camera_rise = 8.0 / 20.0;            /* per tick */
 	r.jump_height = 1.25;
 	r.walk_speed = 4.317; /* b/s^2 input acceleration; as friction decays it, also the
-	                       * grounded terminal speed in b/s (README, MC-CPP rules) */
+	                       * grounded terminal speed in b/s (docs/mccpp.md) */
 	return r;
 }
 
@@ -106,7 +106,7 @@ bp_Rules bp_rules_mccpp(void)
 	 * heading or the swim-up 0.04F; q: the drag; g: subtracted after it), which relaxes
 	 * by q per tick toward (a - g) / (1 - q). The exact solution of
 	 * dv/dt = k ((a - g) / (1 - q) - v) with the rate k = -ln(q) x 20 /s takes the same
-	 * values at every tick boundary (reference sections 2, 5, 8). */
+	 * values at every tick boundary (docs/beta173.md sections 2, 5, 8). */
 	const bp_Rules b = bp_rules_beta173();
 	const double wq = b.water_drag, lq = b.lava_drag;
 	const double held = b.water_accel * b.input_damping; /* 0.02F x 0.98F per tick */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * solid.c - what blocks a moving entity: block shapes, static colliders and the
- * boxes of solid entities (boats, minecarts: reference/b173-movement.md section 4).
+ * boxes of solid entities (boats, minecarts: docs/beta173.md section 4).
  */
 #include "solid.h"
 #include "blockphys.h"
@@ -40,7 +40,7 @@ int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b)
 }
 
 /* Beta gathers entities from the region grown by 0.25 on every axis, then keeps the
- * boxes that overlap the region itself (reference section 4). */
+ * boxes that overlap the region itself (docs/beta173.md section 4). */
 #define SOLID_QUERY_MARGIN 0.25
 
 typedef struct SolidVisit {

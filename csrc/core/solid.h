@@ -11,12 +11,12 @@
 /** Clip displacement d (blocks) of box m along axis (BP_X/Y/Z) against blocks, static
  *  colliders and the solid entities that block `self` (never self; self may be NULL).
  *  Returns the allowed displacement. `within`: see bp_world_clip_axis. Source:
- *  reference/b173-movement.md sections 3-4 (entities' collision boxes in the gather). */
+ *  docs/beta173.md sections 3-4 (entities' collision boxes in the gather). */
 double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
                const bp_AABB *within);
 /** True if any blocking box (blocks, colliders, solid entities but self) overlaps region
  *  (blocks).
- *  Source: reference/b173-movement.md section 4 (blocks and solid entities); static
+ *  Source: docs/beta173.md section 4 (blocks and solid entities); static
  *  colliders: our own. */
 int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region);
 /** Copy every blocking box overlapping region (blocks, colliders, then solid entities
@@ -31,12 +31,12 @@ int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *regio
 int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                       bp_BoxVisitor fn, void *ctx);
 /** Group/mask filter: a and b interact if each one's mask has the other's group.
- *  Source: our own (README "Filtering: groups, masks, filter functions"). */
+ *  Source: our own (docs/entities.md, "Filtering"). */
 int bp_entities_interact(const bp_Entity *a, const bp_Entity *b);
 /** Groups and masks, then the entity filters (w->hooks->filter, a's first): true if
  *  a and b push or block each other. A failing filter sets w->hook_failed and the
- *  pair does not interact (the step then aborts). Source: our own (README "Filtering:
- *  groups, masks, filter functions"). */
+ *  pair does not interact (the step then aborts). Source: our own (docs/entities.md,
+ *  "Filtering"). */
 int bp_pair_interacts(bp_World *w, const bp_Entity *a, const bp_Entity *b);
 
 #endif

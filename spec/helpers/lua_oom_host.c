@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * lua_oom_host.c - a lua5.4 host for spec/lua_oom_spec.lua: its allocator can be told
+ * lua_oom_host.c - a Lua host (built for each interpreter: lua5.1 .. lua5.4, LuaJIT) for spec/lua_oom_spec.lua: its allocator can be told
  * to fail, so that a script can make any of Lua's own allocations inside a blockphys
  * call fail (world:_fail_alloc reaches only the C core's allocations).
  *
@@ -12,6 +12,10 @@
 #include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#ifndef LUA_OK /* Lua 5.1 */
+#define LUA_OK 0
+#endif
 
 static long budget = -1; /* allocations left before they fail; -1: no limit */
 

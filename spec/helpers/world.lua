@@ -1,13 +1,12 @@
 --- Shared builders for the specs: a world with the usual block types, flat floors,
 -- a seeded rough terrain, Java float rounding, and state snapshots.
 local bp = require "blockphys"
+local C = require "helpers.compat"
 
 local M = {}
 
 --- Round a double to the nearest Java float (binary32), as the game's float maths does.
-function M.f32(x)
-  return (string.unpack("<f", string.pack("<f", x)))
-end
+M.f32 = C.f32
 
 local f32 = M.f32
 
@@ -54,13 +53,13 @@ end
 
 --- A deterministic PRNG of our own (a 32-bit xorshift): the same seed gives the same
 -- sequence on every Lua build. rng() -> float in [0, 1); rng(n) -> integer in [1, n].
+-- (helpers/compat.lua's step and product: the same numbers on every Lua.)
+local xorshift32, mul32 = C.xorshift32, C.mul32
 function M.rng(seed)
-  local s = (seed * 2654435761 + 1) & 0xFFFFFFFF
+  local s = (mul32(seed % 4294967296, 2654435761) + 1) % 4294967296
   if s == 0 then s = 1 end
   return function(n)
-    s = s ~ ((s << 13) & 0xFFFFFFFF)
-    s = s ~ (s >> 17)
-    s = s ~ ((s << 5) & 0xFFFFFFFF)
+    s = xorshift32(s)
     if n then return s % n + 1 end
     return s / 4294967296
   end
@@ -123,7 +122,7 @@ end
 function M.read_file(path)
   local f = io.open(path, "rb")
   if not f then return nil end
-  local s = f:read("a")
+  local s = f:read("*a")
   f:close()
   return s
 end
@@ -154,15 +153,14 @@ end
 function M.crowd_image(w)
   local out = {}
   for _, e in ipairs(w:entities()) do
-    out[#out + 1] = string.format("%a %a %a %a", e.x, e.z, e.vx, e.vz)
+    local hex = C.hexfloat
+    out[#out + 1] = table.concat({ hex(e.x), hex(e.z), hex(e.vx), hex(e.vz) }, " ")
   end
   return table.concat(out, "\n")
 end
 
 --- Exact hex image of a number (bit-identical comparisons).
-function M.hex(x)
-  return string.format("%a", x)
-end
+M.hex = C.hexfloat -- string.format("%a", x), on every Lua
 
 --- Call `fn`, a one-line function making a single call, and check that it raises
 -- exactly `msg` prefixed with the position of that line ("spec/x_spec.lua:12: "):

@@ -19,7 +19,7 @@
 /* --- the world, block types, blocks and static colliders (world.c, chunk.c) --- */
 
 /** A fresh world with every block air. Returns NULL if allocation fails. Source: our own
- *  (DESIGN.md section 2, "Memory model"). */
+ *  (docs/architecture.md, "Memory model"). */
 bp_World *bp_world_create(bp_AllocFn alloc, void *ud);
 
 /** Free the world and everything it owns. NULL is accepted. Source: our own. */
@@ -49,7 +49,7 @@ static inline int bp_world_lock(const bp_World *w)
 
 /** Defaults for bp_BlockDef: full cube, slipperiness 0.6F, not liquid, not climbable,
  *  velocity_factor 1, not a web, level 0, solid derived (some box, not a liquid), not
- *  ice, normal_cube derived (the unit cube and solid). Source: reference/b173-movement.md section 2
+ *  ice, normal_cube derived (the unit cube and solid). Source: docs/beta173.md section 2
  *  (Block.slipperiness); the rest: our own. */
 bp_BlockDef bp_default_block_def(void);
 
@@ -73,7 +73,7 @@ int32_t bp_world_find_type(const bp_World *w, const char *name);
  *  world is destroyed). Source: our own. */
 const bp_BlockType *bp_world_block_type(const bp_World *w, uint32_t id);
 
-/** Block id at a block coordinate (0 = air). Source: our own (DESIGN.md section 1). */
+/** Block id at a block coordinate (0 = air). Source: our own (docs/conventions.md). */
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
 
 /** Set one block. `id` must be a defined id (not checked). BP_ENOMEM (or BP_ELIMIT if
@@ -94,7 +94,7 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 /** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the
  *  caller's check) in the slot freed last (else a new slot), in O(1); its handle (see
  *  BP_MAX_COLLIDERS) goes to *handle. BP_ENOMEM, or BP_ELIMIT past BP_MAX_COLLIDERS
- *  slots or the array's size limit (nothing changes). Source: our own (DESIGN.md). */
+ *  slots or the array's size limit (nothing changes). Source: our own (docs/architecture.md). */
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle);
 /** The handle of the collider in 1-based slot index1 (alive). Source: our own. */
 uint64_t bp_world_collider_handle(const bp_World *w, uint32_t index1);
@@ -134,7 +134,7 @@ const bp_AABB *bp_world_gathered(const bp_World *w, size_t *count);
 /* --- entities (entity.c) --- */
 
 /** Defaults: at the origin, width 0.6F x height 1.8F (blocks), not solid, group 1, mask
- *  all, Beta rules. Source: reference/b173-movement.md section 7 (the player's box);
+ *  all, Beta rules. Source: docs/beta173.md section 7 (the player's box);
  *  group and mask: our own. */
 bp_EntityDef bp_default_entity_def(void);
 
@@ -217,7 +217,7 @@ void bp_world_entities_restored(bp_World *w);
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r);
 
 /** Position (feet: centre of the bottom face) from the box, into pos (blocks). Source:
- *  DESIGN.md section 1. */
+ *  docs/conventions.md. */
 static inline void bp_entity_position(const bp_Entity *e, double pos[3])
 {
 	pos[0] = (e->box.lo[0] + e->box.hi[0]) / 2;
@@ -227,7 +227,7 @@ static inline void bp_entity_position(const bp_Entity *e, double pos[3])
 
 /** Put the entity's box at feet position pos (blocks; no collision, no validation: the
  *  caller keeps |pos| <= BP_MAX_COORD). Does not tell the broadphase (see
- *  bp_broadphase_moved). Source: our own (DESIGN.md section 1). */
+ *  bp_broadphase_moved). Source: our own (docs/conventions.md). */
 void bp_entity_place(bp_Entity *e, const double pos[3]);
 
 /* --- entity broadphase (broadphase.c) --- */
@@ -240,7 +240,7 @@ typedef int (*bp_EntityVisitor)(void *ctx, uint32_t index);
  *  or removed since the last build; if memory for the grid runs out, or the region
  *  covers more cells than the grid has listings, it scans all entities instead (same
  *  results). fn may query again (nested) but must not spawn or remove. Returns the
- *  first nonzero value of fn, else 0. Source: our own (README "The broadphase"). */
+ *  first nonzero value of fn, else 0. Source: our own (docs/entities.md, "The broadphase"). */
 int bp_broadphase_visit(bp_World *w, const bp_AABB *region, bp_EntityVisitor fn, void *ctx);
 
 /** Tell the grid that entity slot `index` changed its box (move, teleport, push).
@@ -255,7 +255,7 @@ void bp_broadphase_invalidate(bp_World *w);
 
 /* --- resolvers --- */
 
-/** Per-axis move (Beta 1.7.3 moveEntity, reference/b173-movement.md section 3): sneak
+/** Per-axis move (Beta 1.7.3 moveEntity, docs/beta173.md section 3): sneak
  *  edge guard, clip Y then X then Z, step-up, flags, fall distance, velocity zeroing.
  *  d = requested displacement (blocks); the actual one goes to out. BP_ELIMIT when
  *  |d| on an axis exceeds BP_MAX_MOVE or is not finite (nothing moves). An entity
@@ -264,7 +264,7 @@ void bp_broadphase_invalidate(bp_World *w);
  *  pair is refused (does not interact) for the rest of the move. */
 bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
-/** Swept move (MC-CPP, sources/mccpp-entity-physics.txt and mccpp-collider.txt): up to
+/** Swept move (MC-CPP, docs/mccpp.md (the MC-CPP documents restated)): up to
  *  rules.passes passes; each finds the earliest hit (bp_aabb_sweep) among block shapes,
  *  static colliders and solid entities along the remaining displacement, moves there
  *  less rules.back_off (time units of the pass, clamped at 0) and zeroes the velocity
@@ -273,7 +273,7 @@ bp_Status bp_move_axis(bp_World *w, bp_Entity *e, const double d[3], double out[
  *  fall distance have bp_move_axis's meaning; a zero d is a no-op. d = requested
  *  displacement (blocks); the actual one goes to out. BP_ELIMIT when |d| on an axis
  *  exceeds BP_MAX_MOVE or is not finite (nothing moves); a failing filter: as
- *  bp_move_axis. Decisions: README.md, "MC-CPP rules and the swept resolver". */
+ *  bp_move_axis. Decisions: docs/mccpp.md. */
 bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out[3]);
 
 /* --- queries that move nothing (raycast.c) --- */
@@ -352,7 +352,7 @@ bp_Status bp_world_raycast_entities(bp_World *w, const double o[3], const double
  *  (callers also bound the region's cell count). Ties at one time: a face contact
  *  before an edge or corner one, then the normal's axis X, Y, Z, then blocks (cell
  *  order) before colliders (by box): never the order of insertion. Source:
- *  sources/mccpp-collider.txt (the swept test per box); the region walk: our own. */
+ *  docs/mccpp.md (the swept test per box); the region walk: our own. */
 bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_SweepHit *hit);
 
 /** One box that a swept box crosses (bp_world_sweep_all). */
@@ -398,25 +398,25 @@ double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[
  *  input strafe, forward (already scaled by the sneak factor and the 0.98F damping) and
  *  acceleration k, in float as the game, with MathHelper's sine table at `yaw`
  *  (degrees; cached in the entity). Zero when |(strafe, forward)| < 0.01F. Source:
- *  reference/b173-movement.md section 1. */
+ *  docs/beta173.md section 1. */
 void bp_heading_beta173(bp_Entity *e, double yaw, float strafe, float forward, float k,
                         double dv[2]);
 
 /** The native Beta jump stage for a tick with jump held: +rules.liquid_jump to vy in
  *  water or lava (e->in_water, e->in_lava of this tick), else vy = rules.jump_impulse on
- *  the ground. Source: reference/b173-movement.md section 0. */
+ *  the ground. Source: docs/beta173.md section 0. */
 void bp_jump_beta173(bp_Entity *e);
 
 /** MC-CPP's input acceleration (b/s^2; X, Z) for strafe, forward and magnitude k at
  *  yaw (degrees), in double: input longer than 1 is normalised. Source:
- *  sources/mccpp-entity-physics.txt, with Beta's moveFlying direction convention. */
+ *  docs/mccpp.md, with Beta's moveFlying direction convention. */
 void bp_heading_mccpp(double yaw, double strafe, double forward, double k, double a[2]);
 
 /** MC-CPP's jump: on the ground, vy = sqrt(2 jump_height gravity) (b/s) with
  *  integrator "mccpp"; with "exact" (the default), on the ground and in no liquid
  *  (e->in_water, e->in_lava of the last substep), vy = the launch speed whose exact
  *  parabola peaks at the documents' 60-fps apex (mccpp.h, bp_jump_speed_mccpp).
- *  Source: sources/mccpp-entity-physics.txt (the launch speed: derived, our own). */
+ *  Source: docs/mccpp.md (the launch speed: derived, our own). */
 void bp_jump_mccpp(bp_Entity *e);
 
 /** Beta EntityLiving.knockBack on entity e (Beta rules): all motion halved, then the
@@ -426,7 +426,7 @@ void bp_jump_mccpp(bp_Entity *e);
  *  attacker minus entity and subtracts; the results are the same), any length.
  *  BP_EINVAL, changing nothing, when that float length is 0 or infinite (about
  *  |(dx, dz)| < 1e-45 or > 3.4e38: the game would make NaN or no push). Source:
- *  reference/b173-movement.md section 2 ("Knockback"). */
+ *  docs/beta173.md section 2 ("Knockback"). */
 bp_Status bp_knockback_beta173(bp_Entity *e, double dx, double dz);
 
 /* --- depenetration (depenetrate.c) --- */
@@ -459,8 +459,8 @@ bp_Status bp_entity_depenetrate(bp_World *w, uint32_t index, double max, double 
  *  reach the entity filters. Returns nonzero if a hook or filter aborted; the world
  *  is then unlocked but partially stepped: callers that need atomicity save a
  *  snapshot first (bp_world_snapshot_save) and restore it, then call
- *  bp_world_entities_restored (as the binding's world:step does). Source: README
- *  "Stepping"; the per-model sources above. */
+ *  bp_world_entities_restored (as the binding's world:step does). Source:
+ *  docs/api.md, "Stepping"; the per-model sources above. */
 int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks);
 
 /** Inside bp_world_step: the slot + 1 of the entity whose tick runs (its hooks may not
@@ -496,8 +496,8 @@ uint32_t bp_world_step_over_limit(const bp_World *w, double *by);
  *  failed in this call (not in an earlier one of the step or move it runs in): then
  *  the move went on refusing every filtered pair, and the caller undoes it
  *  (bp_world_entity_save); the failure stays noted for the step or move it runs in,
- *  which fails too. Source: our own (README "Filtering: groups, masks, filter
- *  functions"). */
+ *  which fails too. Source: our own (docs/entities.md,
+ *  "Filtering"). */
 bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
                                const bp_Hooks *hooks, const double d[3], double out[3]);
 
@@ -505,7 +505,7 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
  *  the live entities: the largest per-axis displacement (blocks) any entity could
  *  attempt this step, for the BP_MAX_MOVE pre-check. Pushes are not included. `*slot`
  *  gets the slot of the first entity (creation order) that attempts it, or UINT32_MAX
- *  without entities. Source: our own (README "Stepping"). */
+ *  without entities. Source: our own (docs/api.md, "Stepping"). */
 double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot);
 
 #endif

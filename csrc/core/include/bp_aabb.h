@@ -2,7 +2,7 @@
  * bp_aabb.h - axis-aligned boxes: offset, extend, overlap, per-axis clip, swept entry.
  *
  * A box is [lo, hi] on each axis (blocks, doubles). Axis 0 = X, 1 = Y, 2 = Z.
- * No Lua here; see DESIGN.md section 2.
+ * No Lua here; see docs/architecture.md.
  */
 #ifndef BP_AABB_H
 #define BP_AABB_H
@@ -31,10 +31,10 @@ typedef struct bp_Sweep {
 } bp_Sweep;
 
 /** Swept AABB test of box `m` moving by `v` (blocks: one frame's displacement) against
- *  static box `s`, exactly as the algorithm in sources/mccpp-collider.txt (collide):
+ *  static box `s`, exactly as the algorithm in docs/mccpp.md (collide):
  *  per-axis entry/exit times, still axes give -inf/+inf, the two early rejections,
  *  latest entry vs earliest exit, normal from the axis of latest entry (ties: X before
- *  Y before Z). Our decisions, documented in README: boxes that only touch on a still
+ *  Y before Z). Our decisions, documented in docs/mccpp.md: boxes that only touch on a still
  *  axis do not hit (a still axis uses strict overlap), a box touching the obstacle and
  *  moving into it hits at t = 0, and boxes that already overlap report no hit (t = 1). */
 bp_Sweep bp_aabb_sweep(const bp_AABB *m, const bp_AABB *s, const double v[3]);
@@ -60,7 +60,7 @@ static inline bp_AABB bp_aabb_make(double x1, double y1, double z1, double x2, d
 	return b;
 }
 
-/** The box translated by (dx, dy, dz) blocks. Source: sources/mccpp-collider.txt
+/** The box translated by (dx, dy, dz) blocks. Source: docs/mccpp.md
  *  (operator+). */
 static inline bp_AABB bp_aabb_offset(const bp_AABB *b, double dx, double dy, double dz)
 {
@@ -79,7 +79,7 @@ static inline void bp_aabb_shift(bp_AABB *b, int axis, double d)
 }
 
 /** The box grown toward a displacement (dx, dy, dz) in blocks: negative components
- *  lower lo, positive raise hi. Source: sources/b173-entity-movement-and-physics.txt,
+ *  lower lo, positive raise hi. Source: docs/beta173.md,
  *  BoundingBox::extend (Beta addCoord). */
 static inline bp_AABB bp_aabb_extend(const bp_AABB *b, double dx, double dy, double dz)
 {
@@ -95,7 +95,7 @@ static inline bp_AABB bp_aabb_extend(const bp_AABB *b, double dx, double dy, dou
 }
 
 /** The box grown by (ex, ey, ez) blocks on both sides of each axis (negative shrinks).
- *  Source: Beta's AxisAlignedBB.expand (reference/b173-movement.md sections 5 and 6). */
+ *  Source: Beta's AxisAlignedBB.expand (docs/beta173.md sections 5 and 6). */
 static inline bp_AABB bp_aabb_expand(const bp_AABB *b, double ex, double ey, double ez)
 {
 	return bp_aabb_make(b->lo[0] - ex, b->lo[1] - ey, b->lo[2] - ez,
@@ -103,8 +103,8 @@ static inline bp_AABB bp_aabb_expand(const bp_AABB *b, double ex, double ey, dou
 }
 
 /** True if the open intervals overlap on all three axes: touching faces do not count.
- *  Source: Beta intersectsWith (reference/b173-movement.md). It differs from MC-CPP's
- *  operator& (sources/mccpp-collider.txt) only for a box of zero thickness lying inside
+ *  Source: Beta intersectsWith (docs/beta173.md). It differs from MC-CPP's
+ *  operator& (docs/mccpp.md) only for a box of zero thickness lying inside
  *  another: true here, false there (MC-CPP asks for a positive overlap volume). */
 static inline bool bp_aabb_overlaps(const bp_AABB *a, const bp_AABB *b)
 {
@@ -116,7 +116,7 @@ static inline bool bp_aabb_overlaps(const bp_AABB *a, const bp_AABB *b)
 /** The gap d from face f to a face at `to`, shortened so that f + d never rounds past
  *  `to` (sign +1: moving up, f + d <= to; -1: moving down, f + d >= to). Beta clips
  *  with plain doubles and can end one ulp inside the obstacle, after which the obstacle
- *  is ignored; we do not (README, "Differences from the game"). The correction starts
+ *  is ignored; we do not (docs/beta173.md, "Differences from the game"). The correction starts
  *  at the ulp of the larger coordinate (not of 1: a gap of 1e-18 would change sign)
  *  and doubles, so it ends in a few steps; it never turns d against the request (f
  *  itself is not past `to`, so 0 always settles). */
@@ -137,7 +137,7 @@ static inline double bp_settle(double f, double d, double to, double sign)
 /** Displacement `d` (blocks) of moving box `m` along `axis`, shortened so that `m` stops
  *  at obstacle `o`. Only obstacles overlapping `m` strictly on the two other axes and
  *  lying entirely on the far side (touching counts) shorten it; overlapping obstacles
- *  are ignored. Source: reference/b173-movement.md section 3 (calculateX/Y/ZOffset). */
+ *  are ignored. Source: docs/beta173.md section 3 (calculateX/Y/ZOffset). */
 static inline double bp_aabb_clip(const bp_AABB *m, const bp_AABB *o, int axis, double d)
 {
 	const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;

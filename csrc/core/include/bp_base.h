@@ -30,7 +30,7 @@ typedef struct bp_Allocator {
 } bp_Allocator;
 
 /** Largest displacement per axis of one resolver call (blocks). Larger moves are
- *  refused with BP_ELIMIT so that a move's work stays bounded (README "Limits"). */
+ *  refused with BP_ELIMIT so that a move's work stays bounded (docs/conventions.md, "Limits"). */
 #define BP_MAX_MOVE 1024.0
 
 /** Largest |coordinate| of an entity position (blocks): inside the int32 block range

@@ -35,7 +35,7 @@ typedef struct bp_GatherCache {
 } bp_GatherCache;
 
 /** An entity. The box is the ground truth; the position is derived from it:
- *  x, z = centre of the box, y = bottom of the box (DESIGN.md section 1). */
+ *  x, z = centre of the box, y = bottom of the box (docs/conventions.md). */
 typedef struct bp_Entity {
 	/* What every tick reads and writes comes first (then the gather cache and the
 	 * rules, whose hot fields lead too): fewer cache lines per entity-tick. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * bp_rules.h - gameplay rules of one entity: every constant of the movement models,
- * as named fields. Presets: Beta 1.7.3 (per tick, reference/b173-movement.md) and
- * MC-CPP (per second, sources/mccpp-entity-physics.txt).
+ * as named fields. Presets: Beta 1.7.3 (per tick, docs/beta173.md) and
+ * MC-CPP (per second, docs/mccpp.md).
  */
 #ifndef BP_RULES_H
 #define BP_RULES_H
@@ -15,12 +15,12 @@ typedef enum { BP_PUSH_NONE = 0, BP_PUSH_BETA173 = 1, BP_PUSH_SEPARATE = 2 } bp_
 /** MC-CPP rules' integrator: "exact" (the default: substeps of at most max_dt seconds,
  *  each the exact solution of the state's linear ODE; liquids and ladders) or "mccpp"
  *  (the documents' forward Euler with the clamped linear decay, bit for bit; no liquids,
- *  no ladders). README.md, "MC-CPP rules and the swept resolver". */
+ *  no ladders). docs/mccpp.md. */
 typedef enum { BP_INTEGRATOR_EXACT = 0, BP_INTEGRATOR_MCCPP = 1 } bp_Integrator;
 
 /** The rules of one entity. Units: Beta model in blocks and blocks/tick, MC-CPP model
  *  in blocks and blocks/second. Float-literal defaults are the game's Java float
- *  constants widened to double (reference/b173-movement.md, "F" notation). */
+ *  constants widened to double (docs/beta173.md, "F" notation). */
 typedef struct bp_Rules {
 	int model;    /* bp_Model */
 	int resolver; /* bp_Resolver */
@@ -118,11 +118,11 @@ typedef struct bp_Rules {
 
 } bp_Rules;
 
-/** The Beta 1.7.3 preset (reference/b173-movement.md): model beta173, resolver "axis",
+/** The Beta 1.7.3 preset (docs/beta173.md): model beta173, resolver "axis",
  *  push "beta173", the constants commented in bp_Rules (per tick), no hooks. */
 bp_Rules bp_rules_beta173(void);
 
-/** The MC-CPP preset (sources/mccpp-entity-physics.txt): model mccpp, resolver "swept",
+/** The MC-CPP preset (docs/mccpp.md): model mccpp, resolver "swept",
  *  push "separate", the constants commented in bp_Rules (per second), no hooks. */
 bp_Rules bp_rules_mccpp(void);
 
@@ -145,7 +145,7 @@ typedef struct bp_RuleField {
 
 /** The table of numeric/boolean/vector fields, terminated by a NULL name. `model`,
  *  `resolver`, `push`, `integrator` and the hooks are not in it (bindings handle them). Units and
- *  defaults: the bp_Rules comments and README's rules tables; min/max are the ranges a
+ *  defaults: the bp_Rules comments and the rules tables of docs/beta173.md and docs/mccpp.md; min/max are the ranges a
  *  binding must enforce (per component for BP_FIELD_VEC3). */
 extern const bp_RuleField bp_rule_fields[];
 

@@ -31,7 +31,7 @@ typedef struct bp_BlockType {
 	int nboxes;
 	double slipperiness; /* Beta Block.slipperiness: 0.6 default, ice 0.98 */
 	uint8_t liquid;      /* BP_LIQUID_* */
-	uint8_t climbable;   /* ladder / vine behaviour (reference section 8) */
+	uint8_t climbable;   /* ladder / vine behaviour (docs/beta173.md section 8) */
 	uint8_t full_cube;   /* exactly one box, the unit cube: gathers take a fast path */
 	uint8_t web;         /* Beta BlockWeb: touching it slows the next move (cobweb) */
 	uint8_t touch;       /* web, or velocity_factor != 1: acts on what touches it */

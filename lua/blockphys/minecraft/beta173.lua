@@ -45,6 +45,7 @@
 -- `blockphys.minecraft_beta173`, its first name (lua/blockphys/minecraft_beta173.lua).
 -- @module blockphys.minecraft.beta173
 
+local compat = require "blockphys.compat"
 local states = require "blockphys.state"
 local vanilla = require "blockphys.minecraft.vanilla"
 local copy_boxes = require("blockphys.minecraft.boxes").copy
@@ -71,7 +72,7 @@ local LADDER = {
 -- The value of a numeric property when it is one of the integers lo..hi,
 -- else `default` (as the modern table treats an invalid value).
 local function int_prop(v, lo, hi, default)
-  local n = math.tointeger(tonumber(v))
+  local n = compat.tointeger(tonumber(v))
   if n and n >= lo and n <= hi and tostring(n) == v then return n end
   return default
 end

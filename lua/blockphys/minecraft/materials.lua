@@ -10,6 +10,7 @@
 -- @module blockphys.minecraft.materials
 -- @local
 
+local compat = require "blockphys.compat"
 local set = require("blockphys.minecraft.boxes").set
 
 local materials = {}
@@ -30,7 +31,7 @@ local CLIMBABLE_PASSABLE = {
 
 -- The game's float literal x (0.98F) widened to double, as define_block's own
 -- default slipperiness 0.6F is: block_info then shows the game's constants.
-local function float(x) return (string.unpack("<f", string.pack("<f", x))) end
+local float = compat.float32
 
 -- Friction factors different from the default 0.6F (float constants in the game).
 local SLIPPERINESS = {
@@ -102,12 +103,12 @@ end
 -- A liquid's level from its state, 1..15, or nil for 0 (a source) and anything else.
 local function liquid_level(base, props)
   if not (base and LIQUIDS[base]) then return nil end
-  local level = math.tointeger(tonumber(props.level and props.level:match("^%d%d?$")))
+  local level = compat.tointeger(tonumber(props.level and props.level:match("^%d%d?$")))
   return level and level >= 1 and level <= 15 and level or nil
 end
 
 materials.LIQUIDS = LIQUIDS
-materials.CLIMBABLE = set(table.unpack(CLIMBABLE_PASSABLE))
+materials.CLIMBABLE = set(compat.unpack_table(CLIMBABLE_PASSABLE))
 materials.SLIPPERINESS = SLIPPERINESS
 materials.DEFAULT_SLIPPERINESS = DEFAULT_SLIPPERINESS
 materials.VELOCITY_FACTOR = VELOCITY_FACTOR

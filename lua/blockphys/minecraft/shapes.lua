@@ -9,6 +9,7 @@
 -- @module blockphys.minecraft.shapes
 -- @local
 
+local compat = require "blockphys.compat"
 local helpers = require "blockphys.minecraft.boxes"
 local materials = require "blockphys.minecraft.materials"
 local building = require "blockphys.minecraft.families_building"
@@ -195,8 +196,8 @@ local function is_full_cube(base)
 end
 
 -- Lookup tables built once from the lists above.
-local PASSABLE_SET = set(table.unpack(PASSABLE))
-local FULL_SET = set(table.unpack(FULL_NAMES))
+local PASSABLE_SET = set(compat.unpack_table(PASSABLE))
+local FULL_SET = set(compat.unpack_table(FULL_NAMES))
 
 -- Resolves a family's properties: missing ones take their default, invalid
 -- ones too (and make the result a guess).

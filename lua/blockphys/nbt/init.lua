@@ -1,17 +1,17 @@
 --- Reader for Minecraft's Named Binary Tag (NBT) format, Java edition.
 --
--- Pure Lua 5.4. The input is the raw (already decompressed) byte string of
+-- Pure Lua (5.1 to 5.4 and LuaJIT). The input is the raw (already decompressed) byte string of
 -- one NBT document: a single named root tag, big-endian numbers.
 --
 -- The decoded tree uses plain Lua values:
 --
 -- | tag | Lua value |
 -- |---|---|
--- | Byte, Short, Int, Long | integer (signed; Long uses the full 64 bits) |
+-- | Byte, Short, Int, Long | integer (signed; Long uses the full 64 bits where Lua has 64-bit integers, 5.3 and 5.4; elsewhere a double, exact within ±2^53) |
 -- | Float, Double | float |
 -- | String | string (the modified UTF-8 bytes, not re-encoded) |
 -- | Byte_Array | string (one byte per element; use `string.byte` / `string.unpack("b")` for signed values) |
--- | Int_Array, Long_Array | array of integers, metatable `nbt.IntArray` / `nbt.LongArray` |
+-- | Int_Array, Long_Array | array of integers, metatable `nbt.IntArray` / `nbt.LongArray` (`long_words`: a long array's exact bits on every Lua) |
 -- | List | array, metatable `nbt.List` carrying the element type (see `list_type`) |
 -- | Compound | table keyed by tag name (no metatable) |
 --
@@ -28,6 +28,7 @@
 
 local reader = require "blockphys.nbt.reader"
 local options = require "blockphys.options"
+local compat = require "blockphys.compat"
 
 local nbt = {}
 
@@ -40,7 +41,7 @@ nbt.MAX_DEPTH = 512
 -- memory (an empty compound in a list takes one byte, and a Lua table about 70),
 -- so this does: at most about 600 MB. Byte arrays are strings and do not count.
 -- Read at each decode, the schematic loaders' too.
-nbt.MAX_VALUES = 1 << 23
+nbt.MAX_VALUES = 8388608 -- 2^23
 
 --- Tag type names, indexed by tag id.
 -- @table TAG_NAMES
@@ -63,7 +64,7 @@ local function decode_skipping(bytes, opts, skip, caps)
   local max_depth = opts and rawget(opts, "max_depth") -- raw: no metamethod can raise
   if max_depth == nil then
     max_depth = nbt.MAX_DEPTH
-  elseif math.type(max_depth) ~= "integer" or max_depth < 0 then
+  elseif not compat.is_integer(max_depth) or max_depth < 0 then
     return nil, "nbt: opts.max_depth must be a non-negative integer"
   end
   return reader.decode(bytes, max_depth, nbt.MAX_VALUES, skip, caps)
@@ -109,5 +110,14 @@ nbt.list_type = reader.list_type
 -- @param v a value returned by `decode`
 -- @treturn string|nil
 nbt.kind = reader.kind
+
+--- The exact bits of a decoded long array on every Lua: an array of 2n numbers, the
+-- high then the low unsigned 32-bit half of each long (as decoded). Where Lua has no
+-- 64-bit integers (5.1, 5.2, LuaJIT) a long array's own values are doubles, rounded
+-- beyond ±2^53; these halves are not. `blockphys.nbt.reader.long_words`.
+-- @function long_words
+-- @tparam table array a long array returned by `decode`
+-- @treturn table
+nbt.long_words = reader.long_words
 
 return nbt

@@ -17,9 +17,12 @@
 -- @module blockphys.nbt.reader
 -- @local
 
+local compat = require "blockphys.compat"
+
 local reader = {}
 
-local unpack = string.unpack
+local unpack = compat.bytes.unpack
+local uint, int64 = compat.uint, compat.int64
 local sub = string.sub
 local format = string.format
 local setmetatable = setmetatable
@@ -59,6 +62,10 @@ for id = 0, #TAG_NAMES do
 end
 local INT_ARRAY_MT = { __name = "nbt.IntArray" }
 local LONG_ARRAY_MT = { __name = "nbt.LongArray" }
+
+-- The exact halves of the long arrays decoded where Lua has no 64-bit integers
+-- (see reader.long_words), by array.
+local WORDS = setmetatable({}, { __mode = "k" })
 
 -- A decoding failure travels as this table through `error` so that `decode`
 -- can tell our own messages from unexpected Lua errors.
@@ -123,6 +130,20 @@ local function read_number_array(r, code, size, what, mt)
   add_values(r, n, r.pos - 5) -- at the length
   local out = setmetatable({}, mt)
   local data, pos = r.data, r.pos
+  if size == 8 and not compat.INTEGERS then
+    -- doubles cannot hold every long: the values (rounded beyond 2^53) and, for
+    -- long_words, their exact halves
+    local words = {}
+    for i = 1, n do
+      local hi, lo = uint(data, pos, 4), uint(data, pos + 4, 4)
+      words[2 * i - 1], words[2 * i] = hi, lo
+      out[i] = int64(hi, lo)
+      pos = pos + 8
+    end
+    WORDS[out] = words
+    r.pos = pos
+    return out
+  end
   local full_fmt = ">" .. string.rep(code, SLICE)
   local i = 0
   while i < n do
@@ -353,6 +374,23 @@ end
 function reader.list_type(t)
   local mt = type(t) == "table" and getmetatable(t)
   return mt and LIST_MT[TAG[mt.element]] == mt and mt.element or nil
+end
+
+--- The exact bits of a decoded long array: an array of 2n numbers, the high then the
+-- low unsigned 32-bit half of each long, as decoded (`blockphys.nbt.long_words`).
+-- @tparam table arr a long array returned by `decode`
+-- @treturn table
+-- Source: our own.
+function reader.long_words(arr)
+  local w = WORDS[arr]
+  if w then return w end
+  w = {}
+  for i = 1, #arr do -- 64-bit integers: exact (v - lo is a multiple of 2^32 below 2^63)
+    local v = arr[i]
+    local lo = v % 4294967296
+    w[2 * i - 1], w[2 * i] = ((v - lo) / 4294967296) % 4294967296, lo
+  end
+  return w
 end
 
 --- The NBT kind of a decoded table value: "list", "int_array",

@@ -12,13 +12,15 @@
 -- @module blockphys.schematic.cells
 -- @local
 
+local compat = require "blockphys.compat"
 local nbt = require "blockphys.nbt"
 local parse_state = require("blockphys.state").parse_state
 
 local cells = {}
 
-local char, concat, format, pack = string.char, table.concat, string.format, string.pack
-local mtype = math.type
+local char, concat, format, pack = string.char, table.concat, string.format, compat.bytes.pack
+local unpack_table = compat.unpack_table
+local is_int = compat.is_integer
 
 --- `string.unpack` formats of a cell by its width in bytes.
 cells.FORMATS = { ">I1", ">I2", ">I3" }
@@ -46,9 +48,9 @@ function cells.pack(buf, k, nb)
   for i = 1, k, 200 do -- 200 values per call stay far below Lua's argument limit
     local j = math.min(i + 199, k)
     if nb == 1 then
-      pieces[#pieces + 1] = char(table.unpack(buf, i, j))
+      pieces[#pieces + 1] = char(unpack_table(buf, i, j))
     else
-      pieces[#pieces + 1] = pack(">" .. string.rep("I" .. nb, j - i + 1), table.unpack(buf, i, j))
+      pieces[#pieces + 1] = pack(">" .. string.rep("I" .. nb, j - i + 1), unpack_table(buf, i, j))
     end
   end
   return concat(pieces)
@@ -155,7 +157,7 @@ end
 -- A size stored as an NBT Short: the format treats it as unsigned.
 local function dimension(c, key)
   local v = c[key]
-  if mtype(v) ~= "integer" then return nil, format("missing or invalid %s", key) end
+  if not is_int(v) then return nil, format("missing or invalid %s", key) end
   if v < 0 and v >= -32768 then v = v + 65536 end
   if v < 0 or v > 65535 then return nil, format("%s %d out of range 0..65535", key, v) end
   return v
@@ -175,7 +177,7 @@ end
 
 --- Whether `v` is an integer in [lo, hi].
 function cells.int_in(v, lo, hi)
-  return mtype(v) == "integer" and v >= lo and v <= hi
+  return is_int(v) and v >= lo and v <= hi
 end
 
 return cells

@@ -45,6 +45,7 @@
 --
 -- @module blockphys.schematic
 
+local compat = require "blockphys.compat"
 local nbt = require "blockphys.nbt"
 local reader = require "blockphys.nbt.reader"
 local options = require "blockphys.options"
@@ -62,7 +63,7 @@ local pasting = require "blockphys.schematic.paste"
 local schematic = {}
 
 local format = string.format
-local mtype = math.type
+local is_int = compat.is_integer
 local finish = object.finish
 
 --- Largest decompressed document `load` accepts, in bytes (256 MiB). Guards
@@ -104,7 +105,7 @@ local function parse_root(root_name, root, max_bytes)
   local s = is_compound(root.Schematic) and root.Schematic or root
   local version = s.Version
   if version ~= nil then
-    if mtype(version) ~= "integer" then return nil, "invalid Version" end
+    if not is_int(version) then return nil, "invalid Version" end
     if version < 1 or version > 3 then
       return nil, format("unsupported Sponge schematic version %d", version)
     end
@@ -160,7 +161,7 @@ function schematic.load(src, opts)
   local max_bytes = opts and rawget(opts, "max_bytes")
   if max_bytes == nil then
     max_bytes = schematic.MAX_BYTES
-  elseif mtype(max_bytes) ~= "integer" or max_bytes < 0 then
+  elseif not is_int(max_bytes) or max_bytes < 0 then
     return nil, "schematic: opts.max_bytes must be a non-negative integer"
   end
   local ok, res, err = pcall(function()

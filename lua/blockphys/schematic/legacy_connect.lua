@@ -52,7 +52,7 @@ local EXCEPTIONS = set{ 18, 161, 86, 91, 103, 166 }
 for id = 219, 234 do EXCEPTIONS[id] = true end
 -- Full faces that are not full boxes: soul sand (88); snow (78) 8 layers deep.
 local FULL_FACE = { [88] = function() return true end,
-                    [78] = function(meta) return meta & 7 == 7 end }
+                    [78] = function(meta) return meta % 8 == 7 end }
 
 -- Chests and trapped chests: the box of one next to another of the same block
 -- reaches their shared edge (BlockChest.getBoundingBox tests north, south, west,
@@ -93,7 +93,7 @@ end
 local function stair_at(neighbour, dir)
   local nid, nmeta = neighbour(STEP[dir][1], STEP[dir][2])
   if not (nid and STAIRS[nid]) then return nil end
-  return STAIR_FACING[nmeta & 3], nmeta & 4
+  return STAIR_FACING[nmeta % 4], nmeta % 8 - nmeta % 4
 end
 
 -- StairBlock.getStairsShape for the stair of metadata meta: a stair of the same
@@ -101,7 +101,7 @@ end
 -- behind an inner corner, unless the stair on the side the corner turns toward
 -- already faces the same way. Returns an index into SHAPES.
 local function stair_shape(meta, neighbour)
-  local facing, half = STAIR_FACING[meta & 3], meta & 4
+  local facing, half = STAIR_FACING[meta % 4], meta % 8 - meta % 4
   local function can_take(dir)
     local f, h = stair_at(neighbour, dir)
     return f == nil or f ~= facing or h ~= half
@@ -120,7 +120,7 @@ end
 -- Whether the stair of metadata meta (whose neighbours `neighbour` gives) shows a
 -- full face toward `face` (BlockStairs.getBlockFaceShape, sides only).
 local function stair_face_full(meta, neighbour, face)
-  local facing = STAIR_FACING[meta & 3]
+  local facing = STAIR_FACING[meta % 4]
   local shape = SHAPES[stair_shape(meta, neighbour)]
   if shape == "straight" then return facing == face end
   if shape == "inner_right" then return facing == face or facing == COUNTER_CLOCKWISE[face] end
@@ -163,7 +163,7 @@ local function joins(kind, side, nid, nmeta, neighbour)
     return true
   end
   if kind ~= "pane" and GATES[nid] then -- a gate joins across its facing
-    return AXIS[GATE_FACING[nmeta & 3]] ~= AXIS[side]
+    return AXIS[GATE_FACING[nmeta % 4]] ~= AXIS[side]
   end
   return nkind == nil and full_face(side, nid, nmeta, neighbour)
 end
@@ -193,6 +193,10 @@ local function chest_state(state, code)
   return (state:gsub("%[.*$", "")) .. "[facing=" .. facing .. ",type=" .. half .. "]"
 end
 
+-- BIT[k] = 2^(k - 1), the bit of sides[k] in a code (arithmetic, not bitwise
+-- operators: Lua 5.1 parses it).
+local BIT = { 1, 2, 4, 8, 16, 32 }
+
 -- The mask of the sides (bit k for sides[k + 1]) whose neighbour
 -- `test(kind, side, nid, nmeta, neighbour)` joins; nothing joins outside the file.
 local function side_mask(sides, kind, test, neighbour)
@@ -201,7 +205,7 @@ local function side_mask(sides, kind, test, neighbour)
     local step = STEP[side]
     local nid, nmeta = neighbour(step[1], step[2], step[3])
     if nid ~= nil and test(kind, side, nid, nmeta, neighbour) then
-      mask = mask | 1 << (bit - 1)
+      mask = mask + BIT[bit] -- each bit once
     end
   end
   return mask
@@ -218,7 +222,7 @@ end
 local function joined_state(state, sides, code, extra)
   local parts, joined = {}, {}
   for bit, side in ipairs(sides) do
-    joined[side] = code & 1 << (bit - 1) ~= 0
+    joined[side] = math.floor(code / BIT[bit]) % 2 == 1
     parts[bit] = side .. "=" .. tostring(joined[side])
   end
   if extra then parts[#parts + 1] = extra(joined) end

@@ -8,9 +8,10 @@
 --
 -- @module blockphys.schematic.legacy_ids
 
+local compat = require "blockphys.compat"
 local facings = require "blockphys.schematic.legacy_facing"
 
-local format = string.format
+local format, floor = string.format, math.floor
 
 local legacy_ids = {}
 
@@ -24,11 +25,16 @@ local WOODS = { "oak", "spruce", "birch", "jungle", "acacia", "dark_oak" }
 
 local function mc(name) return "minecraft:" .. name end
 
+-- Whether bit b (a power of two) of the metadata n is set: n & b ~= 0, in
+-- arithmetic that Lua 5.1 parses (the metadata and its masks are small non-negative
+-- integers, so n & (2^k - 1) is n % 2^k too).
+local function has(n, b) return floor(n / b) % 2 == 1 end
+
 -- Helpers that build the mapping functions.
 local function plain(name) return function() return mc(name) end end
 local function by_meta(names, mask, fallback)
   return function(meta)
-    return mc(names[(meta & (mask or 15)) + 1] or fallback or names[1])
+    return mc(names[(meta % ((mask or 15) + 1)) + 1] or fallback or names[1])
   end
 end
 local function colored(suffix)
@@ -49,21 +55,21 @@ end
 
 local function stairs(name)
   return function(meta)
-    local half = (meta & 4) ~= 0 and "top" or "bottom"
-    return mc(format("%s[facing=%s,half=%s,shape=straight]", name, STAIR_FACING[meta & 3], half))
+    local half = has(meta, 4) and "top" or "bottom"
+    return mc(format("%s[facing=%s,half=%s,shape=straight]", name, STAIR_FACING[meta % 4], half))
   end
 end
 
 local function slab(kinds)
   return function(meta)
-    local kind = kinds[(meta & 7) + 1] or kinds[1]
-    local t = (meta & 8) ~= 0 and "top" or "bottom"
+    local kind = kinds[(meta % 8) + 1] or kinds[1]
+    local t = has(meta, 8) and "top" or "bottom"
     return mc(format("%s_slab[type=%s]", kind, t))
   end
 end
 local function double_slab(kinds)
   return function(meta)
-    return mc(format("%s_slab[type=double]", kinds[(meta & 7) + 1] or kinds[1]))
+    return mc(format("%s_slab[type=double]", kinds[(meta % 8) + 1] or kinds[1]))
   end
 end
 
@@ -75,15 +81,15 @@ end
 
 local function fence_gate(name)
   return function(meta)
-    local open = (meta & 4) ~= 0 and "true" or "false"
-    return mc(format("%s[facing=%s,open=%s]", name, HORIZONTAL[meta & 3], open))
+    local open = has(meta, 4) and "true" or "false"
+    return mc(format("%s[facing=%s,open=%s]", name, HORIZONTAL[meta % 4], open))
   end
 end
 
 local TORCH_WALL = { [1] = "east", [2] = "west", [3] = "south", [4] = "north" }
 local function torch(floor, wall)
   return function(meta)
-    local f = TORCH_WALL[meta & 7]
+    local f = TORCH_WALL[meta % 8]
     if f then return mc(format("%s[facing=%s]", wall, f)) end
     return mc(floor)
   end
@@ -93,11 +99,11 @@ end
 -- 7 name no facing and no state in the game, and read as north here (our choice, the
 -- default state's facing). Piston heads read their facing alike.
 local function piston_facing(meta)
-  return (meta & 7) <= 5 and front(meta & 7) or "north"
+  return (meta % 8) <= 5 and front(meta % 8) or "north"
 end
 local function piston(name)
   return function(meta)
-    return mc(format("%s[extended=%s,facing=%s]", name, tostring((meta & 8) ~= 0), piston_facing(meta)))
+    return mc(format("%s[extended=%s,facing=%s]", name, tostring(has(meta, 8)), piston_facing(meta)))
   end
 end
 
@@ -109,17 +115,17 @@ local DOOR_FACING = { [0] = "east", "south", "west", "north" }
 local function door(name)
   return function(meta, ctx)
     local facing, open, hinge, half
-    if (meta & 8) ~= 0 then
+    if has(meta, 8) then
       local lower = ctx.meta_at(-1)
-      if lower and (lower & 8) ~= 0 then lower = nil end -- another upper half: defaults
-      facing = lower and DOOR_FACING[lower & 3] or "north"
-      open = lower and (lower & 4) ~= 0
-      hinge, half = (meta & 1) ~= 0, "upper"
+      if lower and has(lower, 8) then lower = nil end -- another upper half: defaults
+      facing = lower and DOOR_FACING[lower % 4] or "north"
+      open = lower and has(lower, 4)
+      hinge, half = has(meta, 1), "upper"
     else
       local upper = ctx.meta_at(1)
-      if upper and (upper & 8) == 0 then upper = nil end -- another lower half: defaults
-      facing, open = DOOR_FACING[meta & 3], (meta & 4) ~= 0
-      hinge, half = upper and (upper & 1) ~= 0, "lower"
+      if upper and not has(upper, 8) then upper = nil end -- another lower half: defaults
+      facing, open = DOOR_FACING[meta % 4], has(meta, 4)
+      hinge, half = upper and has(upper, 1), "lower"
     end
     return mc(format("%s[facing=%s,half=%s,hinge=%s,open=%s]",
       name, facing, half, hinge and "right" or "left", open and "true" or "false"))
@@ -129,19 +135,19 @@ end
 local TRAPDOOR_FACING = { [0] = "north", "south", "west", "east" }
 local function trapdoor(name)
   return function(meta)
-    return mc(format("%s[facing=%s,half=%s,open=%s]", name, TRAPDOOR_FACING[meta & 3],
-      (meta & 8) ~= 0 and "top" or "bottom", (meta & 4) ~= 0 and "true" or "false"))
+    return mc(format("%s[facing=%s,half=%s,open=%s]", name, TRAPDOOR_FACING[meta % 4],
+      has(meta, 8) and "top" or "bottom", has(meta, 4) and "true" or "false"))
   end
 end
 
 local function wood_name(suffix)
-  return function(meta) return mc((WOODS[(meta & 7) + 1] or "oak") .. suffix) end
+  return function(meta) return mc((WOODS[(meta % 8) + 1] or "oak") .. suffix) end
 end
 
 local function log(woods)
   return function(meta)
-    local wood = woods[(meta & 3) + 1] or woods[1]
-    local axis_bits = meta & 12
+    local wood = woods[(meta % 4) + 1] or woods[1]
+    local axis_bits = meta % 16 - meta % 4
     if axis_bits == 12 then return mc(wood .. "_wood") end
     local axis = axis_bits == 4 and "x" or axis_bits == 8 and "z" or "y"
     return mc(format("%s_log[axis=%s]", wood, axis))
@@ -188,8 +194,8 @@ legacy[24] = by_meta({ "sandstone", "chiseled_sandstone", "cut_sandstone" })
 legacy[25] = plain("note_block")
 -- BlockBed: facing getHorizontal(meta & 3), head when meta & 8.
 legacy[26] = function(meta)
-  return mc(format("red_bed[facing=%s,part=%s]", HORIZONTAL[meta & 3],
-    (meta & 8) ~= 0 and "head" or "foot"))
+  return mc(format("red_bed[facing=%s,part=%s]", HORIZONTAL[meta % 4],
+    has(meta, 8) and "head" or "foot"))
 end
 legacy[27] = plain("powered_rail")
 legacy[28] = plain("detector_rail")
@@ -201,7 +207,7 @@ legacy[33] = piston("piston")
 -- BlockPistonExtension: facing as the piston's, sticky when meta & 8.
 legacy[34] = function(meta)
   return mc(format("piston_head[facing=%s,short=false,type=%s]", piston_facing(meta),
-    (meta & 8) ~= 0 and "sticky" or "normal"))
+    has(meta, 8) and "sticky" or "normal"))
 end
 legacy[35] = colored("_wool")
 legacy[36] = plain("moving_piston")
@@ -247,7 +253,7 @@ legacy[74] = plain("redstone_ore")
 legacy[75] = torch("redstone_torch", "redstone_wall_torch")
 legacy[76] = torch("redstone_torch", "redstone_wall_torch")
 legacy[77] = plain("stone_button")
-legacy[78] = function(meta) return mc(format("snow[layers=%d]", (meta & 7) + 1)) end
+legacy[78] = function(meta) return mc(format("snow[layers=%d]", (meta % 8) + 1)) end
 legacy[79] = plain("ice")
 legacy[80] = plain("snow_block")
 legacy[81] = plain("cactus")
@@ -292,7 +298,7 @@ legacy[117] = plain("brewing_stand")
 legacy[118] = plain("cauldron")
 legacy[119] = plain("end_portal")
 legacy[120] = function(meta)
-  return mc(format("end_portal_frame[eye=%s]", (meta & 4) ~= 0 and "true" or "false"))
+  return mc(format("end_portal_frame[eye=%s]", has(meta, 4) and "true" or "false"))
 end
 legacy[121] = plain("end_stone")
 legacy[122] = plain("dragon_egg")
@@ -302,7 +308,7 @@ legacy[125] = double_slab(WOODS)
 legacy[126] = slab(WOODS)
 -- BlockCocoa: facing getHorizontal(meta & 3), age meta >> 2.
 legacy[127] = function(meta)
-  return mc(format("cocoa[age=%d,facing=%s]", math.min(meta >> 2, 2), HORIZONTAL[meta & 3]))
+  return mc(format("cocoa[age=%d,facing=%s]", math.min(floor(meta / 4), 2), HORIZONTAL[meta % 4]))
 end
 legacy[128] = stairs("sandstone_stairs")
 legacy[129] = plain("emerald_ore")
@@ -322,13 +328,13 @@ legacy[141] = plain("carrots")
 legacy[142] = plain("potatoes")
 legacy[143] = plain("oak_button")
 legacy[144] = function(meta)
-  local f = FACE_2345[meta & 7]
+  local f = FACE_2345[meta % 8]
   if f then return mc(format("skeleton_wall_skull[facing=%s]", f)) end
   return mc("skeleton_skull")
 end
 legacy[145] = function(meta)
-  local kind = ({ "anvil", "chipped_anvil", "damaged_anvil" })[((meta >> 2) & 3) + 1] or "anvil"
-  return mc(format("%s[facing=%s]", kind, HORIZONTAL[meta & 3]))
+  local kind = ({ "anvil", "chipped_anvil", "damaged_anvil" })[(floor(meta / 4) % 4) + 1] or "anvil"
+  return mc(format("%s[facing=%s]", kind, HORIZONTAL[meta % 4]))
 end
 legacy[146] = facing_2345("trapped_chest")
 legacy[147] = plain("light_weighted_pressure_plate")
@@ -338,7 +344,7 @@ legacy[150] = plain("comparator")
 legacy[151] = plain("daylight_detector")
 legacy[152] = plain("redstone_block")
 legacy[153] = plain("nether_quartz_ore")
-legacy[154] = function(meta) return mc(format("hopper[facing=%s]", HOPPER_FACING[meta & 7] or "down")) end
+legacy[154] = function(meta) return mc(format("hopper[facing=%s]", HOPPER_FACING[meta % 8] or "down")) end
 legacy[155] = function(meta)
   if meta == 0 then return mc("quartz_block") end
   if meta == 1 then return mc("chiseled_quartz_block") end
@@ -416,9 +422,9 @@ local function arg_error(n, msg)
   error(format("bad argument #%d to 'legacy_state' (%s)", n, msg), 3)
 end
 
-local function describe(v) return math.type(v) and tostring(v) or type(v) end
+local function describe(v) return type(v) == "number" and tostring(v) or type(v) end
 
-local function is_nibble(v) return math.type(v) == "integer" and v >= 0 and v <= 15 end
+local function is_nibble(v) return compat.is_integer(v) and v >= 0 and v <= 15 end
 
 --- Modern block state string for a legacy (pre-1.13) numeric id and
 -- metadata, as used by MCEdit schematics. Unknown ids give
@@ -433,7 +439,7 @@ local function is_nibble(v) return math.type(v) == "integer" and v >= 0 and v <=
 --   integer 0..4095, a meta that is not an integer 0..15, a meta_at that is
 --   not a function or nil, or a meta_at result that is not nil or 0..15.
 function legacy_ids.state(id, meta, meta_at)
-  if math.type(id) ~= "integer" or id < 0 or id > 4095 then
+  if not compat.is_integer(id) or id < 0 or id > 4095 then
     arg_error(1, "id must be an integer 0..4095, got " .. describe(id))
   end
   if not is_nibble(meta) then

@@ -18,12 +18,13 @@
 -- @local
 
 local nbt = require "blockphys.nbt"
+local compat = require "blockphys.compat"
 local cells = require "blockphys.schematic.cells"
 local region_join = require "blockphys.schematic.region_join"
 
 local litematic = {}
 
-local format = string.format
+local format, floor = string.format, math.floor
 local AIR = "minecraft:air"
 local MAX_EXTENT = 65535
 --- Regions one document may hold (Litematica's own files have a few).
@@ -48,7 +49,7 @@ end
 -- Bits per cell, Litematica's rule: those needed for npal - 1, at least 2.
 local function bits_for(npal)
   local bits, n = 0, npal - 1
-  while n > 0 do bits, n = bits + 1, n >> 1 end
+  while n > 0 do bits, n = bits + 1, floor(n / 2) end
   return math.max(2, bits)
 end
 
@@ -71,9 +72,10 @@ local function read_region(name, r)
   local volume = ax * ay * az
   local bits = bits_for(#palette)
   -- Shorter fails in Litematica when a cell is read; longer loads, the rest unread.
-  if #longs < (volume * bits + 63) // 64 then
+  local need = floor((volume * bits + 63) / 64)
+  if #longs < need then
     return nil, format("%s: BlockStates has %d longs, %d cells of %d bits need %d",
-      where, #longs, volume, bits, (volume * bits + 63) // 64)
+      where, #longs, volume, bits, need)
   end
   -- the min corner: a negative size runs from the position toward lower coordinates
   local function lo(p, s) return s < 0 and p + s + 1 or p end
@@ -83,16 +85,33 @@ local function read_region(name, r)
   }
 end
 
+-- 2^k for k = 0 .. 32, as integers where Lua has them.
+local POW2 = { [0] = 1 }
+for k = 1, 32 do POW2[k] = POW2[k - 1] * 2 end
+
 -- Calls emit(map[v]) for each cell's palette index v (0-based) of region g, in
 -- order. Returns nil and a message at the first index past the palette.
+-- The longs are read as 32-bit halves (nbt.long_words: exact on every Lua), low half
+-- first, so the bit stream is one of 32-bit words and a cell (bits <= 32) spans at
+-- most two of them: shifts and masks become floor division and modulo by 2^k.
 local function decode(g, map, emit)
-  local longs, bits, npal = g.longs, g.bits, #g.palette
-  local mask = (1 << bits) - 1
+  local bits, npal = g.bits, #g.palette
+  local hl = nbt.long_words(g.longs) -- hi, lo of long 1, hi, lo of long 2, ...
+  local mask = POW2[bits]
   for i = 0, g.sx * g.sy * g.sz - 1 do
     local bit = i * bits
-    local word, shift = (bit >> 6) + 1, bit & 63
-    local v = (longs[word] >> shift) & mask
-    if shift + bits > 64 then v = (v | (longs[word + 1] << (64 - shift))) & mask end
+    local w = floor(bit / 32) -- 0-based 32-bit word: the low half of long w/2 first
+    local shift = bit - w * 32
+    local k = w - w % 2 -- 2 * (0-based long)
+    local word = hl[k + 2 - w % 2] -- w even: the low half (k + 2), odd: the high (k + 1)
+    local v = floor(word / POW2[shift])
+    if shift + bits > 32 then
+      local w2 = w + 1
+      local k2 = w2 - w2 % 2
+      v = v + (hl[k2 + 2 - w2 % 2] % POW2[shift + bits - 32]) * POW2[32 - shift]
+    else
+      v = v % mask
+    end
     if v >= npal then
       return nil, format("%s cell %d: palette index %d out of range (palette has %d entries)",
         g.where, i, v, npal)
@@ -194,7 +213,7 @@ function litematic.parse(root, max_bytes)
   return {
     width = box.w, height = box.h, length = box.l, offset = { box.x0, box.y0, box.z0 },
     palette = palette, blocks = blocks, cell_bytes = nb, format = "litematic",
-    data_version = math.type(dv) == "integer" and dv or nil,
+    data_version = compat.is_integer(dv) and dv or nil,
   }
 end
 

@@ -8,6 +8,7 @@
 -- @module blockphys.schematic.mcedit
 -- @local
 
+local compat = require "blockphys.compat"
 local nbt = require "blockphys.nbt"
 local cells = require "blockphys.schematic.cells"
 local legacy_ids = require "blockphys.schematic.legacy_ids"
@@ -15,10 +16,10 @@ local legacy_connect = require "blockphys.schematic.legacy_connect"
 
 local mcedit = {}
 
-local format = string.format
+local format, floor = string.format, math.floor
 local byte = string.byte
 local concat = table.concat
-local mtype = math.type
+local is_int = compat.is_integer
 local PACK_CHUNK, pack_cells, cell_bytes_for = cells.PACK_CHUNK, cells.pack, cells.bytes_for
 
 local DOOR_IDS = { [64] = true, [71] = true, [193] = true, [194] = true, [195] = true,
@@ -27,9 +28,10 @@ local DOOR_IDS = { [64] = true, [71] = true, [193] = true, [194] = true, [195] =
 local function legacy_id(blocks, add, i)
   local id = byte(blocks, i + 1)
   if add then
-    local a = byte(add, (i >> 1) + 1)
-    -- AddBlocks packs two cells per byte: even cells in the low nibble.
-    if a then id = id | (((i & 1) == 0 and (a & 15) or (a >> 4)) << 8) end
+    local a = byte(add, floor(i / 2) + 1)
+    -- AddBlocks packs two cells per byte: even cells in the low nibble (its value
+    -- is bits 8..11 of the id, which Blocks leaves clear).
+    if a then id = id + (i % 2 == 0 and a % 16 or floor(a / 16)) * 256 end
   end
   return id
 end
@@ -71,14 +73,14 @@ function mcedit.parse(s)
     if yy < 0 or yy >= h then return nil end
     local j = i + dy * plane
     if legacy_id(blocks, add, j) ~= legacy_id(blocks, add, i) then return nil end
-    return byte(data, j + 1) & 15
+    return byte(data, j + 1) % 16
   end
   local function neighbour(dx, dz, dy) -- connections and stair shapes (legacy_connect)
     dy = dy or 0
     local xx, zz, yy = x + dx, z + dz, y + dy
     if xx < 0 or xx >= w or zz < 0 or zz >= l or yy < 0 or yy >= h then return nil end
     local j = i + dx + dz * w + dy * plane
-    return legacy_id(blocks, add, j), byte(data, j + 1) & 15
+    return legacy_id(blocks, add, j), byte(data, j + 1) % 16
   end
   local function entry(state) -- the 1-based palette index of a state
     local pi = index_of[state]
@@ -95,11 +97,11 @@ function mcedit.parse(s)
   local pieces, k = {}, 0
   for cell = 0, ncells - 1 do
     i = cell
-    local id, meta = legacy_id(blocks, add, i), byte(data, i + 1) & 15
+    local id, meta = legacy_id(blocks, add, i), byte(data, i + 1) % 16
     local key = id * 16 + meta
     local pi = index_of[key]
     if not pi then
-      x, z, y = i % w, (i // w) % l, i // plane
+      x, z, y = i % w, floor(i / w) % l, floor(i / plane)
       -- A connecting block or stair: cached by its neighbour code as well.
       local code = legacy_connect.code(id, meta, neighbour)
       local ckey = code and (key * 64 + code) * -1 - 1 -- negative: apart from plain keys
@@ -125,11 +127,12 @@ function mcedit.parse(s)
   local nb = cell_bytes_for(#palette)
   if nb == 1 then
     -- every index is below 256: each big-endian pair is a zero and the index byte
-    for j, piece in ipairs(pieces) do pieces[j] = piece:gsub("\0(.)", "%1") end
+    local pair = (compat.PATTERN_NUL or "\0") .. "(.)"
+    for j, piece in ipairs(pieces) do pieces[j] = piece:gsub(pair, "%1") end
   end
   local offset = { 0, 0, 0 }
   for j, key in ipairs({ "WEOffsetX", "WEOffsetY", "WEOffsetZ" }) do
-    if mtype(s[key]) == "integer" then offset[j] = s[key] end
+    if is_int(s[key]) then offset[j] = s[key] end
   end
   return {
     width = w, height = h, length = l, offset = offset, palette = palette,

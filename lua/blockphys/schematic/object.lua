@@ -7,14 +7,15 @@
 -- @module blockphys.schematic.object
 -- @local
 
+local compat = require "blockphys.compat"
 local states = require "blockphys.state"
 local cells = require "blockphys.schematic.cells"
 
 local object = {}
 
-local char, unpack = string.char, string.unpack
+local char, unpack = string.char, compat.bytes.unpack
 local concat = table.concat
-local mtype = math.type
+local is_int = compat.is_integer
 local parse_state, is_air_name = states.parse_state, states.is_air
 
 local Schematic = {}
@@ -32,7 +33,7 @@ local CELL_FORMATS = cells.FORMATS
 -- length), our own storage.
 function Schematic:index(x, y, z)
   local w, h, l = self.width, self.height, self.length
-  if mtype(x) ~= "integer" or mtype(y) ~= "integer" or mtype(z) ~= "integer"
+  if not is_int(x) or not is_int(y) or not is_int(z)
       or x < 0 or y < 0 or z < 0 or x >= w or y >= h or z >= l then
     return nil
   end
@@ -68,7 +69,7 @@ local function count_bytes(s, values)
   local class = {}
   for i, v in ipairs(values) do
     local c = char(v)
-    class[i] = c:find("%p") and "%" .. c or c
+    class[i] = v == 0 and compat.PATTERN_NUL or c:find("%p") and "%" .. c or c
   end
   local _, n = s:gsub("[" .. concat(class) .. "]", "")
   return n

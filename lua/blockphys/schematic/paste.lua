@@ -18,6 +18,7 @@
 --
 -- @module blockphys.schematic.paste
 
+local compat = require "blockphys.compat"
 local core = require "blockphys.core"
 local minecraft = require "blockphys.minecraft"
 local states = require "blockphys.state"
@@ -27,7 +28,7 @@ local place = require "blockphys.schematic.place"
 local pasting = {}
 
 local format = string.format
-local mtype = math.type
+local is_int = compat.is_integer
 local parse_state, is_air, full_name = states.parse_state, states.is_air, states.full_name
 local new_world, world_stats = core.constructors.World, core.World_methods.stats
 
@@ -189,7 +190,7 @@ local function check_new_types(world, palette, defs, n, self_n)
     local ok, stats = pcall(world.stats, world)
     if not ok then return world_failure(world, stats, self_n) end
     local have = type(stats) == "table" and rawget(stats, "block_types")
-    if mtype(have) == "integer" and have + new > MAX_TYPES then
+    if is_int(have) and have + new > MAX_TYPES then
       return nil, bad_arg(n, format("%d new block types would exceed the world's %d", new, MAX_TYPES))
     end
   end

@@ -8,21 +8,22 @@
 -- @module blockphys.schematic.paste_args
 -- @local
 
+local compat = require "blockphys.compat"
 local cells = require "blockphys.schematic.cells"
 
 local args = {}
 
 local format = string.format
-local unpack = string.unpack
+local unpack = compat.bytes.unpack
 local byte = string.byte
-local mtype = math.type
+local is_int = compat.is_integer
 
 -- Cell integer formats by `cell_bytes` (see the schematic table in
 -- `blockphys.schematic`).
 local CELL_FORMATS = cells.FORMATS
 
 local INT32_MIN, INT32_MAX = -2 ^ 31, 2 ^ 31 - 1
-local MAX_EXTENT = 1 << 32 -- cells along one axis of the int32 range
+local MAX_EXTENT = 4294967296 -- 2^32, cells along one axis of the int32 range
 local CHECK_RUN = 4096 -- cells per string.byte call in the index check
 
 --- The message for argument n of paste, counted as the caller counts them: from
@@ -44,7 +45,7 @@ function args.schematic(schem, n)
     local v = schem[k]
     -- at most 2^32 (no int32 corner reaches past that): the sums and products below
     -- then stay exact
-    if mtype(v) ~= "integer" or v < 0 or v > MAX_EXTENT then
+    if not is_int(v) or v < 0 or v > MAX_EXTENT then
       return nil, bad_arg(n, "schematic has no valid " .. k)
     end
     sc[k] = v
@@ -61,8 +62,8 @@ function args.schematic(schem, n)
   -- Entries 1..#palette, holes included (ipairs would stop at the first hole, and
   -- indices are bounded by #palette below).
   -- #palette may come from __len: bound it by what 3-byte cells can index
-  local npal = #palette
-  if mtype(npal) ~= "integer" or npal < 0 or npal > 2 ^ 24 then
+  local npal = compat.len(palette)
+  if not is_int(npal) or npal < 0 or npal > 2 ^ 24 then
     return nil, bad_arg(n, "schematic palette length must be an integer in 0..16777216")
   end
   sc.palette = {}
@@ -92,7 +93,7 @@ function args.schematic(schem, n)
       local v = unpack(fmt, blocks, pos)
       if v >= npal then
         return nil, bad_arg(n, format("schematic cell %d: palette index %d out of range (palette has %d entries)",
-          (pos - 1) // nb, v, npal))
+          math.floor((pos - 1) / nb), v, npal))
       end
     end
   end
@@ -103,9 +104,9 @@ end
 --- The block coordinate argument n, of a box `extent` cells long on its axis, as
 -- an integer; or nil and the message.
 function args.coord(n, v, extent)
-  local i = type(v) == "number" and math.tointeger(v)
+  local i = type(v) == "number" and compat.tointeger(v)
   if not i then
-    return nil, bad_arg(n, mtype(v) == "float" and "number has no integer representation"
+    return nil, bad_arg(n, type(v) == "number" and "number has no integer representation"
       or "number expected, got " .. type(v))
   end
   if i < INT32_MIN or i > INT32_MAX or (extent > 0 and i + extent - 1 > INT32_MAX) then
@@ -136,8 +137,8 @@ local function copy_def(def)
     -- six numbers of each. #boxes may come from __len, read once here: a length
     -- define_block would refuse is handed on as it is (a proxy answering it), so
     -- that define_block's own check, the only one, raises for it in the scratch world.
-    local n = #out.boxes
-    local count = math.tointeger(n)
+    local n = compat.len(out.boxes)
+    local count = compat.tointeger(n)
     if not count or count < 0 then
       out.boxes = setmetatable({}, { __len = function() return n end })
       return out

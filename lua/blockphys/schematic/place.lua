@@ -12,11 +12,13 @@
 -- @module blockphys.schematic.place
 -- @local
 
+local compat = require "blockphys.compat"
 local cells = require "blockphys.schematic.cells"
 
 local place = {}
 
-local unpack = string.unpack
+local unpack = compat.bytes.unpack
+local floor = math.floor
 local byte, char, find = string.byte, string.char, string.find
 local CELL_FORMATS = cells.FORMATS
 
@@ -47,7 +49,8 @@ local function air_run_pattern(ids, npal)
   for i = 0, math.min(npal, 256) - 1 do
     if not ids[i + 1] then
       local c = char(i)
-      set[#set + 1] = c:match("%w") and c or "%" .. c -- escapes never make a class
+      -- escapes never make a class; "%z" is the zero byte where "%\0" ends the pattern
+      set[#set + 1] = i == 0 and compat.PATTERN_NUL or c:match("%w") and c or "%" .. c
     end
   end
   return #set > 0 and "^[" .. table.concat(set) .. "]+" or nil
@@ -66,7 +69,7 @@ local function place_bytes(world, schem, ids, x, y, z)
     end
     if pos > n then break end
     local i = pos - 1
-    local ok, err = pcall(world.set_block, world, x + i % w, y + i // plane, z + (i // w) % l,
+    local ok, err = pcall(world.set_block, world, x + i % w, y + floor(i / plane), z + floor(i / w) % l,
       ids[byte(blocks, pos) + 1])
     if not ok then return nil, err end
     placed = placed + 1
@@ -86,8 +89,8 @@ local function place_cells(world, schem, ids, x, y, z)
   for pos = 1, #blocks, nb do
     local id = ids[unpack(fmt, blocks, pos) + 1]
     if id then
-      local i = (pos - 1) // nb
-      local ok, err = pcall(world.set_block, world, x + i % w, y + i // plane, z + (i // w) % l, id)
+      local i = floor((pos - 1) / nb)
+      local ok, err = pcall(world.set_block, world, x + i % w, y + floor(i / plane), z + floor(i / w) % l, id)
       if not ok then return nil, err end
       placed = placed + 1
     end

@@ -7,6 +7,7 @@
 -- @module blockphys.schematic.sponge
 -- @local
 
+local compat = require "blockphys.compat"
 local nbt = require "blockphys.nbt"
 local parse_state = require("blockphys.state").parse_state
 local cells = require "blockphys.schematic.cells"
@@ -16,7 +17,7 @@ local sponge = {}
 local format = string.format
 local byte, char = string.byte, string.char
 local concat = table.concat
-local mtype = math.type
+local is_int = compat.is_integer
 local PACK_CHUNK, pack_cells, cell_bytes_for = cells.PACK_CHUNK, cells.pack, cells.bytes_for
 
 local function is_compound(v) return nbt.kind(v) == "compound" end
@@ -45,7 +46,7 @@ local function palette_array(c, where)
   local out, top = {}, 0 -- top: the highest index named, + 1
   for _, e in ipairs(entries) do
     local state, idx = e[1], e[2]
-    if mtype(idx) ~= "integer" then
+    if not is_int(idx) then
       return nil, format("%s entry %q has a non-integer index", where, state)
     end
     if idx < 0 or idx >= cells.MAX_PALETTE then
@@ -71,25 +72,27 @@ local function single_byte_cells(data, ncells, npal)
   local last = char(npal - 1)
   -- ']' and '%' cannot end a range in a Lua pattern set; use the slow path.
   if last == "]" or last == "%" then return nil end
-  if data:find("[^\0-" .. last .. "]") then return nil end
+  local nul = compat.PATTERN_NUL -- Lua 5.1 and LuaJIT: "%z" and the rest from "\1"
+  local set = not nul and "\0-" .. last or last == "\0" and nul or nul .. "\1-" .. last
+  if data:find("[^" .. set .. "]") then return nil end
   return data
 end
 
 -- Decodes one varint at `pos`; returns value and next position, or nil and
 -- a message.
 local function read_varint(data, pos, len)
-  local value, shift = 0, 0
+  local value, scale = 0, 1
   for i = 0, 4 do
     if pos + i > len then return nil, "truncated varint at the end of the block data" end
     local b = byte(data, pos + i)
-    value = value | ((b & 0x7F) << shift)
+    value = value + (b % 128) * scale -- value | (b & 0x7F) << 7i: below 2^35
     if b < 0x80 then
       if value > 0x7FFFFFFF then
         return nil, format("varint at byte %d exceeds 32 bits", pos - 1)
       end
       return value, pos + i + 1
     end
-    shift = shift + 7
+    scale = scale * 128
   end
   return nil, format("varint at byte %d is longer than 5 bytes", pos - 1)
 end
@@ -172,7 +175,7 @@ function sponge.parse(s, version)
   return {
     width = w, height = h, length = l, offset = offset, palette = palette,
     blocks = blocks, cell_bytes = nb, format = "sponge" .. version,
-    data_version = mtype(s.DataVersion) == "integer" and s.DataVersion or nil,
+    data_version = is_int(s.DataVersion) and s.DataVersion or nil,
   }
 end
 

@@ -16,6 +16,7 @@
 -- @module blockphys.schematic.structure
 -- @local
 
+local compat = require "blockphys.compat"
 local nbt = require "blockphys.nbt"
 local cells = require "blockphys.schematic.cells"
 
@@ -123,7 +124,7 @@ function structure.parse(root, max_bytes)
     width = w, height = h, length = l, offset = { 0, 0, 0 }, palette = palette,
     blocks = cell_string(state_at, order, ncells, air, nb), cell_bytes = nb,
     format = "structure",
-    data_version = math.type(root.DataVersion) == "integer" and root.DataVersion or nil,
+    data_version = compat.is_integer(root.DataVersion) and root.DataVersion or nil,
   }
 end
 
