@@ -9,7 +9,9 @@
 
 -- LÖVE's require looks in the game's folder and its save folder: put the repository's
 -- Lua modules and its LuaJIT build of the C module on the paths, found from this folder.
-local ROOT = love.filesystem.getSource() .. "/../.."
+local SOURCE = love.filesystem.getSource()
+local ROOT = SOURCE:match("^(.+)[/\\]examples[/\\]love[/\\]?$")
+  or (SOURCE:match("^examples[/\\]love[/\\]?$") and ".") or SOURCE .. "/../.."
 package.path = ROOT .. "/lua/?.lua;" .. ROOT .. "/lua/?/init.lua;" .. package.path
 package.cpath = ROOT .. "/build/luajit/?.so;" .. package.cpath
 
@@ -39,7 +41,7 @@ end
 
 function love.load(args)
   for _, a in ipairs(args) do
-    if a == "--smoke" then smoke = smoke_mod.new() end
+    if a == "--smoke" then smoke = smoke_mod.new(ROOT) end
   end
   if smoke then
     -- In the smoke run any error ends the program with status 1 (no error screen).

@@ -31,8 +31,9 @@ local END_BOX = { x = { -1, 0.5 }, y = { -0.2, 0.2 }, z = { -1.8, -0.4 } }
 local MIN_WEST, MIN_PATH, MIN_RISE = -2, 6, 0.9
 local PNG = "build/love-smoke.png"
 
-function smoke.new()
-  local self = setmetatable({ dt = 1 / 25, t = 0, frames = 0 }, smoke)
+-- root: the repository's folder (the screenshot goes to its build/).
+function smoke.new(root)
+  local self = setmetatable({ root = root, dt = 1 / 25, t = 0, frames = 0 }, smoke)
   self.duration = 0
   for _, s in ipairs(SCRIPT) do self.duration = self.duration + s[1] end
   return self
@@ -109,14 +110,14 @@ function smoke:finish(img)
   check(p.on_ground, "not on the ground at the end")
 
   -- The screenshot, into the repository's build/ (LÖVE would write to its save folder).
-  local root = love.filesystem.getSource() .. "/../.."
-  os.execute(('mkdir -p "%s/build"'):format(root))
-  local f = io.open(root .. "/" .. PNG, "wb")
+  local path = self.root .. "/" .. PNG
+  os.execute(('mkdir -p "%s/build"'):format(self.root))
+  local f = io.open(path, "wb")
   if f then
     f:write(img:encode("png"):getString())
     f:close()
   else
-    failures[#failures + 1] = "cannot write " .. PNG
+    failures[#failures + 1] = "cannot write " .. path
   end
 
   local ok = #failures == 0
@@ -124,7 +125,7 @@ function smoke:finish(img)
     .. "to (%.2f, %.2f, %.2f), path %.1f blocks, rose %.2f; frame %dx%d: %d colours, spread %.3f, "
     .. "%d player pixels; %s"):format(ok and "ok" or "FAILED", self.frames, self.t,
     love.timer.getTime() - self.clock, s[1], s[2], s[3], p.x, p.y, p.z, self.path, self.rise,
-    img:getWidth(), img:getHeight(), distinct, spread, orange, PNG))
+    img:getWidth(), img:getHeight(), distinct, spread, orange, path))
   for _, w in ipairs(failures) do print("love-smoke: failed: " .. w) end
   io.stdout:flush()
   love.event.quit(ok and 0 or 1)
