@@ -9,6 +9,20 @@
 
 -- LÖVE's require looks in the game's folder and its save folder: put the repository's
 -- Lua modules and its LuaJIT build of the C module on the paths, found from this folder.
+-- `--smoke` (see smoke.lua): any Lua error, from here on, ends the program with
+-- status 1 instead of showing LÖVE's error screen.
+local SMOKE = false
+for _, a in ipairs(arg or {}) do
+  if a == "--smoke" then SMOKE = true end
+end
+if SMOKE then
+  love.errorhandler = function(msg)
+    io.stderr:write("love-smoke: FAILED: Lua error: ", tostring(msg), "\n", debug.traceback(), "\n")
+    io.stderr:flush()
+    os.exit(1)
+  end
+end
+
 local SOURCE = love.filesystem.getSource()
 local ROOT = SOURCE:match("^(.+)[/\\]examples[/\\]love[/\\]?$")
   or (SOURCE:match("^examples[/\\]love[/\\]?$") and ".") or SOURCE .. "/../.."
@@ -39,18 +53,8 @@ local function load_blockphys()
   return mod
 end
 
-function love.load(args)
-  for _, a in ipairs(args) do
-    if a == "--smoke" then smoke = smoke_mod.new(ROOT) end
-  end
-  if smoke then
-    -- In the smoke run any error ends the program with status 1 (no error screen).
-    love.errorhandler = function(msg)
-      io.stderr:write("love-smoke: FAILED: Lua error: ", tostring(msg), "\n", debug.traceback(), "\n")
-      io.stderr:flush()
-      os.exit(1)
-    end
-  end
+function love.load()
+  if SMOKE then smoke = smoke_mod.new(ROOT) end
   bp = load_blockphys()
   scene = scene_mod.new(bp, ROOT .. "/examples/data/limbo_spawn.schem",
     { seed = 7, mobs = 32, yaw = smoke and smoke.start_yaw or nil })
