@@ -166,6 +166,21 @@ repl:
 	$(MAKE) --no-print-directory module
 	$(LUA) -i -e '$(RUN_PATHS)'
 
+# The LÖVE demo (examples/love/; LÖVE runs LuaJIT, so it takes the LuaJIT build of the
+# module, build/luajit/). love-smoke is its scripted check in a real LÖVE, under Xvfb
+# with Mesa's software renderer: about 15 s; prints one line, fails on any failure.
+.PHONY: love love-smoke
+DEBS_LOVE = gcc libc6-dev $(call debs_lua,luajit) lua-zlib love
+DEBS_ALL += love xvfb xauth libgl1-mesa-dri
+love:
+	$(NEED)"$(DEBS_LOVE)"
+	$(MAKE) --no-print-directory module LUA=luajit
+	love examples/love
+love-smoke:
+	$(NEED)"$(DEBS_LOVE) xvfb xauth libgl1-mesa-dri"
+	$(MAKE) --no-print-directory module LUA=luajit
+	LIBGL_ALWAYS_SOFTWARE=1 timeout 120 xvfb-run -a -s "-screen 0 1280x720x24" love examples/love --smoke
+
 # The bench under $(LUA) (make bench LUA=luajit: the pure-Lua baseline then runs under
 # LuaJIT too, in the same run), then bench/fields.lua under every interpreter installed:
 # what one entity field read and write, e:set_input and world:positions cost in each
