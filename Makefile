@@ -140,8 +140,10 @@ test-all:
 	@status=0; for l in $(LUAS); do \
 	  if ! command -v $$l >/dev/null; then echo "== $$l: not installed, skipped"; continue; fi; \
 	  echo "== make test LUA=$$l"; mkdir -p build/$$l; \
-	  $(MAKE) --no-print-directory test LUA=$$l > build/$$l/test.log 2>&1 || status=1; \
-	  tail -n 3 build/$$l/test.log; \
+	  if $(MAKE) --no-print-directory test LUA=$$l > build/$$l/test.log 2>&1; then \
+	    tail -n 3 build/$$l/test.log; \
+	  else status=1; sed -n '/^\(Failure\|Error\) -> /,$$p' build/$$l/test.log | head -n 200; \
+	    tail -n 3 build/$$l/test.log; fi; \
 	done; \
 	echo "== test-all"; \
 	for l in $(LUAS); do \
@@ -242,12 +244,14 @@ lint:
 	luacheck lua spec examples bench tools
 
 # The layout's promises (docs/architecture.md): no circle among the C files (calls,
-# from the objects) or the Lua modules, no Lua header in the core.
+# from the objects) or the Lua modules, no Lua header in the core; the rockspec lists
+# every C source and Lua module.
 structure:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
 	$(LUA) tools/check_structure.lua $(BUILD)/obj
 	$(LUA) tools/check_requires.lua
+	$(LUA) tools/check_rockspec.lua
 
 # The figures of docs/ (docs/img/*.svg), drawn by gnuplot from what the library does:
 # tools/plots/plots.lua runs the scenes into $(BUILD)/plots, render.sh draws them.
@@ -265,17 +269,17 @@ plots-check:
 	  LUA="$(LUA)" BUILD="$(BUILD)" tools/plots/render.sh --check "$$tmp"
 
 # The HTML reference of the Lua API (config.ld) in build/docs/. LDoc exits 0 after
-# warnings, so its output is kept and any line but its two progress lines fails the
+# warnings, so its output is kept and any line but its progress lines fails the
 # target. Debian's LDoc runs under Lua 5.1 or 5.2 (lua-any picks one); lua-discount
 # (Markdown with tables) exists for those two, so it runs under LDOC_LUA explicitly.
 LDOC_LUA ?= lua5.1
 docs:
 	$(NEED)"lua-ldoc lua-discount $(LDOC_LUA)"
-	rm -rf $(BUILD)/docs && mkdir -p $(BUILD)
-	$(LDOC_LUA) /usr/bin/ldoc -d $(BUILD)/docs . > $(BUILD)/ldoc.log 2>&1 || { cat $(BUILD)/ldoc.log; exit 1; }
-	@if grep -v -e '^reading configuration from ' -e '^output written to ' $(BUILD)/ldoc.log; then \
-	  echo "make docs: LDoc printed the warnings above (the HTML is in $(BUILD)/docs/)"; exit 1; fi
-	@echo "make docs: $(BUILD)/docs/index.html"
+	rm -rf build/docs && mkdir -p build
+	$(LDOC_LUA) /usr/bin/ldoc -d build/docs . > build/ldoc.log 2>&1 || { cat build/ldoc.log; exit 1; }
+	@if grep -v -e '^reading configuration from ' -e '^output written to ' -e '^found master module' build/ldoc.log; then \
+	  echo "make docs: LDoc printed the warnings above (the HTML is in build/docs/)"; exit 1; fi
+	@echo "make docs: build/docs/index.html"
 
 install:
 	$(NEED)"$(DEBS_BUILD)"

@@ -1,7 +1,7 @@
 -- The MC-CPP rules' default integrator, "exact" (csrc/core/mccpp_exact.c): substeps
 -- of at most rules.max_dt, each the exact solution of the state's linear ODE
 -- dv/dt = c - k v per axis, with constants derived from the documents' integrator
--- (sources/mccpp-entity-physics.txt) at rules.reference_dt = 1/60 s. Its walking,
+-- (MC-CPP's entity physics document (docs/sources.md)) at rules.reference_dt = 1/60 s. Its walking,
 -- jumping and falling agree with the documents' integrator at 60 fps, and with
 -- themselves at any dt from 1/240 to 1/20 s; integrator = "mccpp" is the documents'
 -- algorithm (rules_mccpp_spec.lua pins it).
@@ -226,7 +226,7 @@ describe("MC-CPP integrator \"exact\" (the default)", function()
     end)
 
     -- The documents' algorithm for comparison: 5.134 b/s at dt = 0.06, 8.245 at 0.1
-    -- (README), and one 0.25 s frame moves a walker 6.12 blocks.
+    -- (docs/mccpp.md), and one 0.25 s frame moves a walker 6.12 blocks.
     it("a 0.25 s frame moves a walker as far as fifteen 1/60 s frames", function()
       local function hitch(frames_of)
         local w = floor_world()
@@ -280,7 +280,7 @@ describe("MC-CPP integrator \"exact\" (the default)", function()
         -- from rest: WALK (3 - (1 - e^(-3 K)) / K) / 3 = 4.2578 b/s on average
         assert.is_near(WALK * (3 - (1 - math.exp(-3 * K_GROUND)) / K_GROUND) / 3,
           (e.x - 0.5) / 3, 1e-9)
-        -- the documents' update flickers there (README: dt >= 1 / friction)
+        -- the documents' update flickers there (docs/mccpp.md: dt >= 1 / friction)
         local d = spawn(w, bp.rules.mccpp { integrator = "mccpp" }, 0.5, 64, 4.5)
         run(w, 1, dt)
         d.forward, d.yaw = 1, -90

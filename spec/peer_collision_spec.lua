@@ -4,7 +4,7 @@
 -- peers' (translated into our coordinates), the code is ours.
 --
 -- Where we differ by one of our documented conventions, the spec asserts OUR answer
--- and a "DIFFERS" comment names the convention (README.md, "The swept resolver",
+-- and a "DIFFERS" comment names the convention (docs/mccpp.md, "The swept resolver",
 -- `c:sweep`, `world:sweep`, `world:raycast`):
 --   [still]    touching on a still axis never hits;
 --   [overlap]  boxes that overlap at the start report no hit (nothing pushes out);
@@ -1174,7 +1174,7 @@ describe("prismarine-physics test/aabb.test.js", function()
   it("clamps contact reconstructed with sub-epsilon floating-point overlap", function()
     -- (4 + 0.3005) - 0.3005 is one ulp below 4: the box starts 4.4e-16 inside the
     -- obstacle [3, 4]. DIFFERS [overlap]: no hit, the whole motion (the peer: 0). Our
-    -- README warns of this with the float half-width ("Mind the float half-width").
+    -- docs/conventions.md warns of this with the float half-width ("Mind the float half-width").
     local min_x = (4 + 0.3005) - 0.3005
     assert.is_true(min_x < 4 and 4 - min_x < SUB)
     local b = { lo = { min_x, 0.25, 0.25 }, hi = { min_x + 1, 0.75, 0.75 } }

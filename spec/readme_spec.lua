@@ -170,7 +170,14 @@ local function anchors_of(text)
     elseif not in_code then
       local heading = line:match("^#+%s+(.-)%s*$")
       if heading then
-        local slug = heading:lower():gsub("[^%w%s%-_]", ""):gsub("%s", "-")
+        -- GitHub's anchors: lower case, punctuation dropped, spaces to hyphens; letters
+        -- beyond ASCII kept (UTF-8 bytes >= 0x80), the capitals of Latin-1 (U+00C0 to
+        -- U+00DE but for U+00D7, "\195\128" to "\195\158") lowered as GitHub does.
+        local slug = heading:lower()
+          :gsub("\195([\128-\158])", function(c)
+            return c == "\151" and "\195\151" or "\195" .. string.char(c:byte() + 32)
+          end)
+          :gsub("[^%w%s%-_\128-\255]", ""):gsub("%s", "-")
         local n = seen[slug]
         seen[slug] = (n or 0) + 1
         set[n and (slug .. "-" .. n) or slug] = true

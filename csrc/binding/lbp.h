@@ -13,8 +13,10 @@
  * blocks, block types, colliders and counters; lentity.c Entity methods and spawning;
  * lfields.c entity fields; lrules.c rules tables and RulesView; lhooks.c the per-slot
  * hooks and their undo journal; lstep.c world:step and e:move (their transactions,
- * the hooks and filters they call); lquery.c queries; ltesting.c internal methods
- * kept out of sight; lblockphys.c the module. Each file's LDoc comments (the API
+ * the hooks and filters they call); lquery.c queries; lloop.c the game loop
+ * (advance, positions, lerp_positions, set_inputs); lcompat.c compat-5.3 for Lua
+ * 5.1, 5.2 and LuaJIT; lffi.c the C functions of LuaJIT's FFI path; ltesting.c
+ * internal methods kept out of sight; lblockphys.c the module. Each file's LDoc comments (the API
  * reference's source) follow a `@module blockphys.core` block: LDoc merges them into
  * one module (merge = true, or ldoc -M), whose description is lblockphys.c's.
  */

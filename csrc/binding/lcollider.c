@@ -41,7 +41,7 @@ static void check_result(lua_State *L, const bp_AABB *r, int first, int per_axis
 
 /***
  * Axis-aligned box from its min and max corners (blocks). A Collider is an immutable
- * value: the operations below return new ones. Source: sources/mccpp-collider.txt.
+ * value: the operations below return new ones. Source: MC-CPP's collider document (docs/sources.md).
  * @function Collider
  * @tparam number x1 @tparam number y1 @tparam number z1 min corner (finite)
  * @tparam number x2 @tparam number y2 @tparam number z2 max corner (finite, >= min)
@@ -67,7 +67,7 @@ int lbp_collider_new(lua_State *L)
 /***
  * The six corner coordinates (blocks). Fields `c.x1, c.y1, c.z1, c.x2, c.y2, c.z2` read
  * the same values (read-only: `c.x1 = 5` raises "blockphys.Collider is read-only (field
- * 'x1')", see Collider:__newindex). Source: sources/mccpp-collider.txt (the fields x1 ..
+ * 'x1')", see Collider:__newindex). Source: MC-CPP's collider document (docs/sources.md) (the fields x1 ..
  * z2); read-only values: our own.
  * @function Collider:unpack
  * @treturn number x1, y1, z1, x2, y2, z2
@@ -108,7 +108,7 @@ static int l_collider_offset(lua_State *L)
  * @treturn Collider
  * @raise "bad argument #2 to 'add' (offset must be a table of three finite numbers)",
  *   "(the resulting box is not finite)" or "(table expected, got T)". Source:
- *   sources/mccpp-collider.txt (operator+).
+ *   MC-CPP's collider document (docs/sources.md) (operator+).
  */
 static int l_collider_add(lua_State *L)
 {
@@ -129,7 +129,7 @@ static int l_collider_add(lua_State *L)
 
 /***
  * True if the interiors overlap on all three axes; touching faces do not count.
- * Also the `c & d` operator (__band). Source: sources/mccpp-collider.txt (operator&),
+ * Also the `c & d` operator (__band). Source: MC-CPP's collider document (docs/sources.md) (operator&),
  * Beta intersectsWith.
  * @function Collider:overlaps
  * @tparam Collider d
@@ -145,7 +145,7 @@ static int l_collider_overlaps(lua_State *L)
 /***
  * The box grown toward a displacement: a negative component lowers the min corner, a
  * positive one raises the max corner (Beta addCoord; the region a move sweeps).
- * Source: sources/b173-entity-movement-and-physics.txt (BoundingBox::extend).
+ * Source: docs/beta173.md (BoundingBox::extend).
  * @function Collider:extend
  * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite)
  * @treturn Collider
@@ -164,7 +164,7 @@ static int l_collider_extend(lua_State *L)
 
 /***
  * The box grown by (ex, ey, ez) blocks on both sides of each axis; negative shrinks.
- * Source: Beta AxisAlignedBB.expand (reference/b173-movement.md).
+ * Source: Beta AxisAlignedBB.expand (docs/beta173.md).
  * @function Collider:expand
  * @tparam number ex @tparam number ey @tparam number ez half-growth (blocks, finite)
  * @treturn Collider
@@ -199,7 +199,7 @@ static int clip(lua_State *L, int axis)
  * obstacle `o`. Only an obstacle that overlaps strictly on the two other axes and lies
  * wholly on the far side (touching counts) shortens d; an overlapping one is ignored.
  * Never ends one ulp inside `o` (unlike Beta). Collider:clip_y and Collider:clip_z have
- * the same contract on Y and Z. Source: reference/b173-movement.md section 3
+ * the same contract on Y and Z. Source: docs/beta173.md section 3
  * (calculateX/Y/ZOffset).
  * @function Collider:clip_x
  * @tparam Collider o the obstacle
@@ -213,7 +213,7 @@ static int l_collider_clip_x(lua_State *L) { return clip(L, BP_X); }
 
 /***
  * Collider:clip_x along Y: d (blocks, finite) shortened so that this box stops at `o`;
- * an `o` that does not overlap strictly on X and Z leaves d unchanged. Source: reference/b173-movement.md section 3
+ * an `o` that does not overlap strictly on X and Z leaves d unchanged. Source: docs/beta173.md section 3
  * (calculateYOffset).
  * @function Collider:clip_y
  * @tparam Collider o the obstacle
@@ -225,7 +225,7 @@ static int l_collider_clip_y(lua_State *L) { return clip(L, BP_Y); }
 
 /***
  * Collider:clip_x along Z: d (blocks, finite) shortened so that this box stops at `o`;
- * an `o` that does not overlap strictly on X and Y leaves d unchanged. Source: reference/b173-movement.md section 3
+ * an `o` that does not overlap strictly on X and Y leaves d unchanged. Source: docs/beta173.md section 3
  * (calculateZOffset).
  * @function Collider:clip_z
  * @tparam Collider o the obstacle
@@ -237,8 +237,8 @@ static int l_collider_clip_z(lua_State *L) { return clip(L, BP_Z); }
 
 /***
  * Swept AABB test: this box moving by (vx, vy, vz) (blocks per frame) against the
- * static box `s`. Source: sources/mccpp-collider.txt (collide); our decisions (README
- * "The swept resolver"): touching on a still axis never hits, touching and moving
+ * static box `s`. Source: MC-CPP's collider document, collide (docs/sources.md); our
+ * decisions (docs/mccpp.md, "The swept resolver"): touching on a still axis never hits, touching and moving
  * into `s` hits at t = 0, already overlapping boxes give no hit. A box that ends the
  * frame exactly touching `s` gives t = 1 with the normal of the face it touches (as
  * `collide` does); the swept resolver counts only t < 1 as a hit.
@@ -300,7 +300,7 @@ static int l_collider_tostring(lua_State *L)
 /***
  * Field access: `x1, y1, z1` (min corner) and `x2, y2, z2` (max corner), numbers in
  * blocks, read-only; any other key looks up the methods (nil if none). Source:
- * sources/mccpp-collider.txt (the field names); the rest: our own.
+ * MC-CPP's collider document (docs/sources.md) (the field names); the rest: our own.
  * @function Collider:__index
  * @tparam string k
  * @treturn number|function|nil

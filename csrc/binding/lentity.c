@@ -17,7 +17,7 @@
 
 /***
  * The feet position: centre of the bottom face of the box (blocks). Same as e.x, e.y, e.z.
- * Source: DESIGN.md section 1.
+ * Source: docs/architecture.md section 1.
  * @function Entity:position
  * @treturn number x, y, z
  * @raise "... (entity has been removed)" or "(entity belongs to a destroyed world)"
@@ -34,7 +34,7 @@ static int l_entity_position(lua_State *L)
 
 /***
  * The velocity: blocks/tick under Beta rules, blocks/s under MC-CPP rules. Source:
- * DESIGN.md section 1 (units).
+ * docs/architecture.md section 1 (units).
  * @function Entity:velocity
  * @treturn number vx, vy, vz
  * @raise as Entity:position for a dead entity.
@@ -49,7 +49,7 @@ static int l_entity_velocity(lua_State *L)
 
 /***
  * A copy of the entity's box (world space, blocks): the ground truth of its position.
- * Source: sources/minecraft-style-collision.txt (the box as ground truth), DESIGN.md
+ * Source: "Minecraft-style collision" (docs/sources.md) (the box as ground truth), docs/architecture.md
  * section 1.
  * @function Entity:box
  * @treturn Collider
@@ -248,7 +248,7 @@ static int l_world_free_position(lua_State *L)
  * the X/Z velocity pushed by `rules.knockback` (0.4F b/t) along (dx, dz) (divided by
  * its length as a Java float, as the game does), vy raised by `rules.knockback` and
  * capped at `rules.knockback_max_vy` (0.4F). Allowed inside a hook. Source:
- * reference/b173-movement.md section 2 ("Knockback").
+ * docs/beta173.md section 2 ("Knockback").
  * @function Entity:knockback
  * @tparam number dx @tparam number dz the direction of the push (away from the
  *   attacker; any length), finite
@@ -294,7 +294,7 @@ static float check_float(lua_State *L, int i)
  * and k are rounded to float, as the hook receives them: the same numbers give the
  * same result as the native stage); a velocity change in b/t. MC-CPP rules: the input
  * acceleration in b/s^2 (k = walk_speed in the tick). Source:
- * reference/b173-movement.md section 1; sources/mccpp-entity-physics.txt.
+ * docs/beta173.md section 1; MC-CPP's entity physics document (docs/sources.md).
  * @function Entity:native_heading
  * @tparam number strafe @tparam number forward @tparam number k finite (Beta rules:
  *   within the float range)
@@ -327,7 +327,7 @@ static int l_entity_native_heading(lua_State *L)
  * Beta rules: in water or lava (e.in_water, e.in_lava: inside a step, this tick's)
  * vy += liquid_jump, else on the ground vy = jump_impulse. MC-CPP rules: on the ground
  * vy = sqrt(2 jump_height gravity). Otherwise nothing. Source:
- * reference/b173-movement.md section 0; sources/mccpp-entity-physics.txt.
+ * docs/beta173.md section 0; MC-CPP's entity physics document (docs/sources.md).
  * @function Entity:native_jump
  * @raise inside world:step "native_jump: the velocity 'vy' would move the entity X
  *   blocks in one tick (at most 1024 per axis inside world:step)" (vy stays as it
@@ -499,7 +499,7 @@ static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
 
 /***
  * Spawn an entity. It starts not on the ground and unstable (its first tick is an air
- * tick, as in Beta). Source: reference/b173-movement.md (defaults: the Beta player).
+ * tick, as in Beta). Source: docs/beta173.md (defaults: the Beta player).
  * @function World:spawn
  * @tparam table def `{x, y, z}` feet position (blocks, finite, |v| <= limits.max_coord,
  *   required); optional `width` in (0, 16] (0.6F), `height` in (0, 32] (1.8F), `rules`

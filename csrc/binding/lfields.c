@@ -170,10 +170,10 @@ static bp_Entity *field_entity(lua_State *L, const LEntity *le, bp_World **wout)
  * any field of a dead entity raises "entity field 'k': entity has been removed" (or
  * "...: entity belongs to a destroyed world"). Unknown keys give nil.
  * Units: blocks; velocities blocks/tick (Beta rules) or blocks/s (MC-CPP rules).
- * Source: reference/b173-movement.md sections 0-3, 5 and 7 (inputs, flags, fall
+ * Source: docs/beta173.md sections 0-3, 5 and 7 (inputs, flags, fall
  * distance, in_web, liquids, y_size) and section 4 (solid),
- * sources/mccpp-entity-physics.txt (step_offset, flying),
- * sources/n64-quick-collisions.txt (stable); groups, masks, filter: our own.
+ * MC-CPP's entity physics document (docs/sources.md) (step_offset, flying),
+ * the N64 quick-collisions article (docs/sources.md) (stable); groups, masks, filter: our own.
  *
  * - `x, y, z` number: feet position (read-only; see Entity:teleport)
  * - `vx, vy, vz` number: velocity (writable, finite)

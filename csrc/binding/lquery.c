@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * lquery.c - World methods that ask and change nothing: boxes_in (block shapes and
- * colliders in a region), query (entities in a region), raycast, raycast_entities and
- * sweep.
+ * colliders in a region), query (entities in a region), raycast, raycast_entities,
+ * sweep and sweep_all.
  */
 
 /***
@@ -40,7 +40,7 @@ static int push_box_table(lua_State *L)
  * Every box that overlaps a region strictly (touching does not count): block shapes in
  * world space (chunk by chunk, y, z, x within each; the same order on every call) then
  * static colliders. Entities are not included (see World:query). Source:
- * reference/b173-movement.md section 4 (the block part of getCollidingBoundingBoxes);
+ * docs/beta173.md section 4 (the block part of getCollidingBoundingBoxes);
  * the order and static colliders: our own.
  * @function World:boxes_in
  * @tparam Collider region
@@ -112,7 +112,7 @@ static int query_store(void *ctx, uint32_t index)
  * The entities whose boxes overlap a box (touching is not overlap), in creation order.
  * Groups, masks and filters do not apply: this is a spatial query (the broadphase grid;
  * any region size: a huge one is scanned linearly). Allowed inside hooks and filters.
- * Source: our own (README "The broadphase").
+ * Source: our own (docs/entities.md, "The broadphase").
  * @function World:query
  * @tparam Collider collider region (blocks)
  * @treturn {Entity,...} a new array
@@ -310,7 +310,7 @@ static int l_world_raycast_entities(lua_State *L)
  *   hit. Ties at one time: a face contact before an edge or corner contact, then the
  *   normal's axis X, Y, Z, then blocks (in cell order) before colliders (by their
  *   box): never the order of insertion or visit.
- *   Source: sources/mccpp-collider.txt (collide), with the departures of
+ *   Source: MC-CPP's collider document (docs/sources.md) (collide), with the departures of
  *   docs/mccpp.md; entities are not tested.
  * @raise "bad argument #1 to 'sweep' (blockphys.Collider expected, got T)", "bad argument
  *   #n to 'sweep' (displacement must be at most 1024 blocks per axis)", "(number must be

@@ -293,7 +293,7 @@ static void push_rules_table(lua_State *L, const bp_Rules *r, int h)
  * A complete rules table of a preset with overrides (what bp.rules.beta173/mccpp call).
  * Every constant of the model is a named field; the table rejects keys that name no
  * rule of its model (Rules:__newindex). Sources:
- * reference/b173-movement.md (beta173), sources/mccpp-entity-physics.txt (mccpp).
+ * docs/beta173.md (beta173), MC-CPP's entity physics document (docs/sources.md) (mccpp).
  * @function make_rules
  * @tparam string model "beta173" or "mccpp"
  * @tparam[opt] table overrides named rules (numbers in each field's range, booleans,
@@ -347,7 +347,7 @@ int lbp_make_rules(lua_State *L)
 
 /***
  * The preset of a model as a complete rules table (no overrides, no hooks). Sources:
- * reference/b173-movement.md (beta173), sources/mccpp-entity-physics.txt (mccpp).
+ * docs/beta173.md (beta173), MC-CPP's entity physics document (docs/sources.md) (mccpp).
  * @function rules_defaults
  * @tparam string model "beta173" or "mccpp"
  * @treturn table rules
@@ -432,7 +432,7 @@ static bp_Entity *view_entity(lua_State *L, int *ei, bp_World **wout)
 /***
  * `e.rules.k`: read one rule of the entity (live: reflects later writes). `model`,
  * `resolver`, `push` (string or false), the hooks `heading`, `jump` (function or nil),
- * or a named constant of the entity's model (units: README rules tables). A vector rule
+ * or a named constant of the entity's model (units: the rules tables of docs/beta173.md and docs/mccpp.md). A vector rule
  * (`friction`, `drag_*`) returns a new table: assign a whole table to change it.
  * Source: our own.
  * @function RulesView:__index

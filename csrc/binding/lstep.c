@@ -237,7 +237,7 @@ static int do_move(lua_State *L, int swept)
  * Run the per-axis resolver alone, no rules: sneak edge guard, clip Y then X then Z,
  * step-up, flags, fall distance, velocity zeroing on blocked axes. Entity filters apply;
  * the world is locked meanwhile. Allowed inside a hook (in the step's lock). Source:
- * reference/b173-movement.md section 3 (Beta moveEntity).
+ * docs/beta173.md section 3 (Beta moveEntity).
  * @function Entity:move
  * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite,
  *   |d| <= limits.max_move = 1024 per axis)
@@ -252,8 +252,8 @@ int lbp_entity_move(lua_State *L) { return do_move(L, 0); }
 /***
  * Run the swept resolver alone (as Entity:move otherwise): up to rules.passes earliest-
  * hit passes with back_off, step assist, per-axis fallback. Source:
- * sources/mccpp-entity-physics.txt and mccpp-collider.txt; decisions in README "The
- * swept resolver".
+ * MC-CPP's entity physics and collider documents (docs/sources.md); decisions in
+ * docs/mccpp.md, "The swept resolver".
  * @function Entity:move_swept
  * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite,
  *   |d| <= 1024 per axis)
@@ -268,11 +268,12 @@ int lbp_entity_move_swept(lua_State *L) { return do_move(L, 1); }
  * Advance every entity, in creation order, by one tick (Beta rules) or dt seconds
  * (MC-CPP rules): rules (input, jump, movement branch) -> resolver -> Beta push, then
  * the separation push; then every entity is stable. The world is locked meanwhile.
- * Sources: reference/b173-movement.md sections 0-2, 5, 6, 8 (beta173);
- * sources/mccpp-entity-physics.txt (mccpp); sources/n64-quick-collisions.txt (separate).
- * @function World:step
  * The low-level call: a game loop calls World:advance, which runs whole ticks of
  * 1 / world.tick_rate seconds.
+ * Sources: docs/beta173.md sections 0-2, 5, 6, 8 (beta173); MC-CPP's entity physics
+ * document (mccpp) and the N64 quick-collisions article (separate), both in
+ * docs/sources.md.
+ * @function World:step
  * @tparam[opt=0.05] number dt seconds, in [1e-06, 1] (limits.min_dt, max_dt; used
  *   by per-second rules only: a Beta entity moves one tick per call whatever dt)
  * @raise "bad argument #1 to 'step' (dt must be positive)", "(dt must be in [1e-06,

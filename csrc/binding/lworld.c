@@ -52,7 +52,7 @@ static const char live_worlds_key = 0;
 /***
  * A new empty world: every block is air (id 0), no colliders, no entities. Its memory
  * comes from the Lua allocator. Lifetime: until world:destroy(), `__close` or
- * garbage collection; entities keep their world alive. Source: our own (DESIGN.md
+ * garbage collection; entities keep their world alive. Source: our own (docs/architecture.md
  * section 2, "Memory model").
  * @function World
  * @treturn World
@@ -232,7 +232,7 @@ static int read_boxes(lua_State *L, int i, bp_AABB *boxes)
 
 /***
  * Define a block type. Source: our own (Beta Block.slipperiness for the friction,
- * reference/b173-movement.md sections 2 and 8 for liquids and ladders, section 2
+ * docs/beta173.md sections 2 and 8 for liquids and ladders, section 2
  * "Soul sand" and "Cobweb" for velocity_factor and web, section 5 and the decompile's
  * BlockFluid and Material for level, solid and ice).
  * @function World:define_block
@@ -432,7 +432,7 @@ static int32_t check_coord(lua_State *L, int i)
 }
 
 /***
- * Set one block. Source: our own (block coordinates: DESIGN.md section 1).
+ * Set one block. Source: our own (block coordinates: docs/architecture.md section 1).
  * @function World:set_block
  * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
  * @tparam integer|string block id or name of a defined type (0 or "air" clears)
@@ -527,7 +527,7 @@ static int l_world_fill(lua_State *L)
 
 /***
  * Add a free-standing static box (world space, blocks) that blocks moves, sweeps and
- * raycasts like a block shape. The box is copied. Source: our own (DESIGN.md).
+ * raycasts like a block shape. The box is copied. Source: our own (docs/architecture.md).
  * @function World:add_collider
  * @tparam Collider box
  * @treturn integer handle in [1, 2^63): the slot in the low 24 bits, the slot's

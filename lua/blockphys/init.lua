@@ -1,8 +1,8 @@
 --- blockphys: entity movement and collision for block worlds.
 --
 -- The Lua face of the C core `blockphys.core`: constructors, rule presets and the
--- Lua modules (schematic import, vanilla shapes, the NBT reader). See README.md for
--- the full API with units and errors, and `../shared/DESIGN.md` for the architecture.
+-- Lua modules (schematic import, vanilla shapes, the NBT reader). See docs/api.md for
+-- the full API with units and errors, and docs/architecture.md for the architecture.
 --
 -- @module blockphys
 -- @usage
@@ -44,7 +44,7 @@ local bp = {
   -- `max_height` (32 blocks), `max_fill_chunks` (1048576 chunks of 16^3 per fill),
   -- `max_fill_cut_chunks` (65536 chunks a fill covers in part), `max_query_cells`
   -- (16777216 cells per boxes_in/sweep), `max_query_boxes` (1048576 boxes per
-  -- boxes_in), `max_ray` (4096 blocks), `min_dt` and `max_dt` (1e-06 and 3600 s,
+  -- boxes_in and sweep), `max_ray` (4096 blocks), `min_dt` and `max_dt` (1e-06 and 1 s,
   -- world:step's dt).
   -- Beyond a limit the call raises and changes nothing. Read-only: a write raises
   -- "bp.limits is read-only (...)". Source: our own.
@@ -72,7 +72,7 @@ bp.World = core.constructors.World
 -- @treturn Collider
 -- @raise "bad argument #n to 'Collider' (number expected, got T)", "(number must be
 --   finite)", or "(max corner must not be below the min corner)". Source:
---   sources/mccpp-collider.txt (MC-CPP's Collider, the box of Beta's AxisAlignedBB).
+--   MC-CPP's collider document (docs/sources.md) (MC-CPP's Collider, the box of Beta's AxisAlignedBB).
 bp.Collider = core.constructors.Collider
 
 --- Rule presets. Each returns a complete rules table: every constant of the model
@@ -98,8 +98,8 @@ local function make_rules(model, overrides)
 end
 
 --- Beta 1.7.3 rules (per tick: blocks, blocks/tick). Source:
--- `../shared/reference/b173-movement.md`. Defaults are the game's float constants
--- widened to double; the README lists every field.
+-- `docs/beta173.md`. Defaults are the game's float constants
+-- widened to double; docs/beta173.md lists every field.
 -- @tparam[opt] table overrides e.g. `{ jump_impulse = 0.6, heading = fn, jump = fn }`
 -- @treturn table rules
 -- @raise "bp.rules.beta173: unknown rule 'x' for model beta173", "bp.rules.beta173:
@@ -116,7 +116,7 @@ function bp.rules.beta173(overrides)
 end
 
 --- MC-CPP rules (per second: blocks, blocks/s, `world:step(dt)`). Source:
--- `../shared/sources/mccpp-entity-physics.txt`.
+-- MC-CPP's entity physics document (`docs/sources.md`).
 -- @tparam[opt] table overrides
 -- @treturn table rules
 -- @raise as `bp.rules.beta173`, naming `bp.rules.mccpp`.

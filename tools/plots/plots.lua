@@ -149,7 +149,7 @@ end
 -- 2. speed_curves.svg: horizontal speed from standstill, then after the input stops --
 --
 -- Speed is the distance moved in each tick, from positions: e.vz after a step has
--- the friction of that tick already applied (README, "Entities"), so it is not the
+-- the friction of that tick already applied (docs/beta173.md), so it is not the
 -- speed a viewer sees. The input is held long enough for the slowest (ice) to reach
 -- its terminal speed, then released.
 local function speed_curves()

@@ -37,7 +37,7 @@
 -- Source: the Beta 1.7.3 block classes (BlockFence, BlockLadder, BlockSnow,
 -- BlockFarmland, BlockCake, BlockChest, BlockPistonBase, BlockStairs, BlockBed;
 -- `jacobo-mc/mc_b1.7.3_release`, the S1
--- decompile of reference/b173-movement.md, whose section 8 gives the ladder's
+-- decompile of docs/beta173.md, whose section 8 gives the ladder's
 -- 0.125); our own transcription. Metadata maps to states as the MCEdit import of
 -- `blockphys.schematic` writes them (snow: layers = metadata + 1).
 --

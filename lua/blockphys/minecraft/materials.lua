@@ -5,7 +5,7 @@
 --
 -- Source: vanilla Minecraft's block properties (Minecraft Wiki block pages; the
 -- float constants of the game's code) and, for the materials, Beta 1.7.3's
--- (reference/b173-movement.md); our own tables.
+-- (docs/beta173.md); our own tables.
 --
 -- @module blockphys.minecraft.materials
 -- @local
@@ -42,7 +42,7 @@ local SLIPPERINESS = {
 local DEFAULT_SLIPPERINESS = float(0.6)
 
 -- Blocks that slow what touches them, as Beta 1.7.3 has them (its BlockSoulSand and
--- BlockWeb; reference/b173-movement.md section 2): the X/Z velocity factor per
+-- BlockWeb; docs/beta173.md section 2): the X/Z velocity factor per
 -- touched cell, and the webs.
 local VELOCITY_FACTOR = { soul_sand = 0.4 }
 local WEBS = { cobweb = true }

@@ -40,7 +40,7 @@ local liquid_level, solid_of, normal_cube_of = materials.liquid_level, materials
 --   `world:define_block`; boxes in block units, block-local (soul sand:
 --   velocity_factor 0.4; cobweb: web = true; a liquid's level 1..15 from its state,
 --   also in its name; solid, ice and normal_cube only where Beta's material differs
---   from define_block's default, as README "Real maps" lists)
+--   from define_block's default, as docs/schematics.md lists)
 -- @treturn[1] boolean `true` if the state was recognised, `false` if it
 --   was guessed as a full cube (unknown block or invalid property value)
 -- @raise "bad argument #1 to 'block_def' (string expected, got T)"

@@ -187,9 +187,7 @@ function schematic.load(src, opts)
   return res
 end
 
----------------------------------------------------------------------------
--- Pasting into a world (in `blockphys.schematic.paste`)
----------------------------------------------------------------------------
+-- Pasting into a world (in `blockphys.schematic.paste`).
 
 --- Places a schematic in a world with its minimum corner at block (x, y, z);
 -- see `blockphys.schematic.paste` (the module) for the arguments, the result and
