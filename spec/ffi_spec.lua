@@ -22,8 +22,10 @@ describe("the LuaJIT fast path", function()
     assert.equal(C.JIT, fast.active)
   end)
 
+  -- Elsewhere there is no fast path to compare (the test above checks it is off), so
+  -- the comparison exists under LuaJIT only, rather than as a pending test.
+  if not C.JIT then return end
   it("gives the results and errors of the classic functions", function()
-    if not C.JIT then return pending("LuaJIT only") end
     local with, without = run(false), run(true)
     assert.truthy(#with > 10000)
     -- line by line, so that a difference shows where it is
