@@ -25,6 +25,7 @@ local unpack = compat.bytes.unpack
 local uint, int64 = compat.uint, compat.int64
 local sub, byte = string.sub, string.byte
 local format = string.format
+local concat = table.concat
 local setmetatable = setmetatable
 local getmetatable = getmetatable
 
@@ -77,10 +78,41 @@ end
 
 -- Reader state: the byte string, the next position (1-based), the limits and
 -- the values counted so far. Kept in a table so the helpers stay small.
+--
+-- A document may arrive in pieces (r.more, see reader.decode): the bytes read so
+-- far are r.data, and `fill` appends pieces until n bytes lie past r.pos or the
+-- document has ended. It at least doubles r.data each time, so that the copies cost
+-- O(document) in all; a failure of the source (its message in a Failure marked
+-- `source`) ends the decode as it is met. Once the document has ended, r.len is its
+-- length and every message is what a decode of the whole string gives.
+local function fill(r, n)
+  local more = r.more
+  if not more or r.len - r.pos + 1 >= n then return end
+  local parts, total = { r.data }, r.len
+  local want = r.pos - 1 + n
+  if want < 2 * r.len then want = 2 * r.len end
+  while total < want do
+    local piece, err = more()
+    if piece == nil then
+      r.more = nil
+      if err then error(setmetatable({ msg = err, source = true }, Failure), 0) end
+      break
+    end
+    parts[#parts + 1] = piece
+    total = total + #piece
+  end
+  r.data = concat(parts)
+  r.len = total
+end
+
 local function need(r, n, what)
   local left = r.len - r.pos + 1
   if n > left then
-    fail("truncated %s at byte %d: need %d bytes, %d left", what, r.pos - 1, n, left)
+    fill(r, n)
+    left = r.len - r.pos + 1
+    if n > left then
+      fail("truncated %s at byte %d: need %d bytes, %d left", what, r.pos - 1, n, left)
+    end
   end
 end
 
@@ -91,17 +123,30 @@ local function read_fixed(r, fmt, size, what)
   return v
 end
 
--- Reads a signed 32-bit length prefix and checks that `count` elements of
--- `elem_size` bytes each fit in what remains.
-local function read_length(r, elem_size, what)
+-- Reads a signed 32-bit length prefix.
+local function read_count(r, what)
   local n = read_fixed(r, ">i4", 4, what .. " length")
   if n < 0 then
     fail("negative %s length %d at byte %d", what, n, r.pos - 5)
   end
+  return n
+end
+
+-- Checks that n elements of `elem_size` bytes each fit in what remains, right
+-- after their length prefix.
+local function check_fits(r, n, elem_size, what)
+  fill(r, n * elem_size)
   local left = r.len - r.pos + 1
   if n * elem_size > left then
     fail("%s length %d at byte %d exceeds the %d bytes left", what, n, r.pos - 5, left)
   end
+end
+
+-- Reads a signed 32-bit length prefix and checks that `count` elements of
+-- `elem_size` bytes each fit in what remains.
+local function read_length(r, elem_size, what)
+  local n = read_count(r, what)
+  check_fits(r, n, elem_size, what)
   return n
 end
 
@@ -162,18 +207,33 @@ end
 local read_payload -- forward declaration: lists and compounds recurse
 
 -- A list's element type and count, checked: the count must fit the bytes left.
+-- A list's element type and length; the caller checks that its elements fit
+-- (check_list_fits), its cap and its values, see lies_ahead for the order.
 local function read_list_header(r)
   local elem = read_fixed(r, ">i1", 1, "list element type")
   if elem < 0 or elem > #TAG_NAMES then
     fail("unknown list element type %d at byte %d", elem, r.pos - 2)
   end
-  local n = read_length(r, MIN_SIZE[elem], "list")
+  local n = read_count(r, "list")
   -- A list of End tags has no payload per element; only the empty one is
   -- meaningful, and a large count would otherwise loop for free.
   if elem == TAG["end"] and n > 0 then
     fail("list of type end with %d elements at byte %d", n, r.pos - 6)
   end
   return elem, n
+end
+
+local function check_list_fits(r, elem, n)
+  check_fits(r, n, MIN_SIZE[elem], "list")
+end
+
+-- Whether a list's n elements lie past the bytes at hand of a document that is
+-- still arriving (r.more). A list is checked in the order a whole document has
+-- always been: its elements fit, then its cap, then its values; but a list that
+-- lies ahead has its cap and values checked first, so that a list past them is
+-- refused at its length without reading (inflating) the bytes it claims.
+local function lies_ahead(r, elem, n)
+  return r.more ~= nil and n * MIN_SIZE[elem] > r.len - r.pos + 1
 end
 
 -- The entries a container named `name` may hold (r.caps, see decode), or nil.
@@ -187,10 +247,13 @@ end
 local function read_list(r, depth, name, cap)
   local elem, n = read_list_header(r)
   cap = cap or cap_of(r, name)
+  local ahead = lies_ahead(r, elem, n)
+  if not ahead then check_list_fits(r, elem, n) end
   if cap and n > cap then
     fail("list %s of %d entries (at most %d) at byte %d", name, n, cap, r.pos - 6)
   end
   add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
+  if ahead then check_list_fits(r, elem, n) end
   local out = setmetatable({}, LIST_MT[elem])
   local elem_cap = name and cap_of(r, name .. "[]")
   local join = r.joins and name and r.joins[name]
@@ -226,10 +289,9 @@ end
 -- Moves past a compound's entries without building them (see r.skip). Each entry
 -- counts one value, as it would if it were read.
 local function skip_compound(r, depth)
-  local data = r.data
   while true do
     need(r, 1, "tag type") -- read_fixed's check, then the signed byte without unpack
-    local id = byte(data, r.pos)
+    local id = byte(r.data, r.pos) -- after need: it may have grown r.data
     if id > 127 then id = id - 256 end
     r.pos = r.pos + 1
     if id == TAG["end"] then return end
@@ -334,10 +396,15 @@ function skip_payload(r, id, depth)
   check_depth(r, depth)
   if id == TAG.list then
     local elem, n = read_list_header(r)
-    if SCALARS[elem] then -- read_length checked that n of them fit
+    local ahead = lies_ahead(r, elem, n)
+    if not ahead then check_list_fits(r, elem, n) end
+    if not SCALARS[elem] then
+      add_values(r, n, r.pos - 6) -- at the element type, as read_list
+    end
+    if ahead then check_list_fits(r, elem, n) end
+    if SCALARS[elem] then
       r.pos = r.pos + n * SCALARS[elem][2]
     else
-      add_values(r, n, r.pos - 6) -- at the element type, as read_list
       for _ = 1, n do skip_payload(r, elem, depth + 1) end
     end
   elseif id == TAG.compound then
@@ -379,21 +446,29 @@ end
 -- keys (non-nil results of `key`, which must not raise) of the elements of all the
 -- lists so named, taken together, are at most `max`. The document is refused at the
 -- element past that (Litematica's regions' palettes, which `load` joins into one).
--- @tparam string bytes the uncompressed document
+-- `more`, when given, is where the rest of the document comes from: `bytes` is then
+-- its first piece, and each call `more()` gives the next (a non-empty string), nil
+-- at the end, or nil and a message when the source fails (a gzip stream past its
+-- size bound, corrupted or cut short). The pieces are read only as far as the
+-- decode needs them, so a document refused early (its value budget, a cap, a bad
+-- tag) is never read whole; a failure of the source is returned as its own message.
+-- @tparam string bytes the uncompressed document (or its first piece)
 -- @tparam integer max_depth deepest nesting of lists and compounds
 -- @tparam integer max_values most values the document may decode into
 -- @tparam[opt] table skip
 -- @tparam[opt] table caps
 -- @tparam[opt] table joins
+-- @tparam[opt] function more the rest of the document, piece by piece
 -- @treturn[1] string the root tag's name
 -- @treturn[1] any the root value
 -- @treturn[1] string the root tag type name
 -- @treturn[1] integer number of bytes the document used
 -- @return[2] nil
--- @treturn[2] string message starting with `"nbt: "`; never raises
-function reader.decode(bytes, max_depth, max_values, skip, caps, joins)
+-- @treturn[2] string message starting with `"nbt: "` (or the source's message);
+--   never raises
+function reader.decode(bytes, max_depth, max_values, skip, caps, joins, more)
   local r = { data = bytes, pos = 1, len = #bytes, max_depth = max_depth, values = 0,
-              max_values = max_values, skip = skip, caps = caps }
+              max_values = max_values, skip = skip, caps = caps, more = more }
   if joins then -- this decode's own count of each join's keys
     r.joins = {}
     for name, j in pairs(joins) do
@@ -403,7 +478,7 @@ function reader.decode(bytes, max_depth, max_values, skip, caps, joins)
   local ok, name, value, id = pcall(decode_root, r)
   if ok then return name, value, TAG_NAMES[id], r.pos - 1 end
   if getmetatable(name) == Failure then
-    return nil, "nbt: " .. name.msg
+    return nil, name.source and name.msg or "nbt: " .. name.msg
   end
   -- Not one of ours (for example "C stack overflow" if a caller raised
   -- max_depth too far): still report it as a failed decode.

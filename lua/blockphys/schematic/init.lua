@@ -172,11 +172,19 @@ function schematic.load(src, opts)
     return nil, "schematic: opts.max_bytes must be a non-negative integer"
   end
   local ok, res, err = pcall(function()
-    local bytes, derr = source.document(src, max_bytes)
-    if not bytes then return nil, derr end
+    -- The document is decoded as it is inflated or read: a hostile one is refused at
+    -- its first problem (its value budget, a palette cap, a bad tag) without being
+    -- read whole. One that decodes is read to its end first, so that a cut or
+    -- corrupted gzip stream, or a document past max_bytes, is refused as before.
+    local bytes, more, close = source.open(src, max_bytes)
+    if not bytes then return nil, more end
     local name, root = reader.decode(bytes, nbt.MAX_DEPTH, nbt.MAX_VALUES, UNREAD, PALETTE_CAPS,
-      PALETTE_JOINS)
+      PALETTE_JOINS, more)
+    local done, ferr = true, nil
+    if name then done, ferr = source.finish(more) end
+    close()
     if not name then return nil, root end
+    if not done then return nil, ferr end
     return parse_root(name, root, max_bytes)
   end)
   if not ok then

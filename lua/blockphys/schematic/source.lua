@@ -19,7 +19,6 @@ local source = {}
 
 local format = string.format
 local sub = string.sub
-local concat = table.concat
 
 local GZIP_MAGIC = "\31\139"
 local NBT_COMPOUND = "\10"
@@ -70,76 +69,123 @@ end
 
 -- Size of each piece fed to zlib. Small enough that a maximal compression
 -- ratio (about 1000:1) cannot overshoot `max_bytes` by more than ~16 MiB.
-local INFLATE_PIECE = 16 * 1024
+local INFLATE_PIECE = 4 * 1024
 -- Bytes per read of raw NBT (file:read(n) allocates n bytes before it reads).
 local READ_PIECE = 1024 * 1024
 
--- The inflated document from `first` and the pieces after it.
-local function inflate_all(first, pieces, max_bytes)
-  if not has_zlib then return nil, "gzip data needs lua-zlib (require \"zlib\" failed)" end
+-- The document inflated from the gzip stream `first` and the pieces after it, as a
+-- function giving its pieces in order (each non-empty), then nil at its end, or nil
+-- and the message of the first failure: past `max_bytes`, corrupted, cut short, or
+-- unreadable. A piece that came before a failure is given first. After the end or a
+-- failure every call gives the same answer again.
+local function inflated(first, pieces, max_bytes)
   local stream = zlib.inflate()
-  local parts, total, piece = {}, 0, first
-  while piece do
-    local ok, out, done = pcall(stream, piece)
-    if not ok then return nil, "corrupted gzip data (" .. tostring(out) .. ")" end
-    total = total + #out
-    if total > max_bytes then
-      return nil, format("decompressed data exceeds %d bytes", max_bytes)
+  local total, piece = 0, first
+  local finished, failed = false, nil
+  return function()
+    while true do
+      if failed then return nil, failed end
+      if finished then return nil end
+      if piece == nil then
+        failed = "truncated gzip data (stream ends early)"
+      else
+        local ok, out, done = pcall(stream, piece)
+        if not ok then
+          failed = "corrupted gzip data (" .. tostring(out) .. ")"
+        else
+          total = total + #out
+          if total > max_bytes then
+            failed = format("decompressed data exceeds %d bytes", max_bytes)
+          else
+            if done then
+              finished = true -- bytes after the end of the gzip member (padding) are not read
+            else
+              local err
+              piece, err = pieces(INFLATE_PIECE)
+              if err then failed = err end
+            end
+            if #out > 0 then return out end
+          end
+        end
+      end
     end
-    parts[#parts + 1] = out
-    -- Bytes after the end of the gzip member (padding) are not read.
-    if done then return concat(parts) end
-    local err
-    piece, err = pieces(INFLATE_PIECE)
-    if err then return nil, err end
   end
-  return nil, "truncated gzip data (stream ends early)"
 end
 
--- The raw document from `first` and the pieces after it.
-local function read_all(first, pieces, max_bytes)
-  if pieces == nil then -- the data itself, a string: not copied
-    if #first > max_bytes then return nil, format("data exceeds %d bytes", max_bytes) end
-    return first
-  end
-  local parts, total, piece = {}, 0, first
-  while piece do
+-- The raw document from `first` and the pieces after it, as `inflated` gives it.
+local function raw(first, pieces, max_bytes)
+  local total, piece = 0, first
+  local failed = nil
+  return function()
+    if failed then return nil, failed end
+    if piece == nil then return nil end
     total = total + #piece
-    if total > max_bytes then return nil, format("data exceeds %d bytes", max_bytes) end
-    parts[#parts + 1] = piece
-    local err
-    piece, err = pieces(READ_PIECE)
-    if err then return nil, err end
+    if total > max_bytes then
+      failed = format("data exceeds %d bytes", max_bytes)
+      return nil, failed
+    end
+    local out = piece
+    local next_piece, err = pieces(READ_PIECE)
+    piece = next_piece
+    if err then failed = err end
+    return out
   end
-  return concat(parts)
 end
 
---- The NBT document of `src` (a path or data, gzip or raw NBT), or nil and a
--- message: an unreadable or unknown source, corrupted or truncated gzip, gzip
--- without lua-zlib, or more than `max_bytes` bytes (after inflating).
+--- The NBT document of `src` (a path or data, gzip or raw NBT), to be read piece
+-- by piece as a decode needs it (`blockphys.nbt.reader.decode`'s `bytes` and
+-- `more`), so that a document refused early is never inflated or read whole.
+-- Returns the bytes at hand (the whole document for raw NBT given as a string), the
+-- function giving the rest (nil when there is none) and a function that releases
+-- the file; or nil and a message: an unreadable or unknown source, gzip without
+-- lua-zlib, raw NBT data past `max_bytes`. The rest's own failures (corrupted or
+-- truncated gzip, more than `max_bytes` bytes after inflating, a read error) come
+-- from `more`; `source.finish` reads what a decode left, to report them for a
+-- document that decoded.
 -- @tparam string src a file path or the file's bytes (see `blockphys.schematic.load`)
 -- @tparam integer max_bytes largest document accepted
--- @treturn[1] string the document
+-- @treturn[1] string the first bytes of the document
+-- @treturn[1] function|nil more
+-- @treturn[1] function close
 -- @return[2] nil
 -- @treturn[2] string message
-function source.document(src, max_bytes)
+function source.open(src, max_bytes)
   local pieces, close, is_data = open_source(src)
   if not pieces then return nil, close end -- close is the message then
   local first, err = pieces(INFLATE_PIECE)
-  local data
+  local fail
   if sub(first or "", 1, 2) == GZIP_MAGIC then
-    data, err = inflate_all(first, pieces, max_bytes)
+    if has_zlib then return "", inflated(first, pieces, max_bytes), close end
+    fail = "gzip data needs lua-zlib (require \"zlib\" failed)"
   elseif sub(first or "", 1, 1) == NBT_COMPOUND then
-    if is_data then -- raw NBT given as a string is the document itself
-      data, err = read_all(src, nil, max_bytes)
-    else
-      data, err = read_all(first, pieces, max_bytes)
-    end
-  elseif not err then
-    err = "not a schematic (expected gzip or NBT data)"
+    if not is_data then return "", raw(first, pieces, max_bytes), close end
+    -- raw NBT given as a string is the document itself: not copied
+    if #src <= max_bytes then return src, nil, close end
+    fail = format("data exceeds %d bytes", max_bytes)
+  else
+    fail = err or "not a schematic (expected gzip or NBT data)"
   end
   close()
-  return data, err
+  return nil, fail
+end
+
+--- Reads what a decode left of a document (`more` from `source.open`) to its end:
+-- true, or nil and the message of the failure met there (past `max_bytes`,
+-- corrupted or truncated gzip), which a whole read of the document would have
+-- reported before decoding it.
+-- @tparam function|nil more
+-- @treturn[1] boolean true
+-- @return[2] nil
+-- @treturn[2] string message
+function source.finish(more)
+  if not more then return true end
+  while true do
+    local piece, err = more()
+    if piece == nil then
+      if err then return nil, err end
+      return true
+    end
+  end
 end
 
 return source
