@@ -22,6 +22,35 @@ describe("the LuaJIT fast path", function()
     assert.equal(C.JIT, fast.active)
   end)
 
+  it("refuses a userdata that only claims to be an Entity or a World", function()
+    -- newproxy (Lua 5.1, LuaJIT) makes a userdata whose getmetatable answers what its
+    -- __metatable says: the fast path must not take it for an entity (it crashed)
+    local newproxy = rawget(_G, "newproxy")
+    if not newproxy then return end -- Lua 5.2+: no userdata from plain Lua
+    local bp = require "blockphys"
+    local w = bp.World()
+    local e = w:spawn{ x = 0, y = 0, z = 0 }
+    local function fake(name)
+      local u = newproxy(true)
+      getmetatable(u).__metatable = name
+      return u
+    end
+    local u = fake("blockphys.Entity")
+    local ok, err = pcall(e.set_input, u, 1, 0, 0)
+    assert.is_false(ok)
+    assert.matches("blockphys.Entity expected, got userdata", err, 1, true)
+    ok, err = pcall(w.positions, fake("blockphys.World"))
+    assert.is_false(ok)
+    assert.matches("blockphys.World expected, got userdata", err, 1, true)
+    local index = debug.getmetatable(e).__index
+    ok, err = pcall(index, u, "x")
+    assert.is_false(ok)
+    assert.matches("blockphys.Entity expected, got userdata", err, 1, true)
+    ok, err = pcall(debug.getmetatable(e).__newindex, u, "vx", 1)
+    assert.is_false(ok)
+    assert.matches("blockphys.Entity expected, got userdata", err, 1, true)
+  end)
+
   -- Elsewhere there is no fast path to compare (the test above checks it is off), so
   -- the comparison exists under LuaJIT only, rather than as a pending test.
   if not C.JIT then return end

@@ -48,13 +48,17 @@ if api.version ~= 1 or api.size ~= ffi.sizeof(API) then return M end -- another 
 
 local registry = debug.getregistry()
 local entity_mt, world_mt = registry["blockphys.Entity"], registry["blockphys.World"]
-local ENTITY, WORLD = entity_mt.__metatable, world_mt.__metatable -- what getmetatable gives
 local FIELDS = core._ffi.fields
 local classic_index, classic_newindex = entity_mt.__index, entity_mt.__newindex
 local classic_set_input = FIELDS.set_input
 local classic_positions = core.World_methods.positions
 
-local getmetatable, type, rawget, rawset = getmetatable, type, rawget, rawset
+-- Which userdata the C forms may be given is told by its real metatable, never by
+-- getmetatable: a script can make a userdata whose getmetatable answers
+-- "blockphys.Entity" (newproxy(true) and a __metatable field, in Lua 5.1 and LuaJIT),
+-- and the C forms would read its empty block as an entity.
+local getmetatable = debug.getmetatable
+local type, rawget, rawset = type, rawget, rawset
 local getinfo, error, pcall, format = debug.getinfo, error, pcall, string.format
 local field_get, field_set = api.field_get, api.field_set
 local set_input_c, positions_c = api.set_input, api.positions
@@ -88,7 +92,7 @@ end
 -- the classic __index does it (a tail call: its errors keep the caller's position).
 local function index(e, k)
   local code = FIELDS[k] -- FIELDS is the first upvalue, as the classic __index's
-  if getmetatable(e) == ENTITY then
+  if getmetatable(e) == entity_mt then
     if type(code) == "number" then
       local kind = field_get(e, code, out1)
       if kind == 0 then return out1[0] end
@@ -104,7 +108,7 @@ end
 -- __newindex.
 local function newindex(e, k, v)
   local code = FIELDS[k]
-  if getmetatable(e) == ENTITY then
+  if getmetatable(e) == entity_mt then
     if type(code) == "number" then
       local tv = type(v)
       if tv == "number" then
@@ -127,7 +131,7 @@ end
 -- argument has its type (numbers; booleans or nil), else the classic method.
 local function set_input(e, ...)
   local forward, strafe, yaw, jumping, sneaking = ...
-  if getmetatable(e) == ENTITY and type(forward) == "number" and type(strafe) == "number"
+  if getmetatable(e) == entity_mt and type(forward) == "number" and type(strafe) == "number"
       and type(yaw) == "number" and (jumping == nil or jumping == true or jumping == false)
       and (sneaking == nil or sneaking == true or sneaking == false)
       and set_input_c(e, forward, strafe, yaw, jumping and 1 or 0, sneaking and 1 or 0) == 0 then
@@ -142,7 +146,7 @@ local buf, cap = nil, 0
 --- world:positions([out]) through positions_c, else the classic method.
 local function positions(w, ...)
   local out = ...
-  if getmetatable(w) == WORLD and (out == nil or type(out) == "table") then
+  if getmetatable(w) == world_mt and (out == nil or type(out) == "table") then
     local n = positions_c(w, buf, cap)
     if n >= 0 and 3 * n > cap then
       cap = math.max(3 * n, 192)
