@@ -59,7 +59,7 @@ function hud:draw(s)
     local lines = {
       { "position", fmt3(s.x, s.y, s.z) },
       { "velocity", fmt3(s.vx, s.vy, s.vz) .. "  b/t" },
-      { "speed", ("%8.2f m/s"):format(s.speed) },
+      { "speed", ("%8.2f b/s"):format(s.speed) }, -- horizontal, blocks per second
       { "on_ground", (s.on_ground and "yes" or "no") .. (s.sneaking and "   sneaking" or "") },
       { "ticks/s", ("%8.1f   (%d Hz fixed)"):format(s.tps, s.tick_rate) },
       { "physics", ("%8.3f ms/tick  (%d entities)"):format(s.ms_per_tick, s.entities) },
