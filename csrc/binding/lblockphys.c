@@ -21,7 +21,37 @@
  * only, not the internal `_`-prefixed methods).
  * @module blockphys.core
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _GNU_SOURCE /* dladdr: glibc declares it under _GNU_SOURCE (before any header) */
+#include <dlfcn.h>
+#endif
+
 #include "lbp.h"
+
+/* Under Lua 5.1, 5.2, 5.3 and LuaJIT the module stays mapped until the process ends.
+ * The package library unloads a C module (dlclose) while the state closes, and
+ * finalizers may run after that: under Lua 5.1 and LuaJIT a userdata made before
+ * require "blockphys" (newproxy) is finalized after the module's handle, and under 5.2
+ * and 5.3 a finalizer that runs the collector while the state closes can run the
+ * handle's first. A finalizer that then calls a blockphys function (w:stats(), e.x, a
+ * World's own __gc) jumped into unmapped code. One more reference to our own file,
+ * never released (RTLD_NODELETE where the system has it), keeps the code in place;
+ * found by its address (a static object of this file), as Lua 5.1 and LuaJIT do not
+ * tell luaopen the file's path. Lua 5.4 needs none: it finalizes the handles last, and
+ * a finalizer cannot run the collector. */
+static void pin_module(void)
+{
+#if (defined(__unix__) || defined(__APPLE__)) && LUA_VERSION_NUM < 504
+#ifndef RTLD_NODELETE
+#define RTLD_NODELETE 0
+#endif
+	static const char anchor = 0;
+	static int pinned = 0;
+	Dl_info info;
+	if (!pinned && dladdr(&anchor, &info) && info.dli_fname)
+		pinned = dlopen(info.dli_fname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) != NULL;
+#endif
+}
 
 static const luaL_Reg module_funcs[] = {
 	{"make_rules", lbp_make_rules}, {"rules_defaults", lbp_rules_defaults},
@@ -39,6 +69,7 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L);
  * package.loaded): the metatables are filled anew, the registry's tables kept. */
 BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 {
+	pin_module();
 	lbp_open_collider(L);
 	lbp_open_world(L);
 	lbp_add_methods(L, WORLD_MT, lbp_entity_world_methods);

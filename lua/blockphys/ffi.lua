@@ -128,12 +128,15 @@ local function newindex(e, k, v)
 end
 
 --- e:set_input(forward, strafe, yaw, jumping, sneaking) through set_input_c when every
--- argument has its type (numbers; booleans or nil), else the classic method.
+-- argument has its type (numbers; booleans or nil), else the classic method. The types
+-- are asked of type(), never by comparing with nil: a NULL pointer (cdata) equals nil
+-- under LuaJIT, and the classic method refuses it.
 local function set_input(e, ...)
   local forward, strafe, yaw, jumping, sneaking = ...
+  local tj, ts = type(jumping), type(sneaking)
   if getmetatable(e) == entity_mt and type(forward) == "number" and type(strafe) == "number"
-      and type(yaw) == "number" and (jumping == nil or jumping == true or jumping == false)
-      and (sneaking == nil or sneaking == true or sneaking == false)
+      and type(yaw) == "number" and (tj == "nil" or tj == "boolean")
+      and (ts == "nil" or ts == "boolean")
       and set_input_c(e, forward, strafe, yaw, jumping and 1 or 0, sneaking and 1 or 0) == 0 then
     return
   end
@@ -143,10 +146,12 @@ end
 
 local buf, cap = nil, 0
 
---- world:positions([out]) through positions_c, else the classic method.
+--- world:positions([out]) through positions_c, else the classic method (out's type by
+-- type(), as set_input's arguments: a NULL pointer equals nil).
 local function positions(w, ...)
   local out = ...
-  if getmetatable(w) == world_mt and (out == nil or type(out) == "table") then
+  local to = type(out)
+  if getmetatable(w) == world_mt and (to == "nil" or to == "table") then
     local n = positions_c(w, buf, cap)
     if n >= 0 and 3 * n > cap then
       cap = math.max(3 * n, 192)

@@ -5,6 +5,8 @@
 -- requires the same output.
 local bp = require "blockphys"
 local C = require "helpers.compat"
+local have_ffi, ffi = pcall(require, "ffi")
+local NULL = have_ffi and ffi.cast("void *", 0) or nil
 
 local lines = {}
 local function show(label, ok, ...)
@@ -60,6 +62,11 @@ local function sweep(tag)
   show(tag .. " positions out", pcall(function() return w:positions({ 9, 9, 9, 9, 9, 9, 9, 9, 9 }) end))
   show(tag .. " positions bad", pcall(function() return w:positions(5) end))
   show(tag .. " positions pcall", pcall(w.positions, w, "x"))
+  if NULL then -- LuaJIT: a NULL pointer equals nil, but is no nil to the classic methods
+    show(tag .. " set_input NULL jumping", pcall(function() e:set_input(0, 0, 0, NULL) end))
+    show(tag .. " set_input NULL sneaking", pcall(function() e:set_input(0, 0, 0, false, NULL) end))
+    show(tag .. " positions NULL", pcall(function() return w:positions(NULL) end))
+  end
 end
 
 sweep("live")
