@@ -120,5 +120,6 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lua_getfield(L, -1, "methods");
 	lua_setfield(L, -3, "World_methods");
 	lua_pop(L, 1);
+	lbp_note_own_functions(L, -1); /* for World:destroy from a finalizer (lworld.c) */
 	return 1;
 }

@@ -159,6 +159,7 @@ void lbp_open_collider(lua_State *L);
 
 int lbp_world_new(lua_State *L);
 void lbp_free_detached(lua_State *L, LWorld *lw, bp_World *w);
+void lbp_note_own_functions(lua_State *L, int module);
 void lbp_open_world(lua_State *L);
 
 /* ---------------------------------------------------------------- lentity.c */

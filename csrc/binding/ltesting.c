@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * ltesting.c - World methods that are not the API: test hooks for the specs
- * (_fail_alloc, _reuse_collider) and _check_unlocked for the Lua layer's paste. They
+ * (_fail_alloc, _reuse_collider, _detached) and _check_unlocked for the Lua layer's paste. They
  * answer `w:_name(...)` as before, but sit in a table of their own, the __index of the
  * World method table's metatable, so that pairs over the methods (bp.core.World_methods)
  * never shows them.
@@ -84,8 +84,23 @@ static int l_world_reuse_collider(lua_State *L)
 	return 1;
 }
 
+/***
+ * Internal, for the specs: whether the world, destroyed for Lua, keeps its core world
+ * for a call that may still read it (destroyed from a finalizer or under a running
+ * call: freed when that call returns, or by __gc). Source: our own.
+ * @function World:_detached
+ * @treturn boolean
+ * @local
+ */
+static int l_world_detached(lua_State *L)
+{
+	const LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	lua_pushboolean(L, lw->pending != NULL);
+	return 1;
+}
+
 static const luaL_Reg testing_methods[] = {
-	{"_fail_alloc", l_world_fail_alloc}, {"_reuse_collider", l_world_reuse_collider},
+	{"_detached", l_world_detached}, {"_fail_alloc", l_world_fail_alloc}, {"_reuse_collider", l_world_reuse_collider},
 	{"_check_unlocked", l_world_check_unlocked}, {NULL, NULL}};
 
 /* After lbp_open_world: give the World method table a metatable whose __index is a

@@ -88,13 +88,107 @@ int lbp_world_new(lua_State *L)
 	return 1;
 }
 
-/* True while a finalizer (__gc) may run (LBP_IN_FINALIZER: exact on Lua 5.4, else
- * also at times when no finalizer runs, which only defers the free to __gc). A
- * finalizer may run at any allocation inside a method of this very world, which
- * still holds pointers into it. */
+#if LUA_VERSION_NUM < 504 /* see in_finalizer */
+/* The registry key of the set (a table with weak keys) of the module's own C
+ * functions: every function value of its metatables, of its module table and of their
+ * tables one and two levels down (method tables, the Entity field table). */
+static const char own_functions_key = 0;
+
+/* Adds the C functions among the values of the table at index t to the set at index
+ * set, and those of its tables (and of their metatables) `depth` levels down. */
+static void note_functions(lua_State *L, int set, int t, int depth)
+{
+	t = lua_absindex(L, t);
+	luaL_checkstack(L, 4, NULL);
+	if (depth > 0 && lua_getmetatable(L, t)) { /* the World methods' hidden ones */
+		note_functions(L, set, -1, depth - 1);
+		lua_pop(L, 1);
+	}
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		if (lua_iscfunction(L, -1)) {
+			lua_pushvalue(L, -1);
+			lua_pushboolean(L, 1);
+			lua_rawset(L, set);
+		} else if (depth > 0 && lua_istable(L, -1)) {
+			note_functions(L, set, -1, depth - 1);
+		}
+		lua_pop(L, 1);
+	}
+}
+
+/* Notes the module's C functions (the module table at index module, complete) in the
+ * set that own_call_below looks for on the stack. */
+void lbp_note_own_functions(lua_State *L, int module)
+{
+	static const char *const types[] = {WORLD_MT, ENTITY_MT, COLLIDER_MT, RULESVIEW_MT,
+	                                    RULES_MT};
+	module = lua_absindex(L, module);
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &own_functions_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L); /* weak keys: a module opened again leaves its old closures */
+		lua_createtable(L, 0, 1);
+		lua_pushliteral(L, "k");
+		lua_setfield(L, -2, "__mode");
+		lua_setmetatable(L, -2);
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &own_functions_key);
+	}
+	const int set = lua_gettop(L);
+	for (int i = 0; i < 5; i++) {
+		luaL_getmetatable(L, types[i]);
+		note_functions(L, set, -1, 2);
+		lua_pop(L, 1);
+	}
+	note_functions(L, set, module, 2);
+	lua_pop(L, 1);
+}
+
+/* Whether one of the module's C functions runs on this thread below the function
+ * that asks (stack level 0); past 256 levels, yes (unsure: the walk stays short). */
+static int own_call_below(lua_State *L)
+{
+	lua_Debug ar;
+	int found = 0;
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &own_functions_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return 1;
+	}
+	for (int level = 1; !found && lua_getstack(L, level, &ar); level++) {
+		if (level > 256) {
+			found = 1;
+			break;
+		}
+		lua_getinfo(L, "f", &ar);
+		found = lua_iscfunction(L, -1) && lua_rawget(L, -2) != LUA_TNIL;
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return found;
+}
+#else
+void lbp_note_own_functions(lua_State *L, int module)
+{
+	(void)L, (void)module; /* Lua 5.4 tells a finalizer exactly */
+}
+#endif
+
+/* True when freeing the core world now could pull it from under a running call: while
+ * a finalizer (__gc) may run (LBP_IN_FINALIZER: exact on Lua 5.4, else also at times
+ * when no finalizer runs, which only defers the free to __gc), since a finalizer may
+ * run at any allocation inside a method of this very world, which still holds pointers
+ * into it. Before 5.4 the collector's state can lie: a finalizer that runs
+ * collectgarbage() (LuaJIT: also "step"; 5.2, 5.3 and LuaJIT: "restart") leaves the
+ * collector running for the rest of it, and world:destroy() there freed the world
+ * under the method the finalizer interrupted. So there the stack answers too: yes
+ * while one of the module's C functions runs below (the free then waits for __gc). */
 static int in_finalizer(lua_State *L)
 {
+#if LUA_VERSION_NUM >= 504
 	return LBP_IN_FINALIZER(L);
+#else
+	return LBP_IN_FINALIZER(L) || own_call_below(L);
+#endif
 }
 
 /***
@@ -105,7 +199,8 @@ static int in_finalizer(lua_State *L)
  * @raise "destroy: world is locked: cannot destroy it inside world:step (from a rules hook or
  *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise).
  */
-/* From a finalizer the core world is only detached (the world is destroyed for Lua at
+/* From a finalizer (before Lua 5.4: also under any running call of the module, see
+ * in_finalizer) the core world is only detached (the world is destroyed for Lua at
  * once) and freed by __gc: the interrupted method may still read it. */
 static int l_world_destroy(lua_State *L)
 {
