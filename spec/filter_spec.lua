@@ -369,6 +369,27 @@ describe("filters", function()
     assert.is_true(a.x + H.F.half_width <= 2)
   end)
 
+  -- Each level takes kilobytes of C stack: Lua 5.1 to 5.4 stop the recursion at their
+  -- C call limit, LuaJIT has none and the process died (segmentation fault); the
+  -- binding stops it at 100 levels.
+  for _, method in ipairs{ "move", "move_swept" } do
+    it("a filter that calls e:" .. method .. " on its own entity again fails the move, "
+        .. "whatever the interpreter", function()
+      local _, e = mover(function(self)
+        self[method](self, 3, 0, 0)
+        return true
+      end)
+      local ok, err = pcall(e[method], e, 3, 0, 0)
+      assert.is_false(ok)
+      assert.truthy(err:find(method .. ": filter of entity 2 failed: ", 1, true))
+      assert.truthy(err:find(method .. ": too many nested calls (world:step, e:move and "
+        .. "e:move_swept called from hooks and filters: at most 100 deep)", 1, true)
+        or err:find("stack overflow", 1, true), err)
+      assert.equal(0.5, e.x)
+      assert.equal(3, #{ e:move(0, 0, 0) }) -- and the next move runs
+    end)
+  end
+
   it("names e:move when its filter starts a step", function()
     local _, e = mover(function(self)
       self.world:step()

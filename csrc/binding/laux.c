@@ -100,6 +100,28 @@ void lbp_check_unlocked(lua_State *L, bp_World *w, const char *fn)
 		              "added or removed inside %s", fn, lbp_lock_holder(w));
 }
 
+/* ------------------------------------------------------------ nesting */
+
+/* How deeply world:step, e:move and e:move_swept (the calls that run hooks and
+ * filters) nest on this thread: a filter may call e:move, whose filters may call it
+ * again, and each level takes kilobytes of C stack. Lua 5.1 to 5.4 stop such a
+ * recursion at their C call limit ("C stack overflow"), but LuaJIT has none and the
+ * process died of a stack overflow. Per thread (C11 _Thread_local): the C stack is. */
+static _Thread_local int nesting = 0;
+
+void lbp_nest_check(lua_State *L, const char *fn)
+{
+	if (nesting >= LBP_MAX_NESTING)
+		luaL_error(L, "%s: too many nested calls (world:step, e:move and e:move_swept "
+		              "called from hooks and filters: at most %d deep)",
+		           fn, LBP_MAX_NESTING);
+}
+
+void lbp_nest(int by)
+{
+	nesting += by;
+}
+
 /* ------------------------------------------------------- values in messages */
 
 static int l_tolstring(lua_State *L)

@@ -44,6 +44,9 @@
  * stays bounded (MC-CPP substeps) and a dt in milliseconds is refused. */
 #define MIN_DT 1e-6
 #define MAX_DT 1.0
+/* How deeply world:step, e:move and e:move_swept may nest (called from hooks and
+ * filters), on one thread (laux.c, lbp_nest_check). */
+#define LBP_MAX_NESTING 100
 /* Boxes one boxes_in may return or one sweep may test (the core's bound): a region of
  * max_query_cells cells can hold 64 boxes per cell, and each box returned becomes a
  * Collider of about 100 bytes. */
@@ -136,6 +139,8 @@ double lbp_opt_finite(lua_State *L, int i, double def);
 bp_World *lbp_world_of(lua_State *L, int i);
 const char *lbp_lock_holder(const bp_World *w);
 void lbp_check_unlocked(lua_State *L, bp_World *w, const char *fn);
+void lbp_nest_check(lua_State *L, const char *fn);
+void lbp_nest(int by);
 const char *lbp_key_text(lua_State *L, int idx);
 const char *lbp_error_text(lua_State *L, int idx);
 void lbp_raise_status(lua_State *L, bp_Status st);

@@ -191,6 +191,7 @@ static int do_move(lua_State *L, int swept)
 		if (fabs(d[a]) > BP_MAX_MOVE)
 			luaL_argerror(L, 2 + a, "displacement too large (at most 1024 blocks per axis)");
 	}
+	lbp_nest_check(L, swept ? "move_swept" : "move"); /* before anything changes */
 	uint32_t index = ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1;
 	bp_EntityState saved;
 	bp_world_entity_save(w, index, &saved);
@@ -202,7 +203,9 @@ static int do_move(lua_State *L, int swept)
 		lbp_forget_caught(L, base);
 		lbp_start_undo(L, base, 1);
 	}
+	lbp_nest(1); /* the filters run under pcall: nothing raises through the move */
 	bp_Status st = move_filtered(L, w, index, swept, d, out);
+	lbp_nest(-1);
 	if (st == BP_EHOOK) { /* a filter failed in this move (not in an earlier one) */
 		const int caught = lua_gettop(L) == base; /* a filter caught a nested move's error */
 		bp_world_entity_restore(w, index, &saved); /* undo the move, its input included */
@@ -245,7 +248,9 @@ static int do_move(lua_State *L, int swept)
  * @raise "bad argument #n to 'move' (displacement too large (at most 1024 blocks per
  *   axis))", "(number must be finite)"; "move: filter of entity N failed: msg" (the
  *   entity is restored; inside world:step the step aborts); "move: a filter failed
- *   inside a filter that caught its error (the first: msg)"; "not enough memory".
+ *   inside a filter that caught its error (the first: msg)"; "move: too many nested
+ *   calls (world:step, e:move and e:move_swept called from hooks and filters: at most
+ *   100 deep)"; "not enough memory".
  */
 int lbp_entity_move(lua_State *L) { return do_move(L, 0); }
 
@@ -278,7 +283,9 @@ int lbp_entity_move_swept(lua_State *L) { return do_move(L, 1); }
  *   by per-second rules only: a Beta entity moves one tick per call whatever dt)
  * @raise "bad argument #1 to 'step' (dt must be positive)", "(dt must be in [1e-06,
  *   1] seconds)" (a dt given in milliseconds) or "(number must be finite)"; "world:step: already stepping (called from a rules hook or filter)";
- *   "world:step: cannot step inside e:move (from an entity filter)" (or e:move_swept); "world:step:
+ *   "world:step: cannot step inside e:move (from an entity filter)" (or e:move_swept);
+ *   "world:step: too many nested calls (...: at most 100 deep)" (another world's step
+ *   from a hook or filter, 100 levels down); "world:step:
  *   entity N would move X blocks in one step (at most 1024 per axis)" (checked before
  *   anything moves); "world:step: rules hook 'k' of entity N failed: msg", "world:step:
  *   rules hook 'heading' of entity N must return two finite numbers (dvx, dvz)",
@@ -298,6 +305,7 @@ static int step(lua_State *L, double dt, const char *fn)
 		return luaL_error(L, "%s: already stepping (called from a rules hook or filter)", fn);
 	if (bp_world_lock(w)) /* no step runs: a filter of e:move or e:move_swept called step */
 		return luaL_error(L, "%s: cannot step inside %s", fn, lbp_lock_holder(w));
+	lbp_nest_check(L, fn); /* another world's, from a hook or filter */
 	lua_settop(L, 1);
 	lbp_forget_caught(L, 1);
 	StepCtx c = {L, 1, 0, fn};
@@ -325,7 +333,10 @@ static int step(lua_State *L, double dt, const char *fn)
 	if (snap)
 		bp_world_snapshot_save(w, snap);
 	int base = lua_gettop(L);
-	if (bp_world_step(w, dt, &hooks)) {
+	lbp_nest(1); /* the hooks and filters run under pcall: nothing raises through it */
+	const int failed = bp_world_step(w, dt, &hooks);
+	lbp_nest(-1);
+	if (failed) {
 		/* Restore first: building a message may raise (out of memory). */
 		const int caught = lua_gettop(L) == base; /* a hook caught its e:move's error */
 		if (snap) {
