@@ -223,7 +223,8 @@ sanitize:
 # interpreter frees everything when it closes, so "all" leak kinds can be errors;
 # --keep-debuginfo names our functions in a leak's stack after Lua unloads the module;
 # tools/valgrind.supp: the loader's records of the module, which stays loaded on
-# purpose under Lua 5.1 to 5.3 and LuaJIT.
+# purpose under Lua 5.1 to 5.3 and LuaJIT, and glibc's entry for the module's
+# thread-local block (the nesting count of laux.c).
 memcheck:
 	$(NEED)"$(DEBS_TEST) valgrind"
 	$(MAKE) --no-print-directory module test-tools BUILD=build-vg OPT="-O1 -g"
