@@ -206,9 +206,8 @@ end
 
 local read_payload -- forward declaration: lists and compounds recurse
 
--- A list's element type and count, checked: the count must fit the bytes left.
 -- A list's element type and length; the caller checks that its elements fit
--- (check_list_fits), its cap and its values, see lies_ahead for the order.
+-- (check_list_fits), its cap and its values: admit_list.
 local function read_list_header(r)
   local elem = read_fixed(r, ">i1", 1, "list element type")
   if elem < 0 or elem > #TAG_NAMES then
@@ -227,13 +226,22 @@ local function check_list_fits(r, elem, n)
   check_fits(r, n, MIN_SIZE[elem], "list")
 end
 
--- Whether a list's n elements lie past the bytes at hand of a document that is
--- still arriving (r.more). A list is checked in the order a whole document has
--- always been: its elements fit, then its cap, then its values; but a list that
--- lies ahead has its cap and values checked first, so that a list past them is
--- refused at its length without reading (inflating) the bytes it claims.
-local function lies_ahead(r, elem, n)
-  return r.more ~= nil and n * MIN_SIZE[elem] > r.len - r.pos + 1
+-- Checks a list just past its header (element type elem, length n): its elements
+-- fit, then its cap (`cap`, naming it `name`), then counts its n values when
+-- `count`. That is the order a whole document has always been checked in; but when
+-- the elements lie past the bytes at hand of a document still arriving (r.more),
+-- the cap and the values come first, so that a list past them is refused at its
+-- length without reading (inflating) the bytes it claims.
+local function admit_list(r, elem, n, cap, name, count)
+  local ahead = r.more ~= nil and n * MIN_SIZE[elem] > r.len - r.pos + 1
+  if not ahead then check_list_fits(r, elem, n) end
+  if cap and n > cap then
+    fail("list %s of %d entries (at most %d) at byte %d", name, n, cap, r.pos - 6)
+  end
+  if count then
+    add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
+  end
+  if ahead then check_list_fits(r, elem, n) end
 end
 
 -- The entries a container named `name` may hold (r.caps, see decode), or nil.
@@ -246,14 +254,7 @@ end
 -- container named `name[i]` (0-based, as the messages count) with that cap.
 local function read_list(r, depth, name, cap)
   local elem, n = read_list_header(r)
-  cap = cap or cap_of(r, name)
-  local ahead = lies_ahead(r, elem, n)
-  if not ahead then check_list_fits(r, elem, n) end
-  if cap and n > cap then
-    fail("list %s of %d entries (at most %d) at byte %d", name, n, cap, r.pos - 6)
-  end
-  add_values(r, n, r.pos - 6) -- at the element type, as read_list_header's messages
-  if ahead then check_list_fits(r, elem, n) end
+  admit_list(r, elem, n, cap or cap_of(r, name), name, true)
   local out = setmetatable({}, LIST_MT[elem])
   local elem_cap = name and cap_of(r, name .. "[]")
   local join = r.joins and name and r.joins[name]
@@ -396,12 +397,7 @@ function skip_payload(r, id, depth)
   check_depth(r, depth)
   if id == TAG.list then
     local elem, n = read_list_header(r)
-    local ahead = lies_ahead(r, elem, n)
-    if not ahead then check_list_fits(r, elem, n) end
-    if not SCALARS[elem] then
-      add_values(r, n, r.pos - 6) -- at the element type, as read_list
-    end
-    if ahead then check_list_fits(r, elem, n) end
+    admit_list(r, elem, n, nil, nil, not SCALARS[elem]) -- a list of numbers counts nothing
     if SCALARS[elem] then
       r.pos = r.pos + n * SCALARS[elem][2]
     else

@@ -67,8 +67,9 @@ local function open_source(src)
   return string_pieces(src), function() end, true
 end
 
--- Size of each piece fed to zlib. Small enough that a maximal compression
--- ratio (about 1000:1) cannot overshoot `max_bytes` by more than ~16 MiB.
+-- Size of each piece fed to zlib. Small enough that a maximal compression ratio
+-- (about 1000:1) cannot overshoot `max_bytes` by more than ~4 MiB, nor inflate
+-- more than that before a decode refuses a document at its first bytes.
 local INFLATE_PIECE = 4 * 1024
 -- Bytes per read of raw NBT (file:read(n) allocates n bytes before it reads).
 local READ_PIECE = 1024 * 1024
