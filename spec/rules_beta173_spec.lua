@@ -906,9 +906,11 @@ describe("beta173 rules", function()
         "world:step: rules hook 'jump' of entity 2 failed: no jumping here")
       assert.same(before1, H.state(first))
       assert.same(before2, H.state(e))
-      e.jumping = false
-      w:step() -- the world still steps
+      e.jumping = false -- the press stays latched until a tick runs (the failed one was undone)
+      e.rules = bp.rules.beta173()
+      w:step() -- the world still steps, and the latched press jumps once
       assert.is_true(first.y < 70)
+      assert.near(64 + 0.42, e.y, 1e-6)
     end)
 
     it("a heading hook must return two finite numbers", function()

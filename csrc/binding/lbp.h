@@ -220,6 +220,15 @@ extern const luaL_Reg lbp_query_world_methods[]; /* boxes_in, query, raycast, ..
 extern const luaL_Reg lbp_loop_world_methods[]; /* advance, positions, lerp_positions */
 void lbp_open_loop(lua_State *L);
 
+/* ---------------------------------------------------------------- levents.c */
+
+extern const luaL_Reg lbp_events_world_methods[]; /* events */
+int lbp_entity_contacts(lua_State *L);
+int lbp_entity_ground(lua_State *L);
+void lbp_keep_departed(lua_State *L, int wi, int ei, bp_EntityId id);
+int lbp_events_index(lua_State *L, const char *k);
+int lbp_events_newindex(lua_State *L, const char *k);
+
 /* ------------------------------------------------------------------- lffi.c */
 
 void lbp_open_ffi(lua_State *L);

@@ -90,6 +90,8 @@ static int l_entity_teleport(lua_State *L)
 	e->on_ground = 0;
 	e->fall_distance = 0;
 	e->landing_fall = 0;
+	e->out_landing = 0;
+	e->stops = e->prev_stops = 0; /* no contacts where nothing stopped it */
 	bp_broadphase_moved(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
 	return 0;
 }
@@ -138,7 +140,7 @@ static int l_entity_set_input(lua_State *L)
 	in->forward = forward;
 	in->strafe = strafe;
 	in->yaw = yaw;
-	in->jumping = jumping;
+	bp_input_set_jumping(in, jumping);
 	in->sneaking = sneaking;
 	return 0;
 }
@@ -605,6 +607,8 @@ static int l_world_remove(lua_State *L)
 		return luaL_argerror(L, 2, "entity belongs to another world");
 	lbp_check_entity(L, 2);
 	lbp_check_unlocked(L, w, "remove");
+	if (lbp_check_entity(L, 2)->in_events) /* an event names it: the same userdata */
+		lbp_keep_departed(L, 1, 2, le->id);
 	bp_Status st = bp_world_remove(w, le->id);
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
@@ -644,8 +648,8 @@ static const luaL_Reg entity_methods[] = {
 	{"teleport", l_entity_teleport}, {"lerp", l_entity_lerp}, {"valid", l_entity_valid},
 	{"depenetrate", l_entity_depenetrate}, {"set_input", l_entity_set_input},
 	{"knockback", l_entity_knockback}, {"native_heading", l_entity_native_heading},
-	{"native_jump", l_entity_native_jump},
-	{NULL, NULL}};
+	{"native_jump", l_entity_native_jump}, {"contacts", lbp_entity_contacts},
+	{"ground", lbp_entity_ground}, {NULL, NULL}};
 
 static const luaL_Reg entity_meta[] = {
 	{"__index", NULL}, {"__newindex", NULL}, /* closures: lfields.c */

@@ -50,7 +50,7 @@ static int ffi_set_input(const void *entity, double forward, double strafe, doub
 	in->forward = forward;
 	in->strafe = strafe;
 	in->yaw = yaw;
-	in->jumping = (uint8_t)(jumping != 0);
+	bp_input_set_jumping(in, jumping);
 	in->sneaking = (uint8_t)(sneaking != 0);
 	return 0;
 }

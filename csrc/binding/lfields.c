@@ -79,12 +79,12 @@ static const PlainField plain_fields[] = {
 	ENTITY_VEL("vx", 0), ENTITY_VEL("vy", 1), ENTITY_VEL("vz", 2),
 	INPUT_NUM(forward, 2), INPUT_NUM(strafe, 2), INPUT_NUM(yaw, 1),
 	ENTITY_NUM("fall_distance", fall_distance, 1),
-	ENTITY_NUM("landing_fall", landing_fall, 0),
+	ENTITY_NUM("landing_fall", out_landing, 0),
 	ENTITY_NUM("width", width, 0), ENTITY_NUM("height", height, 0),
 	ENTITY_NUM("y_size", y_size, 0), ENTITY_NUM("step_offset", step_offset, 0),
 	ENTITY_BOOL("on_ground", on_ground, 0),
-	ENTITY_BOOL("collided_horizontally", coll_h, 0),
-	ENTITY_BOOL("collided_vertically", coll_v, 0),
+	ENTITY_BOOL("collided_horizontally", out_coll_h, 0),
+	ENTITY_BOOL("collided_vertically", out_coll_v, 0),
 	ENTITY_BOOL("in_water", in_water, 0), ENTITY_BOOL("in_lava", in_lava, 0),
 	ENTITY_BOOL("in_web", in_web, 0),
 	INPUT_BOOL(jumping), INPUT_BOOL(sneaking), INPUT_BOOL(flying),
@@ -335,6 +335,8 @@ static int l_entity_newindex(lua_State *L)
 			return luaL_error(L, "entity field '%s' must be a boolean", KEY);
 		if (at == (char *)&e->solid) /* counted by the world */
 			bp_entity_set_solid(w, e, lua_toboolean(L, 3));
+		else if (at == (char *)&bp_entity_input(w, e)->jumping) /* a press latches */
+			bp_input_set_jumping(bp_entity_input(w, e), lua_toboolean(L, 3));
 		else
 			*(uint8_t *)at = (uint8_t)lua_toboolean(L, 3);
 		return 0;
@@ -422,6 +424,8 @@ int lbp_ffi_field_set(const LEntity *le, int code, double v, int boolean)
 	if (boolean) {
 		if (at == (char *)&e->solid)
 			bp_entity_set_solid(w, e, v != 0);
+		else if (at == (char *)&bp_entity_input(w, e)->jumping)
+			bp_input_set_jumping(bp_entity_input(w, e), v != 0);
 		else
 			*(uint8_t *)at = (uint8_t)(v != 0);
 		return 0;

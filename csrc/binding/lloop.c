@@ -200,7 +200,10 @@ static const char *read_input(lua_State *L, int i, int k, bp_EntityInput *in)
 	const int type = lua_type(L, i);
 	if (type != LUA_TNIL && type != LUA_TBOOLEAN)
 		return "a boolean or nil";
-	*(k == 3 ? &in->jumping : &in->sneaking) = (uint8_t)lua_toboolean(L, i);
+	if (k == 3)
+		bp_input_set_jumping(in, lua_toboolean(L, i));
+	else
+		in->sneaking = (uint8_t)lua_toboolean(L, i);
 	return NULL;
 }
 
@@ -268,6 +271,8 @@ static int l_world_index(lua_State *L)
 			lua_pushinteger(L, lw->max_ticks);
 			return 1;
 		}
+		if (lbp_events_index(L, k)) /* tick, max_events, events_dropped, hit_speed */
+			return 1;
 	}
 	lua_pushvalue(L, 2);
 	lua_gettable(L, lua_upvalueindex(1)); /* the methods (and the hidden ones) */
@@ -304,6 +309,8 @@ static int l_world_newindex(lua_State *L)
 		lw->max_ticks = v;
 		return 0;
 	}
+	if (k && lbp_events_newindex(L, k))
+		return 0;
 	return luaL_error(L, "world has no field '%s'", lbp_key_text(L, 2));
 }
 

@@ -6,6 +6,7 @@
  * so that velocities match the game's; everything else is double.
  */
 #include "beta173.h"
+#include "move.h"
 #include "blockphys.h"
 #include "beta173_flow.h"
 #include "beta173_push_out.h"
@@ -188,10 +189,7 @@ static void move(bp_World *w, bp_Entity *e, const double v[3])
 		bp_tick_displacement(v, d); /* rare: clamp to the limit */
 		m = d;
 	}
-	if (e->rules.resolver == BP_RESOLVER_SWEPT)
-		bp_move_swept(w, e, m, out);
-	else
-		bp_move_axis(w, e, m, out);
+	bp_move(w, e, m, out);
 }
 
 /* moveEntity where a web or a touched block may act: the move inside the web
@@ -336,7 +334,7 @@ int bp_tick_beta173(bp_World *w, uint32_t index, const bp_Hooks *hooks)
 	if (r->push_out_of_blocks)
 		bp_push_out_of_blocks(w, e);
 	e->in_lava = (uint8_t)bp_in_lava(w, e);
-	if (in->jumping) {
+	if (bp_input_jump(in)) {
 		if (r->hook_jump && hooks && hooks->jump) {
 			if (hooks->jump(hooks->ctx, w, index))
 				return 1;

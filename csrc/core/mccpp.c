@@ -11,6 +11,7 @@
  */
 #include "mccpp.h"
 #include "blockphys.h"
+#include "move.h"
 #include "move_limits.h"
 #include "push.h"
 
@@ -42,10 +43,7 @@ static void resolve(bp_World *w, bp_Entity *e, double dt)
 	for (int a = 0; a < 3; a++)
 		v[a] = e->vel[a] * dt;
 	bp_tick_displacement(v, d);
-	if (e->rules.resolver == BP_RESOLVER_AXIS)
-		bp_move_axis(w, e, d, out);
-	else
-		bp_move_swept(w, e, d, out);
+	bp_move(w, e, d, out);
 }
 
 /* Steps 3 and the jump: acceleration (native or the heading hook) times the state's
@@ -70,7 +68,7 @@ static int input(bp_World *w, uint32_t index, double dt, const bp_Hooks *hooks)
 		return 1;
 	e->vel[0] += acc[0] * f[0] * dt;
 	e->vel[2] += acc[1] * f[2] * dt;
-	if (!in->jumping)
+	if (!bp_input_jump(in))
 		return 0;
 	if (e->rules.hook_jump && hooks && hooks->jump)
 		return hooks->jump(hooks->ctx, w, index);

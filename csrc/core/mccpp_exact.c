@@ -31,6 +31,7 @@
 #include "mccpp.h"
 #include "blockphys.h"
 #include "liquid.h"
+#include "move.h"
 #include "move_limits.h"
 #include "push.h"
 
@@ -173,10 +174,7 @@ static void resolve(bp_World *w, bp_Entity *e, const double v[3])
 {
 	double d[3], out[3];
 	bp_tick_displacement(v, d);
-	if (e->rules.resolver == BP_RESOLVER_AXIS)
-		bp_move_axis(w, e, d, out);
-	else
-		bp_move_swept(w, e, d, out);
+	bp_move(w, e, d, out);
 }
 
 /* What the entity's position decides: in water, in lava, on a ladder. */
@@ -327,7 +325,7 @@ static int substep(bp_World *w, uint32_t index, double h, int splits[2], const b
 	                                       : r->walk_speed,
 	            h, hooks, t))
 		return 1;
-	if (w->entities.input[index].jumping) {
+	if (bp_input_jump(&w->entities.input[index])) {
 		e = &w->entities.items[index];
 		if (e->rules.hook_jump && hooks && hooks->jump) {
 			if (hooks->jump(hooks->ctx, w, index))
@@ -344,7 +342,7 @@ static int substep(bp_World *w, uint32_t index, double h, int splits[2], const b
 	if (medium != LAND) {
 		const int water = medium == WATER;
 		const double k = water ? r->water_rate : r->lava_rate;
-		const double up = in->jumping ? (water ? r->water_swim : r->lava_swim)
+		const double up = bp_input_jump(in) ? (water ? r->water_swim : r->lava_swim)
 		                              : -(water ? r->water_sink : r->lava_sink);
 		ax[0] = relax(k, t[0]);
 		ax[1] = relax(k, up);

@@ -115,9 +115,12 @@ static void write_back(bp_Entity *e, const double o[3], const double d[3])
 	e->coll_v = o[1] != d[1];
 	e->on_ground = o[1] != d[1] && o[1] < 0;
 	bp_update_fall(e, d[1]);
+	e->move_stops = 0;
 	for (int a = 0; a < 3; a++) {
-		if (o[a] != d[a])
+		if (o[a] != d[a]) {
 			e->vel[a] = 0;
+			e->move_stops |= (uint8_t)(1u << (2 * a + (o[a] > 0)));
+		}
 	}
 }
 

@@ -202,9 +202,13 @@ static void write_back(bp_Entity *e, const double d[3], const double out[3], int
 	e->coll_v = (stopped & 1 << BP_Y) != 0;
 	e->on_ground = e->coll_v && d[1] < 0;
 	bp_update_fall(e, out[1]);
+	e->move_stops = 0;
 	for (int a = 0; a < 3; a++) {
-		if (stopped & 1 << a)
+		if (stopped & 1 << a) {
 			e->vel[a] = 0;
+			if (d[a] != 0)
+				e->move_stops |= (uint8_t)(1u << (2 * a + (d[a] > 0)));
+		}
 	}
 }
 

@@ -8,6 +8,8 @@
 #include "blockphys.h"
 #include "beta173.h"
 #include "entity.h"
+#include "events.h"
+#include "move.h"
 #include "move_limits.h"
 #include "mccpp.h"
 #include "solid.h"
@@ -35,8 +37,12 @@ double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot)
 	return m;
 }
 
-static int step_end(bp_World *w, int rc)
+static int step_end(bp_World *w, int rc, bp_EventMark mark)
 {
+	if (rc) { /* undone by the caller: not a step run, and its events never happened */
+		w->tick--;
+		bp_events_rewind(w, mark);
+	}
 	w->locked = 0;
 	w->ticking = 0;
 	w->hooks = NULL;
@@ -70,6 +76,8 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->vel_limit[BP_MODEL_BETA173] = BP_MAX_MOVE; /* per tick */
 	w->vel_limit[BP_MODEL_MCCPP] = bp_velocity_limit(dt);
 	w->broad.nresults = 0; /* no query is in flight between steps */
+	w->tick++; /* events of this step carry its number */
+	const bp_EventMark mark = bp_events_mark(w);
 	/* Whether the separation push has work is noted while each entity is at hand: at
 	 * N = 10,000 another pass over every entity costs cache misses. A hook that
 	 * changed some rules mid-step makes the push look for itself. */
@@ -78,29 +86,31 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	for (uint32_t i = 0; i < p->norder; i++) {
 		uint32_t index = p->order[i];
 		w->ticking = index + 1;
+		bp_outcome_begin(&p->items[index]);
 		if (p->items[index].rules.depenetrate)
 			depenetrate(w, index);
 		int rc = p->items[index].rules.model == BP_MODEL_MCCPP
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
+		p->input[index].jump_latch = 0; /* a tap jumps in one tick */
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
 		bp_Entity *e = &p->items[index];
 		bp_clamp_velocity(w->vel_limit[e->rules.model], e->vel); /* the next step can start */
 		bp_broadphase_moved(w, index);
 		if (rc || w->hook_failed)
-			return step_end(w, 1);
+			return step_end(w, 1, mark);
 	}
 	w->ticking = 0;
 	if (separate || w->rules_writes != writes)
 		bp_push_separate(w, dt);
 	if (w->hook_failed)
-		return step_end(w, 1);
+		return step_end(w, 1, mark);
 	if (w->unstable) { /* only spawns and the separation push make entities unstable */
 		for (uint32_t i = 0; i < p->norder; i++)
 			p->items[p->order[i]].stable = 1;
 		w->unstable = 0;
 	}
-	return step_end(w, 0);
+	return step_end(w, 0, mark);
 }
 
 uint32_t bp_world_step_over_limit(const bp_World *w, double *by)
@@ -123,14 +133,18 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
 		w->hook_failed = 0;
 	}
 	w->hooks = hooks;
-	bp_Status st = swept ? bp_move_swept(w, &w->entities.items[slot], d, out)
-	                     : bp_move_axis(w, &w->entities.items[slot], d, out);
+	const bp_EventMark mark = bp_events_mark(w);
+	bp_Entity *e = &w->entities.items[slot];
+	if (!locked || !w->ticking)
+		bp_outcome_begin(e); /* a move of its own; inside a tick, part of the step's */
+	bp_Status st = bp_move_by(w, e, swept, d, out);
 	w->locked = locked;
 	w->hooks = outer;
 	bp_broadphase_moved(w, slot);
 	if (w->hook_failed && !failed_before) {
 		if (!locked)
 			w->hook_failed = 0; /* reported by the status: a later move must not see it */
+		bp_events_rewind(w, mark); /* the caller undoes the move */
 		return BP_EHOOK;
 	}
 	return st;

@@ -7,6 +7,7 @@
 #include "broadphase.h"
 #include "chunk.h"
 #include "entity.h"
+#include "events.h"
 
 #include <string.h>
 
@@ -23,6 +24,7 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud)
 	w->mem.bytes = sizeof *w;
 	w->block_version = 1; /* 0 marks an empty bp_GatherCache */
 	bp_chunks_init(w);
+	bp_events_init(w);
 	/* Type 0 is air: no boxes. */
 	bp_BlockDef air = bp_default_block_def();
 	air.name = "air";
@@ -49,6 +51,7 @@ void bp_world_destroy(bp_World *w)
 	bp_chunks_free(w);
 	bp_free(&w->mem, w->colliders, (size_t)w->colliders_cap * sizeof(bp_StaticCollider));
 	bp_entities_free(w);
+	bp_events_free(w);
 	bp_broadphase_free(w);
 	bp_free(&w->mem, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
 	w->mem.fn(w->mem.ud, w, sizeof *w, 0);

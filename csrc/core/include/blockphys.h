@@ -13,6 +13,7 @@
 #include "bp_aabb.h"
 #include "bp_base.h"
 #include "bp_entity.h"
+#include "bp_events.h"
 #include "bp_rules.h"
 #include "bp_world.h"
 
@@ -281,8 +282,6 @@ bp_Status bp_move_swept(bp_World *w, bp_Entity *e, const double d[3], double out
 /** Longest ray (blocks): bounds the cells one raycast walks. */
 #define BP_MAX_RAY 4096.0
 
-enum { BP_HIT_NONE = 0, BP_HIT_BLOCK = 1, BP_HIT_COLLIDER = 2, BP_HIT_ENTITY = 3 };
-
 /** A ray's hit on a block shape or a static collider. */
 typedef struct bp_RayHit {
 	int kind;          /* BP_HIT_* */
@@ -449,6 +448,62 @@ bp_Status bp_world_depenetrate(bp_World *w, const bp_Entity *self, const bp_AABB
  *  broadphase told. Same results; nothing moves unless *found. Source: our own. */
 bp_Status bp_entity_depenetrate(bp_World *w, uint32_t index, double max, double out[3],
                                 int *found);
+
+/* --- what moves did: contacts, ground, events (contact.c, events.c) --- */
+
+/** The boxes touching entity slot `slot` (0-based, live) on the faces where its last
+ *  step (or script move) was stopped: on each such face, the block boxes, static
+ *  colliders and blocking entity boxes nearest beyond it within the move's reach,
+ *  overlapping the face (not at an edge). One entry per box, sorted by face (normal +X,
+ *  -X, +Y, -Y, +Z, -Z), kind (blocks, colliders, entities), then cell (x, y, z),
+ *  collider handle or entity creation order, then box. Found when asked, from the
+ *  world as it is now: a block removed since is gone. Writes the first min(n, cap)
+ *  into out and the count to *n (call again with room for n when n > cap; out is
+ *  sorted only when n <= cap). Source: our own (docs/events.md). */
+bp_Status bp_entity_contacts(bp_World *w, uint32_t slot, bp_Contact *out, uint32_t cap,
+                             uint32_t *n);
+
+/** What entity slot `slot` (live) stands on, into *c: among the contacts below it
+ *  (normal +Y), the one whose top the centre of its box's bottom is over (edges
+ *  included), else the one nearest to that point; ties go to the first in contact
+ *  order (blocks before colliders before entities, then lowest x, y, z). 0 when it is
+ *  not on the ground or nothing is found. Source: our own (Beta reads the block under
+ *  the centre for slipperiness: docs/beta173.md). */
+int bp_entity_ground(bp_World *w, uint32_t slot, bp_Contact *c);
+
+/** The velocity of what entity slot `slot` stands on, in its own units (blocks/tick
+ *  for Beta rules, blocks/s for MC-CPP rules): an entity ground's displacement over its
+ *  last step (per tick, or divided by the last step's dt); 0 for blocks, colliders and
+ *  in the air. Source: our own. */
+void bp_entity_ground_velocity(bp_World *w, uint32_t slot, double v[3]);
+
+/** The events since the last bp_world_events_clear (count in *count), in the order
+ *  they happened: ticks in order; within a tick, entities in update order; within an
+ *  entity's move, hits by face (X, Y, Z; the move toward -axis first), then its
+ *  landing. Valid until the next step, move or clear. Source: our own
+ *  (docs/events.md; Box2D v3's events are read after the step the same way). */
+const bp_Event *bp_world_events(const bp_World *w, uint32_t *count);
+
+/** Empty the event queue. Source: our own. */
+void bp_world_events_clear(bp_World *w);
+
+/** The most events kept between two reads (default BP_DEFAULT_MAX_EVENTS); BP_EINVAL
+ *  above BP_MAX_EVENTS. Lowering it keeps the events already queued. Source: our own. */
+bp_Status bp_world_set_max_events(bp_World *w, uint32_t max);
+uint32_t bp_world_max_events(const bp_World *w);
+
+/** Events not queued since the world was made (the queue was full, or out of memory).
+ *  Source: our own. */
+uint64_t bp_world_events_dropped(const bp_World *w);
+
+/** The least approach speed (blocks/s, >= 0 and finite; default 0) of a reported
+ *  hit; BP_EINVAL otherwise. Source: our own (Box2D v3's hit event threshold). */
+bp_Status bp_world_set_hit_speed(bp_World *w, double speed);
+double bp_world_hit_speed(const bp_World *w);
+
+/** Steps run so far: bp_world_step adds one when it succeeds (during a step, the
+ *  number of the step running). Source: our own. */
+uint64_t bp_world_tick(const bp_World *w);
 
 /* --- the step (step.c) --- */
 

@@ -57,6 +57,16 @@ typedef struct bp_Entity {
 	uint8_t stable;     /* separation push may change velocity (N64 article) */
 	uint8_t has_filter; /* a Lua filter function decides pairs */
 	uint8_t pushed;     /* separation touched it this step */
+	/* What its last step did, over every move of it (a split MC-CPP step makes several):
+	 * the fields a script reads (contact.c). on_ground is the last move's. */
+	uint8_t out_coll_h, out_coll_v;
+	/* Faces whose move was stopped: bit 2 * axis + (1 if the move was toward +axis),
+	 * of the last move, of the step so far, and of the step before (hit events). */
+	uint8_t move_stops, stops, prev_stops;
+	uint8_t in_events;  /* named by an event of the queue (the binding keeps its userdata) */
+	float stop_reach;   /* the largest requested |displacement| on a stopped axis this
+	                     * step (blocks): the stopping boxes lie within it (contact.c) */
+	double out_landing; /* the fall distance a move of its last step landed with */
 	uint32_t generation;
 	uint32_t serial;    /* creation order */
 	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
@@ -72,7 +82,24 @@ typedef struct bp_Entity {
 typedef struct bp_EntityInput {
 	double forward, strafe, yaw; /* [-1, 1], [-1, 1] (left > 0), degrees */
 	uint8_t jumping, sneaking, flying;
+	uint8_t jump_latch; /* jumping was set since the entity's last tick (a tap) */
 } bp_EntityInput;
+
+/** Set the jump input: a press also latches until the entity's next tick, so that a
+ *  tap released before any tick ran still jumps once. Every writer of `jumping` calls
+ *  it. Source: our own (docs/game-loop.md). */
+static inline void bp_input_set_jumping(bp_EntityInput *in, int jumping)
+{
+	in->jumping = (uint8_t)(jumping != 0);
+	if (jumping)
+		in->jump_latch = 1;
+}
+
+/** Whether the entity jumps this tick: held now, or pressed since its last tick. */
+static inline int bp_input_jump(const bp_EntityInput *in)
+{
+	return in->jumping || in->jump_latch;
+}
 
 /** One entity and its inputs, saved and put back whole (bp_world_entity_save): the
  *  state a failed e:move restores. */

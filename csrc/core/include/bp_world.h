@@ -16,6 +16,7 @@
 #include "bp_base.h"
 #include "bp_broadphase.h"
 #include "bp_entity.h"
+#include "bp_events.h"
 
 enum { BP_LIQUID_NONE = 0, BP_LIQUID_WATER = 1, BP_LIQUID_LAVA = 2 };
 
@@ -164,6 +165,9 @@ struct bp_World {
 	 * mid-step), `unstable` says some entity may have stable == 0. */
 	uint32_t rules_writes;
 	int unstable;
+
+	uint64_t tick;         /* steps run (world.tick): bumped when a step succeeds */
+	bp_EventQueue events;  /* filled by steps and moves, emptied by the reader (events.c) */
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
