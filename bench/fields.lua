@@ -1,5 +1,6 @@
 --- The cost of one entity field read (e.x) and one field write (e.vx = v), and of the
--- per-tick calls a game makes (e:set_input, world:positions), under the interpreter
+-- per-tick calls a game makes (e:set_input, world:set_inputs, e:position(),
+-- world:positions), under the interpreter
 -- that runs it: nanoseconds per operation, the best of a few rounds. `make bench` runs
 -- it under every interpreter installed, so the lines compare them in one run.
 --
@@ -59,6 +60,26 @@ local positions = best(function(reps)
   for _ = 1, reps do w:positions(out) end
 end, 5000) -- per entity: one call fills N entities
 
+local flat = {}
+for i = 1, N do
+  local k = 5 * i
+  flat[k - 4], flat[k - 3], flat[k - 2], flat[k - 1], flat[k] = 1, 0, i, false, false
+end
+local inputs = best(function(reps)
+  for _ = 1, reps do w:set_inputs(flat) end
+end, 5000) -- per entity: one call sets N entities
+
+local position = best(function(reps)
+  local s = 0
+  for _ = 1, reps do
+    for i = 1, N do
+      local x, y, z = es[i]:position()
+      s = s + x + y + z
+    end
+  end
+  sink = sink + s
+end, 5000)
+
 local empty = best(function(reps)
   for _ = 1, reps do
     for i = 1, N do sink = sink + i end
@@ -67,6 +88,7 @@ end, 20000)
 
 local name = type(jit) == "table" and jit.version or _VERSION -- luacheck: ignore 113
 print(("%-18s read e.x %6.1f ns, write e.vx %6.1f ns, e:set_input %6.1f ns, "
+  .. "world:set_inputs %5.1f ns, e:position() %6.1f ns, "
   .. "world:positions %5.1f ns per entity (empty loop %.1f ns)")
-  :format(name .. ":", read, write, input, positions, empty))
+  :format(name .. ":", read, write, input, inputs, position, positions, empty))
 if sink ~= sink then print(sink) end -- keeps the loops' results alive

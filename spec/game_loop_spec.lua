@@ -102,11 +102,15 @@ describe("world:advance", function()
   it("raises on bad fields and arguments, and inside a step", function()
     local w = bp.World()
     assert.has_error(function() w.tick_rate = 0 end,
-      "world field 'tick_rate' must be a number in (0, 1000]")
+      "world field 'tick_rate' must be a number in [1, 1000]")
     assert.has_error(function() w.tick_rate = 1001 end,
-      "world field 'tick_rate' must be a number in (0, 1000]")
+      "world field 'tick_rate' must be a number in [1, 1000]")
+    for _, v in ipairs{ 0.999, 0.002, 1e-300, 5e-324, -1, 0 / 0, math.huge } do
+      assert.has_error(function() w.tick_rate = v end,
+        "world field 'tick_rate' must be a number in [1, 1000]")
+    end
     assert.has_error(function() w.tick_rate = "x" end,
-      "world field 'tick_rate' must be a number in (0, 1000]")
+      "world field 'tick_rate' must be a number in [1, 1000]")
     assert.has_error(function() w.max_ticks = 0 end,
       "world field 'max_ticks' must be an integer in [1, 1000]")
     assert.has_error(function() w.max_ticks = 2.5 end,
@@ -140,6 +144,85 @@ describe("world:advance", function()
     fail = false
     local ticks = w:advance(0)
     assert.equal(1, ticks) -- the failed tick's time was still pending
+  end)
+end)
+
+describe("world:advance's clock under any writes", function()
+  -- A Beta entity whose jump hook runs once per tick (it jumps every tick, in the air).
+  local function hooked(hook)
+    local w = bp.World()
+    local e = w:spawn{ x = 0, y = 100, z = 0, rules = bp.rules.beta173{ gravity = 0, jump = hook } }
+    e.jumping = true
+    return w, e
+  end
+
+  it("refuses a rate below 1 from a hook: a tick is never longer than a second", function()
+    local w
+    w = hooked(function() w.tick_rate = 1e-300 end)
+    local ok, err = pcall(w.advance, w, 0.05)
+    assert.is_false(ok)
+    assert.matches("world:advance: rules hook 'jump' of entity 1 failed: ", err, 1, true)
+    assert.matches("world field 'tick_rate' must be a number in [1, 1000]", err, 1, true)
+    assert.equal(20, w.tick_rate)
+  end)
+
+  it("runs a hook's new rate from the next tick and keeps alpha in [0, 1)", function()
+    local w, n
+    w, n = hooked(function() n = n + 1; if n == 1 then w.tick_rate = 1000 end end), 0
+    -- 10 ticks due at 20/s; the first one's hook makes a tick 1 ms: 0.45 s is 450
+    -- ticks, of which 9 run (max_ticks 10) and 441 (0.441 s) are dropped.
+    local ticks, alpha, dropped = w:advance(0.5)
+    assert.equal(10, ticks)
+    assert.equal(10, n)
+    assert.near(0, alpha, 1e-9)
+    assert.near(0.441, dropped, 1e-9)
+    -- lowered: 10 ticks due at 1000/s; the first one's hook makes a tick 1 s: 9 ms left
+    w, n = hooked(function() n = n + 1; if n == 1 then w.tick_rate = 1 end end), 0
+    w.tick_rate = 1000
+    ticks, alpha, dropped = w:advance(0.01)
+    assert.equal(1, ticks)
+    assert.near(0.009, alpha, 1e-9)
+    assert.equal(0, dropped)
+  end)
+
+  it("saturates the pending time a rescale would grow past 1001 ticks, and says so", function()
+    local w, n
+    w, n = hooked(function() n = n + 1; if n == 1 then w.tick_rate = 1000 end end), 0
+    w.tick_rate, w.max_ticks = 1, 1000
+    -- 600 ticks of 1 s due; the first one's hook makes the 600 s 600,000 ticks: 1001 kept
+    -- (598.999 s dropped); the 1 s tick counts 1000 of them and the last one runs.
+    local ticks, alpha, dropped = w:advance(600)
+    assert.equal(2, ticks)
+    assert.near(0, alpha, 1e-9)
+    assert.near(598.999, dropped, 1e-9)
+  end)
+
+  it("stays finite with alpha in [0, 1) over any order of writes (the issue's repros)", function()
+    local w = bp.World()
+    local e = w:spawn{ x = 0, y = 100, z = 0, rules = bp.rules.mccpp() }
+    e.forward = 1
+    assert.has_error(function() w.tick_rate = 5e-324 end)
+    w.tick_rate = 1
+    local _, a1, d1 = w:advance(600)
+    w.tick_rate = 1000
+    local t2, a2, d2 = w:advance(600)
+    for _, v in ipairs{ a1, d1, a2, d2 } do assert.is_true(v == v and v > -1 and v < 1e9) end
+    assert.equal(10, t2)
+    assert.is_true(math.abs(e.x) < 1e4 and math.abs(e.y) < 1e4 and math.abs(e.z) < 1e4)
+    -- a pseudo-random walk over rates, max_ticks and frame times
+    local seed = 12345
+    local function rnd() seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 end
+    for _ = 1, 300 do
+      local r = rnd()
+      if r < 0.3 then w.tick_rate = 1 + rnd() * 999
+      elseif r < 0.4 then w.max_ticks = 1 + math.floor(rnd() * 20)
+      else
+        local ticks, alpha, dropped = w:advance(rnd() < 0.1 and 600 * rnd() or rnd() * 0.1)
+        assert.is_true(ticks >= 0 and ticks <= w.max_ticks)
+        assert.is_true(alpha >= 0 and alpha < 1)
+        assert.is_true(dropped >= 0 and dropped <= 1e6)
+      end
+    end
   end)
 end)
 

@@ -69,6 +69,7 @@ typedef struct LWorld {
 	double tick_rate;  /* world.tick_rate: ticks per second of world:advance (lloop.c) */
 	lua_Integer max_ticks; /* world.max_ticks: the most ticks one advance runs */
 	double pending_ticks;  /* time advanced but not yet run, in ticks (< 1 between calls) */
+	double dropped_seconds; /* dropped by tick_rate rescales since the last advance */
 } LWorld;
 
 typedef struct LEntity {

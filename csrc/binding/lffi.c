@@ -14,7 +14,7 @@
 #include "lbp.h"
 
 /* Bump with any change of LbpFfiApi (ffi.lua declares the same struct). */
-#define LBP_FFI_VERSION 1
+#define LBP_FFI_VERSION 2
 
 typedef struct LbpFfiApi {
 	int version;
@@ -24,6 +24,9 @@ typedef struct LbpFfiApi {
 	int (*set_input)(const void *entity, double forward, double strafe, double yaw,
 	                 int jumping, int sneaking);
 	int (*positions)(const void *world, double *out, int cap);
+	int (*position)(const void *entity, double *out);
+	int (*entity_count)(const void *world);
+	int (*set_inputs)(const void *world, const double *in, int n);
 } LbpFfiApi;
 
 static int ffi_field_get(const void *entity, int code, double *out)
@@ -73,8 +76,59 @@ static int ffi_positions(const void *world, double *out, int cap)
 	return (int)n;
 }
 
-static const LbpFfiApi ffi_api = {LBP_FFI_VERSION,  (int)sizeof(LbpFfiApi), ffi_field_get,
-                                  ffi_field_set,    ffi_set_input,           ffi_positions};
+/* e:position(): the feet position in out[0..2]; -1 for a dead entity. */
+static int ffi_position(const void *entity, double *out)
+{
+	bp_Entity *e;
+	bp_World *w;
+	if (lbp_entity_problem(entity, &e, &w))
+		return -1;
+	bp_entity_position(e, out);
+	return 0;
+}
+
+/* The world's live entity count (world:set_inputs' length check); -1 for a destroyed
+ * world or a count past what an int of 5 values per entity holds. */
+static int ffi_entity_count(const void *world)
+{
+	const bp_World *w = ((const LWorld *)world)->w;
+	if (!w)
+		return -1;
+	const uint32_t n = bp_world_entity_count(w);
+	return n > (uint32_t)INT32_MAX / 5 ? -1 : (int)n;
+}
+
+/* world:set_inputs from 5n doubles in World:entities() order (forward, strafe, yaw,
+ * jumping, sneaking; the two flags 0 or 1, their types checked by the caller): every
+ * value is checked before any input changes, as the classic function does, and -1
+ * (nothing changed) when one is wrong or n is not the entity count, for the classic
+ * function to raise its message. */
+static int ffi_set_inputs(const void *world, const double *in, int n)
+{
+	bp_World *w = ((const LWorld *)world)->w;
+	if (!w || n < 0 || (uint32_t)n != bp_world_entity_count(w))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const double *v = in + 5 * (size_t)i;
+		if (!(v[0] >= -1 && v[0] <= 1) || !(v[1] >= -1 && v[1] <= 1) || !isfinite(v[2]))
+			return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const double *v = in + 5 * (size_t)i;
+		bp_EntityInput *e_in =
+		    bp_entity_input(w, bp_world_slot_entity(w, bp_world_entity_slot(w, (uint32_t)i)));
+		e_in->forward = v[0];
+		e_in->strafe = v[1];
+		e_in->yaw = v[2];
+		e_in->jumping = (uint8_t)(v[3] != 0);
+		e_in->sneaking = (uint8_t)(v[4] != 0);
+	}
+	return 0;
+}
+
+static const LbpFfiApi ffi_api = {
+    LBP_FFI_VERSION, (int)sizeof(LbpFfiApi), ffi_field_get,    ffi_field_set,   ffi_set_input,
+    ffi_positions,   ffi_position,           ffi_entity_count, ffi_set_inputs};
 
 /* The module's `_ffi` table (at the stack top's module table): `api`, the light
  * userdata of the pointer table, and `fields`, the Entity field table (every field

@@ -17,6 +17,14 @@
  * clock (world.tick_rate's): a stalled frame never costs more than this many steps. */
 #define MAX_TICKS_LIMIT 1000
 #define MAX_TICK_RATE 1000.0
+/* The slowest clock: a tick is never longer than world:step's 1 s, whoever sets the rate
+ * and when (a rules hook inside an advance included). */
+#define MIN_TICK_RATE 1.0
+/* The most pending time a rescale of tick_rate keeps, in ticks: more than one advance
+ * can run (max_ticks <= 1000), so nothing is lost that would have run; the rest is
+ * dropped, and the next advance reports it. Keeps the clock finite in any order of
+ * writes. */
+#define MAX_PENDING (MAX_TICKS_LIMIT + 1.0)
 /* Seconds one advance may add: ten minutes, far above any frame (beyond it is an
  * argument in other units, or a clock bug). */
 #define MAX_ADVANCE 600.0
@@ -42,6 +50,19 @@ static LWorld *check_lworld(lua_State *L)
 	return lua_touserdata(L, 1);
 }
 
+/* Drop the whole ticks due beyond `keep` from the pending time; return their length in
+ * seconds. No float-to-integer conversion: the pending time is finite (< MAX_PENDING
+ * + 600,000 ticks), and its due ticks are counted in a double. */
+static double drop_due_beyond(LWorld *lw, lua_Integer keep)
+{
+	const double due = floor(lw->pending_ticks + TICK_SLACK);
+	if (!(due > (double)keep))
+		return 0;
+	const double excess = due - (double)keep;
+	lw->pending_ticks -= excess;
+	return excess / lw->tick_rate;
+}
+
 /***
  * Advance the world's clock by `seconds` of real time and run the whole ticks it now
  * holds, each one `world:step(1 / world.tick_rate)`: one Beta tick for Beta entities,
@@ -55,7 +76,11 @@ static LWorld *check_lworld(lua_State *L)
  * @tparam number seconds real time since the last call, in [0, 600]
  * @treturn number ticks the ticks run (0 .. max_ticks)
  * @treturn number alpha the time left, in ticks, in [0, 1)
- * @treturn number dropped seconds dropped by the max_ticks bound (0 normally)
+ * @treturn number dropped seconds dropped (0 normally): by the max_ticks bound, and by
+ *   rescales of tick_rate since the last call beyond MAX_PENDING (1001) ticks. A hook
+ *   that changes tick_rate or max_ticks inside a tick changes the following ticks of the
+ *   same call (each tick is 1 / tick_rate s, never longer than 1 s); whole ticks still
+ *   due when max_ticks have run are dropped, so alpha is always in [0, 1).
  * @raise "bad argument #1 to 'advance' (seconds must be in [0, 600])", "(number must
  *   be finite)"; every error of World:step, named "world:advance: ..." (the ticks run
  *   before it stay; the failed tick's time stays pending).
@@ -68,23 +93,28 @@ static int l_world_advance(lua_State *L)
 		return luaL_argerror(L, 2, "seconds must be in [0, 600]");
 	if (bp_world_lock(lw->w))
 		run_tick(L, lw); /* raises the step's lock message, before the clock changes */
+	/* Every quantity stays finite: seconds <= 600 and tick_rate in [1, 1000] add at most
+	 * 600,000 ticks to a pending time the setter keeps below MAX_PENDING ticks. */
 	lw->pending_ticks += seconds * lw->tick_rate;
-	double due = floor(lw->pending_ticks + TICK_SLACK);
-	double dropped = 0;
-	if (due > (double)lw->max_ticks) {
-		dropped = (due - (double)lw->max_ticks) / lw->tick_rate;
-		lw->pending_ticks -= due - (double)lw->max_ticks;
-		due = (double)lw->max_ticks;
-	}
+	double dropped = drop_due_beyond(lw, lw->max_ticks);
+	/* The loop reads the clock afresh each tick: a hook may change tick_rate (which
+	 * rescales the pending time) or max_ticks, or destroy the world, inside a tick. */
 	lua_Integer ticks = 0;
-	for (; ticks < (lua_Integer)due; ticks++) {
+	while (lw->w && ticks < lw->max_ticks && lw->pending_ticks + TICK_SLACK >= 1) {
+		const double rate = lw->tick_rate;
 		run_tick(L, lw);
-		lw->pending_ticks -= 1;
-		if (!lw->w) /* destroyed by a hook inside the tick */
-			break;
+		/* The tick's 1 / rate seconds, in the ticks of the rate now (exactly 1 when
+		 * no hook changed it). */
+		lw->pending_ticks -= lw->tick_rate / rate;
+		ticks++;
 	}
+	/* Whole ticks still due (the loop stopped at max_ticks after a hook raised the
+	 * rate, or the world is gone) are dropped: alpha stays in [0, 1). */
+	dropped += drop_due_beyond(lw, 0);
 	if (lw->pending_ticks < 0)
 		lw->pending_ticks = 0; /* a tick run within TICK_SLACK of due */
+	dropped += lw->dropped_seconds; /* by rescales since the last call (the setter) */
+	lw->dropped_seconds = 0;
 	lua_pushinteger(L, ticks);
 	lua_pushnumber(L, lw->pending_ticks);
 	lua_pushnumber(L, dropped);
@@ -280,12 +310,13 @@ static int l_world_index(lua_State *L)
 }
 
 /***
- * Set a World field: `tick_rate` (ticks per second, in (0, 1000]; the time already
- * advanced but not run keeps its length in seconds, and the next World:advance runs
- * the whole ticks it now makes) or `max_ticks` (an integer in
- * [1, 1000]). Source: our own.
+ * Set a World field: `tick_rate` (ticks per second, in [1, 1000], so a tick is never
+ * longer than World:step's 1 s; the time already advanced but not run keeps its length
+ * in seconds, up to 1001 ticks, the rest dropped and reported by the next
+ * World:advance, which runs the whole ticks it now makes) or `max_ticks` (an integer
+ * in [1, 1000]). Source: our own.
  * @function World:__newindex
- * @raise "world field 'tick_rate' must be a number in (0, 1000]", "world field
+ * @raise "world field 'tick_rate' must be a number in [1, 1000]", "world field
  *   'max_ticks' must be an integer in [1, 1000]", "world has no field 'k'".
  */
 static int l_world_newindex(lua_State *L)
@@ -295,9 +326,15 @@ static int l_world_newindex(lua_State *L)
 	if (k && strcmp(k, "tick_rate") == 0) {
 		int ok;
 		const double v = lua_tonumberx(L, 3, &ok);
-		if (!ok || !(v > 0 && v <= MAX_TICK_RATE))
-			return luaL_error(L, "world field 'tick_rate' must be a number in (0, 1000]");
+		if (!ok || !(v >= MIN_TICK_RATE && v <= MAX_TICK_RATE))
+			return luaL_error(L, "world field 'tick_rate' must be a number in [1, 1000]");
+		/* The pending time keeps its seconds (a ratio in [0.001, 1000]: finite), up to
+		 * MAX_PENDING ticks; the rest is dropped and reported by the next advance. */
 		lw->pending_ticks *= v / lw->tick_rate; /* run by the next advance if >= 1 */
+		if (lw->pending_ticks > MAX_PENDING) {
+			lw->dropped_seconds += (lw->pending_ticks - MAX_PENDING) / v;
+			lw->pending_ticks = MAX_PENDING;
+		}
 		lw->tick_rate = v;
 		return 0;
 	}

@@ -411,6 +411,17 @@ static int push_crossing(lua_State *L, const bp_SweepCross *x)
 	return 1;
 }
 
+/* Raise the error value on the stack top as a sweep_all filter's failure, named as the
+ * step's and move's filters name theirs (its text as it is: %s would stop at a NUL). */
+static int filter_failed(lua_State *L)
+{
+	lbp_error_text(L, -1);
+	lua_pushliteral(L, "sweep_all: filter failed: ");
+	lua_rotate(L, -2, 1);
+	lua_concat(L, 2);
+	return lua_error(L);
+}
+
 /***
  * Every block box, static collider and entity box that a box crosses as it moves
  * along a displacement, in order: for bullets, lasers and sensors. A box is crossed
@@ -438,7 +449,8 @@ static int push_crossing(lua_State *L, const bp_SweepCross *x)
  *   argument #n to 'sweep_all' (displacement must be at most 1024 blocks per axis)",
  *   "(number must be finite)", "bad argument #5 to 'sweep_all' (function expected, got
  *   T)"; "sweep_all: region too large (more than 16777216 cells)", "sweep_all: the path
- *   holds more than 1048576 block boxes (limits.max_query_boxes)"; the filter's errors.
+ *   holds more than 1048576 block boxes (limits.max_query_boxes)"; "sweep_all: filter
+ *   failed: msg" (msg the filter's error, through tostring or "(a T value)").
  */
 static int l_world_sweep_all(lua_State *L)
 {
@@ -466,7 +478,8 @@ static int l_world_sweep_all(lua_State *L)
 		if (!lua_isnil(L, 6)) {
 			lua_pushvalue(L, 6);
 			lua_pushvalue(L, -2);
-			lua_call(L, 1, 1);
+			if (lua_pcall(L, 1, 1, 0) != LUA_OK)
+				filter_failed(L);
 			const int keep = lua_toboolean(L, -1);
 			lua_pop(L, 1);
 			if (!keep) {

@@ -69,6 +69,7 @@ int lbp_world_new(lua_State *L)
 	lw->tick_rate = 20;
 	lw->max_ticks = 10;
 	lw->pending_ticks = 0;
+	lw->dropped_seconds = 0;
 	luaL_setmetatable(L, WORLD_MT);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 1);

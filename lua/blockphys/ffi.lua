@@ -1,17 +1,19 @@
 --- LuaJIT's fast path for the calls a game makes every tick: entity field reads and
--- writes (`e.x`, `e.vx = v`, `e.jumping = true`, ...), `e:set_input` and
--- `world:positions`. Loaded by `blockphys` under every interpreter; it acts only under
--- LuaJIT with its FFI (and not when the environment sets BLOCKPHYS_NO_FFI).
+-- writes (`e.x`, `e.vx = v`, `e.jumping = true`, ...), `e:set_input`, `e:position()`,
+-- `world:set_inputs` and `world:positions`. Loaded by `blockphys` under every
+-- interpreter; it acts only under LuaJIT with its FFI (and not when the environment
+-- sets BLOCKPHYS_NO_FFI).
 --
 -- LuaJIT calls C through its FFI far faster than through the classic API, and compiles
 -- such calls into its traces. The module's C half (csrc/binding/lffi.c) has plain C
 -- forms of these calls that call no Lua function and answer -1 wherever the classic
 -- function would raise or run Lua code; here the Entity metatable's `__index` and
--- `__newindex`, `e:set_input` and `world:positions` become Lua functions that take the
--- C form when it answers, and otherwise call the classic function: the same API, the
--- same results and the same errors (an error of the classic function called through
--- pcall is raised again as the classic call would have worded it: the function's name
--- and argument number from this call, the caller's position).
+-- `__newindex`, `e:set_input`, `e:position`, `world:set_inputs` and `world:positions`
+-- become Lua functions that take the C form when it answers, and otherwise call the
+-- classic function: the same API, the same results and the same errors (an error of
+-- the classic function called through pcall is raised again as the classic call would
+-- have worded it: the function's name and argument number from this call, the
+-- caller's position).
 --
 -- Source: our own.
 --
@@ -40,11 +42,14 @@ if not pcall(ffi.typeof, API) then
       int (*set_input)(const void *entity, double forward, double strafe, double yaw,
                        int jumping, int sneaking);
       int (*positions)(const void *world, double *out, int cap);
+      int (*position)(const void *entity, double *out);
+      int (*entity_count)(const void *world);
+      int (*set_inputs)(const void *world, const double *in, int n);
     };
   ]]
 end
 local api = ffi.cast("const " .. API .. " *", core._ffi.api)
-if api.version ~= 1 or api.size ~= ffi.sizeof(API) then return M end -- another module build
+if api.version ~= 2 or api.size ~= ffi.sizeof(API) then return M end -- another module build
 
 local registry = debug.getregistry()
 local entity_mt, world_mt = registry["blockphys.Entity"], registry["blockphys.World"]
@@ -52,6 +57,8 @@ local FIELDS = core._ffi.fields
 local classic_index, classic_newindex = entity_mt.__index, entity_mt.__newindex
 local classic_set_input = FIELDS.set_input
 local classic_positions = core.World_methods.positions
+local classic_set_inputs = core.World_methods.set_inputs
+local classic_position = FIELDS.position
 
 -- Which userdata the C forms may be given is told by its real metatable, never by
 -- getmetatable: a script can make a userdata whose getmetatable answers
@@ -62,7 +69,10 @@ local type, rawget, rawset = type, rawget, rawset
 local getinfo, error, pcall, format = debug.getinfo, error, pcall, string.format
 local field_get, field_set = api.field_get, api.field_set
 local set_input_c, positions_c = api.set_input, api.positions
-local out1 = ffi.new("double[1]")
+local position_c, entity_count_c, set_inputs_c = api.position, api.entity_count, api.set_inputs
+-- Shared by every call, but only between a C call that fills them and the reads right
+-- after it, which allocate nothing and run no Lua: no finalizer can come between.
+local out1, out3 = ffi.new("double[1]"), ffi.new("double[3]")
 local new_table = have_table_new and table_new or function() return {} end
 
 -- Raise err, an error of a classic function called through pcall, as that function
@@ -144,7 +154,27 @@ local function set_input(e, ...)
   if not ok then fail(err) end
 end
 
-local buf, cap = nil, 0
+-- The bulk calls' buffer: a spare that a call takes for its whole length (the slot is
+-- empty meanwhile) and gives back at its end. Filling a table can allocate, and so run
+-- a finalizer that calls world:positions or world:set_inputs again (of this world or
+-- another): that call finds no spare and makes its own, so it never writes into the
+-- buffer of the call it interrupted. An error in between only loses the spare.
+local spare, spare_cap = nil, 0
+local max = math.max
+
+local function take(need)
+  local b, c = spare, spare_cap
+  spare, spare_cap = nil, 0
+  if c < need then
+    c = max(need, 192)
+    b = ffi.new("double[?]", c)
+  end
+  return b, c
+end
+
+local function give(b, c)
+  if c > spare_cap then spare, spare_cap = b, c end
+end
 
 --- world:positions([out]) through positions_c, else the classic method (out's type by
 -- type(), as set_input's arguments: a NULL pointer equals nil).
@@ -152,32 +182,80 @@ local function positions(w, ...)
   local out = ...
   local to = type(out)
   if getmetatable(w) == world_mt and (to == "nil" or to == "table") then
-    local n = positions_c(w, buf, cap)
-    if n >= 0 and 3 * n > cap then
-      cap = math.max(3 * n, 192)
-      buf = ffi.new("double[?]", cap)
-      n = positions_c(w, buf, cap)
+    local b, c = take(0)
+    local n = positions_c(w, b, c)
+    while n >= 0 and 3 * n > c do -- ffi.new may run a finalizer: the count is asked again
+      b, c = take(3 * n)
+      n = positions_c(w, b, c)
     end
     if n >= 0 then
       local m = 3 * n
       out = out or new_table(m, 0)
-      for i = 1, m do rawset(out, i, buf[i - 1]) end
+      for i = 1, m do rawset(out, i, b[i - 1]) end
       local j = m + 1
       while rawget(out, j) ~= nil do
         rawset(out, j, nil)
         j = j + 1
       end
+      give(b, c)
       return out
     end
+    give(b, c)
   end
   local ok, r = pcall(classic_positions, w, ...)
   if not ok then fail(r) end
   return r
 end
 
+--- world:set_inputs(inputs) through set_inputs_c when every value has its type (numbers;
+-- booleans or nil), else the classic method, which raises the message. The values are
+-- read raw, as the classic reads them; the ranges are checked in C, all before any
+-- input changes.
+local function set_inputs(w, ...)
+  local t = ...
+  if getmetatable(w) == world_mt and type(t) == "table" then
+    local n = entity_count_c(w)
+    if n >= 0 then
+      local b, c = take(5 * n)
+      n = entity_count_c(w) -- take may have run a finalizer (nothing below allocates)
+      local ok = n >= 0 and 5 * n <= c
+      if ok then
+        for k = 1, 5 * n, 5 do
+          local f, s, y, j, q = rawget(t, k), rawget(t, k + 1), rawget(t, k + 2),
+            rawget(t, k + 3), rawget(t, k + 4)
+          local tj, tq = type(j), type(q)
+          if type(f) ~= "number" or type(s) ~= "number" or type(y) ~= "number"
+              or not (tj == "nil" or tj == "boolean") or not (tq == "nil" or tq == "boolean") then
+            ok = false
+            break
+          end
+          b[k - 1], b[k], b[k + 1], b[k + 2], b[k + 3] = f, s, y, j and 1 or 0, q and 1 or 0
+        end
+        ok = ok and set_inputs_c(w, b, n) == 0
+      end
+      give(b, c)
+      if ok then return end
+    end
+  end
+  local ok, err = pcall(classic_set_inputs, w, ...)
+  if not ok then fail(err) end
+end
+
+--- e:position() through position_c, else the classic method.
+local function position(e, ...)
+  if getmetatable(e) == entity_mt and position_c(e, out3) == 0 then
+    return out3[0], out3[1], out3[2]
+  end
+  local ok, x, y, z = pcall(classic_position, e, ...)
+  if not ok then fail(x) end
+  return x, y, z
+end
+
 entity_mt.__index, entity_mt.__newindex = index, newindex
 rawset(FIELDS, "set_input", set_input)
+rawset(FIELDS, "position", position)
 rawset(core.World_methods, "positions", positions)
+rawset(core.World_methods, "set_inputs", set_inputs)
 M.active = true
 
 return M

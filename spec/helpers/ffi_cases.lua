@@ -1,6 +1,7 @@
 -- The calls blockphys.ffi takes over under LuaJIT (entity field reads and writes,
--- e:set_input, world:positions), each with good and bad values, live, removed and
--- destroyed, inside and outside world:step; prints every result and every error.
+-- e:set_input, e:position(), world:set_inputs, world:positions), each with good and
+-- bad values, live, removed and destroyed, inside and outside world:step; prints every
+-- result and every error.
 -- spec/ffi_spec.lua runs it with the fast path and without (BLOCKPHYS_NO_FFI) and
 -- requires the same output.
 local bp = require "blockphys"
@@ -62,10 +63,37 @@ local function sweep(tag)
   show(tag .. " positions out", pcall(function() return w:positions({ 9, 9, 9, 9, 9, 9, 9, 9, 9 }) end))
   show(tag .. " positions bad", pcall(function() return w:positions(5) end))
   show(tag .. " positions pcall", pcall(w.positions, w, "x"))
+  show(tag .. " position", pcall(function() return e:position() end))
+  show(tag .. " position field", pcall(function() return e.position(e) end))
+  show(tag .. " position pcall", pcall(e.position, e))
+  show(tag .. " position on a world", pcall(function() return e.position(w) end))
+  local okn, list = pcall(w.entities, w)
+  local n = okn and #list or 1
+  local bulk = {
+    {}, { 1, 0, 90, true, false }, { -1, 1, -720, nil, true }, { 2, 0, 0 }, { 0, -2, 0 },
+    { 0, 0, 0 / 0 }, { 0, 0, 1 / 0 }, { "1", 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0, false, "x" },
+    { 0.5, 0.5, 45, false, nil }, { 0, 0 },
+  }
+  for i, a in ipairs(bulk) do
+    -- the same five values for every entity but the last, which gets the case's
+    local t = {}
+    for k = 1, n do
+      local src = k == n and a or bulk[11]
+      for j = 1, 5 do t[5 * (k - 1) + j] = src[j] end
+    end
+    show(tag .. " set_inputs " .. i, pcall(function() w:set_inputs(t) end))
+    show(tag .. " set_inputs pcall " .. i, pcall(w.set_inputs, w, t))
+    show(tag .. " set_inputs then", pcall(function() return e.forward, e.strafe, e.yaw, e.jumping, e.sneaking end))
+  end
+  show(tag .. " set_inputs bad", pcall(function() w:set_inputs(5) end))
+  show(tag .. " set_inputs none", pcall(function() w:set_inputs() end))
+  show(tag .. " set_inputs on an entity", pcall(function() w.set_inputs(e, {}) end))
   if NULL then -- LuaJIT: a NULL pointer equals nil, but is no nil to the classic methods
     show(tag .. " set_input NULL jumping", pcall(function() e:set_input(0, 0, 0, NULL) end))
     show(tag .. " set_input NULL sneaking", pcall(function() e:set_input(0, 0, 0, false, NULL) end))
     show(tag .. " positions NULL", pcall(function() return w:positions(NULL) end))
+    show(tag .. " set_inputs NULL", pcall(function() w:set_inputs(NULL) end))
+    show(tag .. " set_inputs NULL flag", pcall(function() w:set_inputs{ 0, 0, 0, NULL, false, 0, 0, 0 } end))
   end
 end
 
