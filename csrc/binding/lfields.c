@@ -103,6 +103,7 @@ static char *field_base(bp_World *w, bp_Entity *e, int input)
 enum {
 	FIELD_PLAIN = 0x100, /* + index in plain_fields */
 	FIELD_POS = 0x300,  /* + axis: x, y, z */
+	FIELD_GROUND_V = 0x500, /* + axis: ground_vx, ground_vy, ground_vz */
 	FIELD_RULES = 0x400,
 	FIELD_GROUP,
 	FIELD_MASK,
@@ -120,10 +121,11 @@ static void push_entity_fields(lua_State *L, const luaL_Reg *methods)
 		lua_setfield(L, -2, plain_fields[i].name);
 	}
 	static const char *const other[] = {"x", "y", "z", "rules", "group", "mask", "world",
-	                                    "filter"};
+	                                    "filter", "ground_vx", "ground_vy", "ground_vz"};
 	static const int code[] = {FIELD_POS, FIELD_POS + 1, FIELD_POS + 2, FIELD_RULES,
-	                           FIELD_GROUP, FIELD_MASK, FIELD_WORLD, FIELD_FILTER};
-	for (int i = 0; i < 8; i++) {
+	                           FIELD_GROUP, FIELD_MASK, FIELD_WORLD, FIELD_FILTER,
+	                           FIELD_GROUND_V, FIELD_GROUND_V + 1, FIELD_GROUND_V + 2};
+	for (int i = 0; i < 11; i++) {
 		lua_pushinteger(L, code[i]);
 		lua_setfield(L, -2, other[i]);
 	}
@@ -180,15 +182,20 @@ static bp_Entity *field_entity(lua_State *L, const LEntity *le, bp_World **wout)
  * - `forward, strafe` number: input in [-1, 1] (writable; strafe > 0 is left)
  * - `yaw` number: degrees, 0 faces +Z, clockwise from above (writable, finite)
  * - `fall_distance` number: blocks fallen since last on the ground (writable, finite)
- * - `landing_fall` number: the fall distance the last move landed with, as Beta passes
- *   it to fall() (fall damage: ceil(landing_fall - 3) half-hearts for a Beta player);
- *   0 when that move did not land the entity; MC-CPP rules: the same, in double
- *   (read-only)
+ * - `landing_fall` number: the fall distance the last step (or e:move) landed with,
+ *   as Beta passes it to fall() (fall damage: ceil(landing_fall - 3) half-hearts for a
+ *   Beta player), in whichever move of a split MC-CPP step it landed; 0 when it did not
+ *   land the entity; MC-CPP rules: the same, in double (read-only)
  * - `width, height` number: box size (read-only)
  * - `y_size` number: Beta camera lag (read-only); `step_offset` number: MC-CPP camera
  *   smoothing after a step assist, <= 0 (read-only)
- * - `on_ground, collided_horizontally, collided_vertically, in_water, in_lava, stable`
- *   boolean: results of the last move / step (read-only)
+ * - `collided_horizontally, collided_vertically` boolean: some move of the last step
+ *   (or the last e:move) was stopped on X or Z, on Y (read-only)
+ * - `on_ground, in_water, in_lava, stable` boolean: at the end of the last step or move
+ *   (read-only)
+ * - `ground_vx, ground_vy, ground_vz` number: the velocity of what it stands on (an
+ *   entity's displacement over its last step, per tick for Beta rules, per second for
+ *   MC-CPP's; 0 on blocks, colliders and in the air) (read-only)
  * - `in_web` boolean: the last Beta tick ended touching a web block, so the next move
  *   is slowed (read-only)
  * - `jumping, sneaking, flying, solid` boolean: inputs and state (writable, kept)
@@ -226,6 +233,10 @@ static int l_entity_index(lua_State *L)
 	}
 	case FIELD_POS:
 		bp_entity_position(e, p);
+		lua_pushnumber(L, p[code & 0xFF]);
+		return 1;
+	case FIELD_GROUND_V:
+		bp_entity_ground_velocity(w, ((const LEntity *)lua_touserdata(L, 1))->id.index1 - 1, p);
 		lua_pushnumber(L, p[code & 0xFF]);
 		return 1;
 	default:
@@ -367,7 +378,10 @@ static int l_entity_newindex(lua_State *L)
 	case FIELD_POS + 2:
 		return luaL_error(L, "entity field '%s' is read-only (use e:teleport(x, y, z))", KEY);
 	case FIELD_WORLD:
-		return luaL_error(L, "entity field 'world' is read-only");
+	case FIELD_GROUND_V:
+	case FIELD_GROUND_V + 1:
+	case FIELD_GROUND_V + 2:
+		return luaL_error(L, "entity field '%s' is read-only", KEY);
 	default:
 		return luaL_error(L, "entity has no field '%s'", KEY);
 	}

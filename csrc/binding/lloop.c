@@ -44,6 +44,26 @@ static void run_tick(lua_State *L, const LWorld *lw)
 	lua_call(L, 3, 0);
 }
 
+/* on_tick(world, tick) at index 3 after a tick: unlocked, counted as a nested call
+ * (a hook calling advance again must not recurse without bound), and its error raised
+ * as "world:advance: on_tick failed at tick N: ..." (the ticks run so far stay). */
+static void call_on_tick(lua_State *L, const LWorld *lw)
+{
+	const lua_Integer tick = (lua_Integer)bp_world_tick(lw->w);
+	lbp_nest_check(L, "world:advance");
+	lua_pushvalue(L, 3);
+	lua_pushvalue(L, 1);
+	lua_pushinteger(L, tick);
+	lbp_nest(1);
+	const int rc = lua_pcall(L, 2, 0, 0);
+	lbp_nest(-1);
+	if (rc != LUA_OK) {
+		const char *msg = lbp_error_text(L, -1);
+		luaL_error(L, "world:advance: on_tick failed at tick %s: %s",
+		           lbp_int_text(tick).s, msg);
+	}
+}
+
 static LWorld *check_lworld(lua_State *L)
 {
 	lbp_world_of(L, 1);
@@ -73,7 +93,13 @@ static double drop_due_beyond(LWorld *lw, lua_Integer keep)
  * stalled frame never makes the next ones slower ("fix your timestep"). Source: our
  * own (the accumulator of G. Fiedler, "Fix Your Timestep!", 2004).
  * @function World:advance
+ * With `on_tick`, `on_tick(world, tick)` runs after each tick (tick = world.tick, the
+ * number of the tick just run), outside the step's lock: it may spawn, remove, set
+ * blocks, write fields and read `world:events()`. The order is tick N's physics, then
+ * on_tick(world, N), then tick N+1. It may not call world:advance again in a chain
+ * deeper than the nesting bound.
  * @tparam number seconds real time since the last call, in [0, 600]
+ * @tparam[opt] function on_tick called after each tick with the world and the tick
  * @treturn number ticks the ticks run (0 .. max_ticks)
  * @treturn number alpha the time left, in ticks, in [0, 1)
  * @treturn number dropped seconds dropped (0 normally): by the max_ticks bound, and by
@@ -82,8 +108,10 @@ static double drop_due_beyond(LWorld *lw, lua_Integer keep)
  *   same call (each tick is 1 / tick_rate s, never longer than 1 s); whole ticks still
  *   due when max_ticks have run are dropped, so alpha is always in [0, 1).
  * @raise "bad argument #1 to 'advance' (seconds must be in [0, 600])", "(number must
- *   be finite)"; every error of World:step, named "world:advance: ..." (the ticks run
- *   before it stay; the failed tick's time stays pending).
+ *   be finite)", "bad argument #2 to 'advance' (function expected, got ...)"; every
+ *   error of World:step, named "world:advance: ..." (the ticks run before it stay; the
+ *   failed tick's time stays pending); "world:advance: on_tick failed at tick N: ..."
+ *   (the ticks run, N included, stay; the rest of the time stays pending).
  */
 static int l_world_advance(lua_State *L)
 {
@@ -91,6 +119,10 @@ static int l_world_advance(lua_State *L)
 	const double seconds = lbp_check_finite(L, 2);
 	if (!(seconds >= 0 && seconds <= MAX_ADVANCE))
 		return luaL_argerror(L, 2, "seconds must be in [0, 600]");
+	const int hooked = !lua_isnoneornil(L, 3);
+	if (hooked)
+		luaL_checktype(L, 3, LUA_TFUNCTION);
+	lua_settop(L, 3);
 	if (bp_world_lock(lw->w))
 		run_tick(L, lw); /* raises the step's lock message, before the clock changes */
 	/* Every quantity stays finite: seconds <= 600 and tick_rate in [1, 1000] add at most
@@ -107,6 +139,8 @@ static int l_world_advance(lua_State *L)
 		 * no hook changed it). */
 		lw->pending_ticks -= lw->tick_rate / rate;
 		ticks++;
+		if (hooked && lw->w)
+			call_on_tick(L, lw);
 	}
 	/* Whole ticks still due (the loop stopped at max_ticks after a hook raised the
 	 * rate, or the world is gone) are dropped: alpha stays in [0, 1). */

@@ -268,7 +268,10 @@ bp_Status bp_entity_contacts(bp_World *w, uint32_t slot, bp_Contact *out, uint32
 int bp_entity_ground(bp_World *w, uint32_t slot, bp_Contact *c)
 {
 	const bp_Entity *e = &w->entities.items[slot];
-	if (!e->on_ground || !(e->stops & 1u << 2))
+	/* Its last step stopped a downward move, or moved it not at all vertically after
+	 * one (on_ground then reads false under MC-CPP's own integrator every other tick
+	 * while it rests on the floor). */
+	if (!(e->stops & 1u << 2))
 		return 0;
 	return face_best(w, e, 2, reach_of(e), c);
 }
@@ -323,8 +326,15 @@ void bp_contact_note(bp_World *w, bp_Entity *e, const double d[3], const double 
 {
 	e->out_coll_h |= e->coll_h;
 	e->out_coll_v |= e->coll_v;
-	if (e->landing_fall > 0)
-		e->out_landing = e->landing_fall;
+	/* An axis the move did not move along keeps its contacts: it neither met nor left
+	 * them (MC-CPP's own integrator alternates a still move and a stopped one on the
+	 * ground, which must not begin the floor contact again every other tick). */
+	uint8_t still = 0;
+	for (int a = 0; a < 3; a++) {
+		if (d[a] == 0)
+			still |= (uint8_t)(3u << (2 * a));
+	}
+	e->stops |= (uint8_t)(e->prev_stops & still);
 	const uint8_t ms = e->move_stops;
 	if (!ms)
 		return;
@@ -342,7 +352,12 @@ void bp_contact_note(bp_World *w, bp_Entity *e, const double d[3], const double 
 	e->stops |= ms;
 	if (fresh)
 		note_hits(w, e, fresh, v0);
-	if (e->landing_fall > 0) {
+	/* A landing is the first downward stop after a step without one. Later ones of
+	 * the same contact are not new: a swept move stops back_off short of the floor,
+	 * and the next piece of a split MC-CPP step may sink into that gap and land again
+	 * with a fall of a ten-thousandth of a block. */
+	if (e->landing_fall > 0 && (fresh & 1u << 2)) {
+		e->out_landing = e->landing_fall;
 		const uint32_t slot = (uint32_t)(e - w->entities.items);
 		if (bp_events_full(w)) {
 			bp_event_push(w, BP_EVENT_LAND, slot);

@@ -13,7 +13,8 @@ void bp_outcome_begin(bp_Entity *e)
 	e->out_coll_h = 0;
 	e->out_coll_v = 0;
 	e->out_landing = 0;
-	e->stop_reach = 0;
+	/* stop_reach is kept: contacts carried over a still move (bp_contact_note) are
+	 * found with it. */
 }
 
 bp_Status bp_move_by(bp_World *w, bp_Entity *e, int swept, const double d[3], double out[3])
@@ -21,9 +22,12 @@ bp_Status bp_move_by(bp_World *w, bp_Entity *e, int swept, const double d[3], do
 	/* The velocity the move starts with: a hit's approach speed (the resolver zeroes
 	 * the stopped axes). */
 	const double v0[3] = {e->vel[0], e->vel[1], e->vel[2]};
-	const bp_Status st = swept ? bp_move_swept(w, e, d, out) : bp_move_axis(w, e, d, out);
+	/* d may be e->vel itself (Beta moves by its velocity), which the resolver zeroes
+	 * on the stopped axes: the request is kept for the note. */
+	const double req[3] = {d[0], d[1], d[2]};
+	const bp_Status st = swept ? bp_move_swept(w, e, req, out) : bp_move_axis(w, e, req, out);
 	if (st == BP_OK)
-		bp_contact_note(w, e, d, v0);
+		bp_contact_note(w, e, req, v0);
 	return st;
 }
 

@@ -463,11 +463,12 @@ bp_Status bp_entity_depenetrate(bp_World *w, uint32_t index, double max, double 
 bp_Status bp_entity_contacts(bp_World *w, uint32_t slot, bp_Contact *out, uint32_t cap,
                              uint32_t *n);
 
-/** What entity slot `slot` (live) stands on, into *c: among the contacts below it
+/** What entity slot `slot` (live) stands on, into *c: when its last step stopped a
+ *  downward move (or did not move it vertically after one), among the contacts below it
  *  (normal +Y), the one whose top the centre of its box's bottom is over (edges
  *  included), else the one nearest to that point; ties go to the first in contact
- *  order (blocks before colliders before entities, then lowest x, y, z). 0 when it is
- *  not on the ground or nothing is found. Source: our own (Beta reads the block under
+ *  order (blocks before colliders before entities, then lowest x, y, z). 0 in the air
+ *  or when nothing is found. Source: our own (Beta reads the block under
  *  the centre for slipperiness: docs/beta173.md). */
 int bp_entity_ground(bp_World *w, uint32_t slot, bp_Contact *c);
 
