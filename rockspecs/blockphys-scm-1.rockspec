@@ -30,7 +30,7 @@ build = {
         "csrc/core/move_axis.c", "csrc/core/move_limits.c", "csrc/core/move_swept.c",
         "csrc/core/push.c", "csrc/core/query.c", "csrc/core/raycast.c", "csrc/core/rules.c",
         "csrc/core/solid.c", "csrc/core/step.c", "csrc/core/sweep.c", "csrc/core/world.c",
-        "csrc/core/contact.c", "csrc/core/events.c", "csrc/core/move.c",
+        "csrc/core/contact.c", "csrc/core/events.c",
         "csrc/binding/laux.c", "csrc/binding/lblockphys.c", "csrc/binding/lcollider.c",
         "csrc/binding/lcompat.c", "csrc/binding/lentity.c", "csrc/binding/lffi.c",
         "csrc/binding/lfields.c", "csrc/binding/lhooks.c", "csrc/binding/lloop.c",

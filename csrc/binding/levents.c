@@ -132,10 +132,14 @@ static int l_world_events(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	uint32_t n;
-	const bp_Event *evs = bp_world_events(w, &n);
+	const bp_Event *queued = bp_world_events(w, &n);
+	/* A copy, and the queue emptied, before any table is made: a finalizer that a
+	 * table's allocation runs may read or add events. */
+	bp_Event *evs = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *evs, 0); /* 2 */
+	memcpy(evs, queued, (size_t)n * sizeof *evs);
+	bp_world_events_clear(w);
 	lua_createtable(L, (int)n, 0);
 	for (uint32_t i = 0; i < n; i++) {
-		evs = bp_world_events(w, &n); /* (a finalizer may not step: the queue stays) */
 		const bp_Event *ev = &evs[i];
 		lua_createtable(L, 0, 12);
 		lua_pushstring(L, TYPES[ev->type]);
@@ -153,7 +157,6 @@ static int l_world_events(lua_State *L)
 		}
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
-	bp_world_events_clear(w);
 	/* The departed entities the queue named are no longer needed. */
 	lua_getiuservalue(L, 1, 1);
 	lua_pushnil(L);

@@ -184,12 +184,15 @@ static void touch_blocks(bp_World *w, bp_Entity *e)
 static void move(bp_World *w, bp_Entity *e, const double v[3])
 {
 	double d[3], out[3];
-	const double *m = v;
+	/* A copy: v is often e->vel, which the move zeroes on the stopped axes. */
 	if (!(fabs(v[0]) <= BP_MAX_MOVE && fabs(v[1]) <= BP_MAX_MOVE && fabs(v[2]) <= BP_MAX_MOVE)) {
 		bp_tick_displacement(v, d); /* rare: clamp to the limit */
-		m = d;
+	} else {
+		d[0] = v[0];
+		d[1] = v[1];
+		d[2] = v[2];
 	}
-	bp_move(w, e, m, out);
+	bp_move(w, e, d, out);
 }
 
 /* moveEntity where a web or a touched block may act: the move inside the web

@@ -161,7 +161,8 @@ static int face_entity(void *ctx, uint32_t index)
 {
 	Face *f = ctx;
 	const bp_Entity *o = &f->w->entities.items[index];
-	if (o == f->e || !(o->solid || f->e->solid) || !bp_pair_interacts(f->w, f->e, o))
+	if (o == f->e || !(o->solid || (f->e && f->e->solid)) ||
+	    (f->e && !bp_pair_interacts(f->w, f->e, o)))
 		return 0;
 	bp_Contact c = {0};
 	c.kind = BP_HIT_ENTITY;
@@ -198,18 +199,21 @@ static void walk(Face *f)
 		c.box = sc->box;
 		consider(f, &c);
 	}
-	if (f->w->nsolid || f->e->solid)
+	if (f->w->nsolid || (f->e && f->e->solid))
 		bp_broadphase_visit(f->w, &slab, face_entity, f);
 }
 
-static void face_init(Face *f, bp_World *w, const bp_Entity *e, int dir, double reach)
+/* The face `dir` of `box`, whose boxes block entity e (NULL: an entity removed since:
+ * solid entities only, groups and filters not asked). */
+static void face_init(Face *f, bp_World *w, const bp_Entity *e, const bp_AABB *box, int dir,
+                      double reach)
 {
 	f->w = w;
 	f->e = e;
-	f->box = e->box;
+	f->box = *box;
 	f->axis = dir >> 1;
 	f->pos = dir & 1;
-	f->f = f->pos ? e->box.hi[f->axis] : e->box.lo[f->axis];
+	f->f = f->pos ? box->hi[f->axis] : box->lo[f->axis];
 	f->reach = reach;
 	f->eps = 1e-9 + fabs(f->f) * 8 * DBL_EPSILON;
 	f->min_gap = INFINITY;
@@ -223,10 +227,11 @@ static void face_init(Face *f, bp_World *w, const bp_Entity *e, int dir, double 
 
 /* The nearest box beyond face `dir` that the centre of the face is over (else the
  * nearest to it; ties in contact order) into *c: 1 if there is one. */
-static int face_best(bp_World *w, const bp_Entity *e, int dir, double reach, bp_Contact *c)
+static int face_best(bp_World *w, const bp_Entity *e, const bp_AABB *box, int dir, double reach,
+                     bp_Contact *c)
 {
 	Face f;
-	face_init(&f, w, e, dir, reach);
+	face_init(&f, w, e, box, dir, reach);
 	if (f.min_gap == INFINITY)
 		return 0;
 	f.mode = BEST;
@@ -234,11 +239,6 @@ static int face_best(bp_World *w, const bp_Entity *e, int dir, double reach, bp_
 	if (f.have_best)
 		*c = f.best;
 	return f.have_best;
-}
-
-static double reach_of(const bp_Entity *e)
-{
-	return (double)e->stop_reach;
 }
 
 bp_Status bp_entity_contacts(bp_World *w, uint32_t slot, bp_Contact *out, uint32_t cap,
@@ -250,7 +250,7 @@ bp_Status bp_entity_contacts(bp_World *w, uint32_t slot, bp_Contact *out, uint32
 		if (!(e->stops & 1u << dir))
 			continue;
 		Face f;
-		face_init(&f, w, e, dir, reach_of(e));
+		face_init(&f, w, e, &e->box, dir, e->stop_reach);
 		if (f.min_gap == INFINITY)
 			continue;
 		f.mode = COLLECT;
@@ -273,7 +273,7 @@ int bp_entity_ground(bp_World *w, uint32_t slot, bp_Contact *c)
 	 * while it rests on the floor). */
 	if (!(e->stops & 1u << 2))
 		return 0;
-	return face_best(w, e, 2, reach_of(e), c);
+	return face_best(w, e, &e->box, 2, e->stop_reach, c);
 }
 
 void bp_entity_ground_velocity(bp_World *w, uint32_t slot, double v[3])
@@ -293,83 +293,62 @@ void bp_entity_ground_velocity(bp_World *w, uint32_t slot, double v[3])
 		v[a] = per > 0 ? (pos[a] - g->prev[a]) / per : 0;
 }
 
+/* An event about entity e's face `dir` (2 for a landing) as it is after this move: the
+ * box it met is found when the queue is read (bp_world_events), so that a step pays
+ * only for the record. */
+static bp_Event *push_face_event(bp_World *w, bp_Entity *e, int type, int dir)
+{
+	bp_Event *ev = bp_event_push(w, type, (uint32_t)(e - w->entities.items));
+	if (ev) {
+		ev->face = (uint8_t)dir;
+		ev->what.normal[dir >> 1] = dir & 1 ? -1 : 1;
+		ev->box = e->box;
+		ev->reach = e->stop_reach;
+		ev->pending = 1;
+	}
+	return ev;
+}
+
 /* A hit for each face that began to stop the entity in this move. */
 static void note_hits(bp_World *w, bp_Entity *e, uint8_t fresh, const double v0[3])
 {
-	const uint32_t slot = (uint32_t)(e - w->entities.items);
 	const double scale = e->rules.model == BP_MODEL_MCCPP ? 1.0 : BETA_TICKS_PER_SECOND;
 	for (int dir = 0; dir < 6; dir++) {
 		if (!(fresh & 1u << dir))
 			continue;
-		const int axis = dir >> 1, pos = dir & 1;
-		/* Along the normal (-1 toward +axis): the speed toward the box. */
-		const double speed = fabs(v0[axis]) * scale;
-		const double toward = pos ? v0[axis] : -v0[axis];
+		const int axis = dir >> 1;
+		/* The speed toward the box: along the move's direction on that axis. */
+		const double toward = dir & 1 ? v0[axis] : -v0[axis];
+		const double speed = toward * scale;
 		if (!(toward > 0) || speed < w->events.hit_speed)
 			continue;
-		if (bp_events_full(w)) {
-			bp_event_push(w, BP_EVENT_HIT, slot); /* counted as dropped */
-			continue;
-		}
-		bp_Contact c;
-		if (!face_best(w, e, dir, reach_of(e), &c))
-			continue;
-		bp_Event *ev = bp_event_push(w, BP_EVENT_HIT, slot);
-		if (!ev)
-			continue;
-		ev->what = c;
-		ev->speed = speed;
+		bp_Event *ev = push_face_event(w, e, BP_EVENT_HIT, dir);
+		if (ev)
+			ev->speed = speed;
 	}
 }
 
-void bp_contact_note(bp_World *w, bp_Entity *e, const double d[3], const double v0[3])
+void bp_contact_fresh(bp_World *w, bp_Entity *e, uint8_t fresh, const double v0[3])
 {
-	e->out_coll_h |= e->coll_h;
-	e->out_coll_v |= e->coll_v;
-	/* An axis the move did not move along keeps its contacts: it neither met nor left
-	 * them (MC-CPP's own integrator alternates a still move and a stopped one on the
-	 * ground, which must not begin the floor contact again every other tick). */
-	uint8_t still = 0;
-	for (int a = 0; a < 3; a++) {
-		if (d[a] == 0)
-			still |= (uint8_t)(3u << (2 * a));
-	}
-	e->stops |= (uint8_t)(e->prev_stops & still);
-	const uint8_t ms = e->move_stops;
-	if (!ms)
-		return;
-	double reach = e->stop_reach;
-	for (int a = 0; a < 3; a++) {
-		if ((ms >> (2 * a) & 3) && fabs(d[a]) > reach)
-			reach = fabs(d[a]);
-	}
-	/* Stored as a float, rounded up: the slab must still reach the box. */
-	float r = (float)reach;
-	if ((double)r < reach)
-		r = nextafterf(r, INFINITY);
-	e->stop_reach = r;
-	const uint8_t fresh = (uint8_t)(ms & ~(e->stops | e->prev_stops));
-	e->stops |= ms;
-	if (fresh)
-		note_hits(w, e, fresh, v0);
+	note_hits(w, e, fresh, v0);
 	/* A landing is the first downward stop after a step without one. Later ones of
 	 * the same contact are not new: a swept move stops back_off short of the floor,
 	 * and the next piece of a split MC-CPP step may sink into that gap and land again
 	 * with a fall of a ten-thousandth of a block. */
 	if (e->landing_fall > 0 && (fresh & 1u << 2)) {
 		e->out_landing = e->landing_fall;
-		const uint32_t slot = (uint32_t)(e - w->entities.items);
-		if (bp_events_full(w)) {
-			bp_event_push(w, BP_EVENT_LAND, slot);
-			return;
-		}
-		bp_Contact c;
-		const int found = face_best(w, e, 2, reach_of(e), &c);
-		bp_Event *ev = bp_event_push(w, BP_EVENT_LAND, slot);
-		if (!ev)
-			return;
-		if (found)
-			ev->what = c;
-		ev->fall = e->landing_fall;
+		bp_Event *ev = push_face_event(w, e, BP_EVENT_LAND, 2);
+		if (ev)
+			ev->fall = e->landing_fall;
 	}
+}
+
+void bp_events_resolve(bp_World *w, bp_Event *ev)
+{
+	if (!ev->pending)
+		return;
+	ev->pending = 0;
+	const bp_Entity *e = bp_world_entity(w, ev->entity);
+	if (!face_best(w, e, &ev->box, ev->face, ev->reach, &ev->what))
+		ev->what.kind = BP_HIT_NONE;
 }

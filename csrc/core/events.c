@@ -6,6 +6,7 @@
  */
 #include "events.h"
 #include "alloc.h"
+#include "contact.h"
 
 #include <string.h>
 
@@ -59,8 +60,10 @@ void bp_events_rewind(bp_World *w, bp_EventMark m)
 	w->events.dropped = m.dropped;
 }
 
-const bp_Event *bp_world_events(const bp_World *w, uint32_t *count)
+bp_Event *bp_world_events(bp_World *w, uint32_t *count)
 {
+	for (uint32_t i = 0; i < w->events.count; i++)
+		bp_events_resolve(w, &w->events.items[i]);
 	*count = w->events.count;
 	return w->events.items;
 }

@@ -481,9 +481,11 @@ void bp_entity_ground_velocity(bp_World *w, uint32_t slot, double v[3]);
 /** The events since the last bp_world_events_clear (count in *count), in the order
  *  they happened: ticks in order; within a tick, entities in update order; within an
  *  entity's move, hits by face (X, Y, Z; the move toward -axis first), then its
- *  landing. Valid until the next step, move or clear. Source: our own
+ *  landing. What a hit or landing met is found here, from the entity's box as it was
+ *  and the world as it is now (a block removed since: kind BP_HIT_NONE). Valid until
+ *  the next step, move or clear. Source: our own
  *  (docs/events.md; Box2D v3's events are read after the step the same way). */
-const bp_Event *bp_world_events(const bp_World *w, uint32_t *count);
+bp_Event *bp_world_events(bp_World *w, uint32_t *count);
 
 /** Empty the event queue. Source: our own. */
 void bp_world_events_clear(bp_World *w);

@@ -64,8 +64,8 @@ typedef struct bp_Entity {
 	 * of the last move, of the step so far, and of the step before (hit events). */
 	uint8_t move_stops, stops, prev_stops;
 	uint8_t in_events;  /* named by an event of the queue (the binding keeps its userdata) */
-	float stop_reach;   /* the largest requested |displacement| on a stopped axis this
-	                     * step (blocks): the stopping boxes lie within it (contact.c) */
+	double stop_reach;  /* the largest requested |displacement| on a stopped axis
+	                     * (blocks): the stopping boxes lie within it (contact.c) */
 	double out_landing; /* the fall distance a move of its last step landed with */
 	uint32_t generation;
 	uint32_t serial;    /* creation order */

@@ -46,6 +46,11 @@ typedef struct bp_Event {
 	double speed;        /* hit: the approach speed along the normal (blocks/s) */
 	uint64_t trigger;    /* enter / leave: the trigger's handle, 0 for a sensor */
 	bp_EntityId sensor;  /* enter / leave of a sensor entity */
+	/* What a hit or landing met is found when the queue is read (bp_world_events): */
+	bp_AABB box;         /* the entity's box after the move */
+	double reach;        /* how far beyond its face the move reached (blocks) */
+	uint8_t face;        /* the face: 2 * axis + 1 for a move toward +axis */
+	uint8_t pending;     /* `what` not found yet */
 } bp_Event;
 
 /** The world's event queue: at most `max` events between two reads; past that they
