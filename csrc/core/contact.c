@@ -343,7 +343,9 @@ void bp_contact_fresh(bp_World *w, bp_Entity *e, uint8_t fresh, const double v0[
 	}
 }
 
-void bp_events_resolve(bp_World *w, bp_Event *ev)
+/* What a queued hit or landing met: the box nearest beyond its face from the entity's
+ * box as it was then, in the world as it is now. */
+static void resolve_event(bp_World *w, bp_Event *ev)
 {
 	if (!ev->pending)
 		return;
@@ -351,4 +353,12 @@ void bp_events_resolve(bp_World *w, bp_Event *ev)
 	const bp_Entity *e = bp_world_entity(w, ev->entity);
 	if (!face_best(w, e, &ev->box, ev->face, ev->reach, &ev->what))
 		ev->what.kind = BP_HIT_NONE;
+}
+
+bp_Event *bp_world_events(bp_World *w, uint32_t *count)
+{
+	for (uint32_t i = 0; i < w->events.count; i++)
+		resolve_event(w, &w->events.items[i]);
+	*count = w->events.count;
+	return w->events.items;
 }

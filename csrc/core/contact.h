@@ -52,9 +52,4 @@ static inline void bp_contact_note(bp_World *w, bp_Entity *e, const double d[3],
 		bp_contact_fresh(w, e, fresh, v0);
 }
 
-/** Find what a queued hit or land event met (bp_Event.pending): the box nearest beyond
- *  its face from the entity's box as it was then, in the world as it is now. Source:
- *  our own. */
-void bp_events_resolve(bp_World *w, bp_Event *ev);
-
 #endif

@@ -6,7 +6,6 @@
  */
 #include "events.h"
 #include "alloc.h"
-#include "contact.h"
 
 #include <string.h>
 
@@ -58,14 +57,6 @@ void bp_events_rewind(bp_World *w, bp_EventMark m)
 	if (w->events.count > m.count)
 		w->events.count = m.count;
 	w->events.dropped = m.dropped;
-}
-
-bp_Event *bp_world_events(bp_World *w, uint32_t *count)
-{
-	for (uint32_t i = 0; i < w->events.count; i++)
-		bp_events_resolve(w, &w->events.items[i]);
-	*count = w->events.count;
-	return w->events.items;
 }
 
 void bp_world_events_clear(bp_World *w)
