@@ -73,7 +73,9 @@ static int solid_one(void *ctx, uint32_t index)
  * order among those near the region, solid or not, before the filters (as max_pushes
  * bounds a push, push.c). A pile of n solid entities on one spot then costs
  * O(n x SOLID_VISIT_LIMIT) per step instead of O(n^2); in a crowd no query region
- * (an entity's box, the move and 0.25 around it) comes near this many. Our own. */
+ * (an entity's box, the move and 0.25 around it) comes near this many. Counting the
+ * solid ones only would leave a pile of non-solid entities O(n^2) in a world with one
+ * boat (every query would read the whole pile to find none). Our own. */
 #define SOLID_VISIT_LIMIT 24
 
 /* Calls fn for every entity box that blocks self inside region, in creation order
