@@ -194,6 +194,7 @@ bench:
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/bench.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/crowd.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/game_loop.lua
+	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/solid_pile.lua
 	@echo "== bench/fields.lua: one field read, one field write, e:set_input, world:positions"
 	@for l in $(LUAS); do \
 	  command -v $$l >/dev/null || continue; \
@@ -234,13 +235,14 @@ memcheck:
 
 # The attack suite (tools/fuzz/): hostile files in every format, misuse from hooks,
 # filters and finalizers, exhaustion near the limits; each case bounded in time and
-# memory. FUZZ=full takes minutes; FUZZ=short (CI) well under one.
+# memory. FUZZ=full takes minutes; FUZZ=short (CI) well under one. FUZZ_GROUPS="round2"
+# runs only the groups named (tools/fuzz/run.lua).
 FUZZ ?= full
 .PHONY: fuzz
 fuzz:
 	$(NEED)"$(DEBS_TEST)"
 	$(MAKE) --no-print-directory module
-	LUA="$(LUA)" FUZZ_CPATH='./$(BUILD)/?.so' $(LUA) tools/fuzz/run.lua $(FUZZ)
+	LUA="$(LUA)" FUZZ_GROUPS="$(FUZZ_GROUPS)" FUZZ_CPATH='./$(BUILD)/?.so' $(LUA) tools/fuzz/run.lua $(FUZZ)
 
 lint:
 	$(NEED)"lua-check"

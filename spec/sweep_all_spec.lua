@@ -146,6 +146,43 @@ describe("world:sweep_all", function()
     w:define_block{ name = "comb", boxes = boxes }
     w:fill(0, 0, 0, 255, 127, 0, "comb")
     assert.has_error(function() w:sweep_all(C(-1, 0.25, 0.6, -0.5, 127, 0.9), 300, 0, 0) end,
-      "sweep_all: the path holds more than 1048576 block boxes (limits.max_query_boxes)")
+      "sweep_all: the path holds more than 1048576 block boxes, or crosses more than 1048576 "
+      .. "boxes (limits.max_query_boxes)")
+  end)
+
+  it("bounds a still box's cells as boxes_in bounds a region's", function()
+    -- a still box lists what it starts inside, so it scans its own cells: side 256 is
+    -- 257^3 cells touched (over 16777216), side 255 is 256^3 = 16777216 (allowed)
+    local w = world()
+    w:set_block(3, 3, 3, "stone")
+    for _, side in ipairs{ 256, 8000, 20000, 2e9 } do
+      assert.has_error(function() w:sweep_all(C(0, 0, 0, side, side, side), 0, 0, 0) end,
+        "sweep_all: region too large (more than 16777216 cells)")
+    end
+    assert.has_error(function() w:boxes_in(C(0, 0, 0, 8000, 8000, 8000)) end)
+    local got = w:sweep_all(C(0.5, 0.5, 0.5, 255.5, 255.5, 255.5), 0, 0, 0)
+    assert.equal(1, #got)
+    assert.same({ 3, 3, 3 }, { got[1].x, got[1].y, got[1].z })
+    -- a moving box is counted as before: its path, not its own cells alone
+    assert.has_error(function() w:sweep_all(C(0, 0, 0, 255, 255, 255), 2, 0, 0) end,
+      "sweep_all: region too large (more than 16777216 cells)")
+  end)
+
+  it("counts the colliders and entities it crosses against max_query_boxes", function()
+    -- 1048576 colliders and an entity on one spot: every one is a crossing, one more
+    -- than the bound
+    local w = world()
+    local unit = C(0, 0, 0, 1, 1, 1)
+    for _ = 1, bp.limits.max_query_boxes do w:add_collider(unit) end
+    local probe = C(0.5, 0.5, 0.5, 0.6, 0.6, 0.6)
+    w:spawn{ x = 0.5, y = 0, z = 0.5, width = 0.5, height = 1 }
+    assert.has_error(function() w:sweep_all(probe, 0, 0, 0) end,
+      "sweep_all: the path holds more than 1048576 block boxes, or crosses more than 1048576 "
+      .. "boxes (limits.max_query_boxes)")
+    assert.has_error(function() w:sweep_all(probe, 0.25, 0, 0) end)
+    w:add_collider(unit)
+    assert.has_error(function() w:sweep_all(probe, 0, 0, 0) end)
+    -- a probe beside them crosses none and is fine
+    assert.equal(0, #w:sweep_all(C(5, 5, 5, 6, 6, 6), 0, 0, 0))
   end)
 end)

@@ -367,8 +367,9 @@ static bp_SweepCross *crossings(lua_State *L, const bp_AABB *m, const double v[3
 		bp_SweepCross *buf = lua_newuserdatauv(L, (size_t)cap * sizeof *buf, 0);
 		bp_Status st = bp_world_sweep_all(lbp_world_of(L, 1), m, v, buf, cap, n);
 		if (st == BP_ELIMIT)
-			luaL_error(L, "sweep_all: the path holds more than %d block boxes "
-			              "(limits.max_query_boxes)", MAX_QUERY_BOXES);
+			luaL_error(L, "sweep_all: the path holds more than %d block boxes, or "
+			              "crosses more than %d boxes (limits.max_query_boxes)",
+			           MAX_QUERY_BOXES, MAX_QUERY_BOXES);
 		if (st != BP_OK)
 			lbp_raise_status(L, st);
 		if (*n <= cap)
@@ -444,12 +445,17 @@ static int filter_failed(lua_State *L)
  *   overlapping at the end; with a zero displacement, the boxes overlapped: entry 0,
  *   exit math.huge), the normal of the face crossed at entry, `box` a Collider of the
  *   box crossed; and `x, y, z, id` (a block), `collider = true, handle` (a static
- *   collider) or `entity` (an Entity)
+ *   collider) or `entity` (an Entity). At most limits.max_query_boxes crossings: the
+ *   call's memory is at most that many tables (about 700 bytes each with their box)
+ *   and 136 bytes per crossing while it runs.
  * @raise "bad argument #1 to 'sweep_all' (blockphys.Collider expected, got T)", "bad
  *   argument #n to 'sweep_all' (displacement must be at most 1024 blocks per axis)",
  *   "(number must be finite)", "bad argument #5 to 'sweep_all' (function expected, got
- *   T)"; "sweep_all: region too large (more than 16777216 cells)", "sweep_all: the path
- *   holds more than 1048576 block boxes (limits.max_query_boxes)"; "sweep_all: filter
+ *   T)"; "sweep_all: region too large (more than 16777216 cells)" (the cells that touch
+ *   the swept region; a still box counts its own: limits.max_query_cells),
+ *   "sweep_all: the path holds more than 1048576 block boxes, or crosses more than
+ *   1048576 boxes (limits.max_query_boxes)" (block boxes tested; crossings of every
+ *   kind, colliders and entities included); "sweep_all: filter
  *   failed: msg" (msg the filter's error, through tostring or "(a T value)").
  */
 static int l_world_sweep_all(lua_State *L)
@@ -464,7 +470,7 @@ static int l_world_sweep_all(lua_State *L)
 	}
 	if (!lua_isnoneornil(L, 6))
 		luaL_checktype(L, 6, LUA_TFUNCTION);
-	if (bp_world_sweep_cells(w, &m, v) > MAX_QUERY_CELLS)
+	if (bp_world_sweep_all_cells(w, &m, v) > MAX_QUERY_CELLS)
 		return luaL_error(L, "sweep_all: region too large (more than %d cells)",
 		                  (int)MAX_QUERY_CELLS);
 	lua_settop(L, 6);

@@ -194,15 +194,27 @@ static int sweep_range(const bp_World *w, const bp_AABB *region, int margin, int
 	return hi[0] >= lo[0] && hi[1] >= lo[1] && hi[2] >= lo[2];
 }
 
-double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[3])
+/* The cells of the region swept by m moving by v, counted as the work limit counts
+ * them (the cells that touch it, no margin). */
+static double region_cells(const bp_World *w, const bp_AABB *m, const double v[3])
 {
-	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
-		return 0; /* bp_world_sweep scans nothing for a still box */
 	bp_AABB region = bp_aabb_extend(m, v[0], v[1], v[2]);
 	int64_t lo[3], hi[3];
 	if (!sweep_range(w, &region, 0, lo, hi))
 		return 0;
 	return (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+}
+
+double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[3])
+{
+	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+		return 0; /* bp_world_sweep scans nothing for a still box */
+	return region_cells(w, m, v);
+}
+
+double bp_world_sweep_all_cells(const bp_World *w, const bp_AABB *m, const double v[3])
+{
+	return region_cells(w, m, v); /* a still box too: it lists what it starts inside */
 }
 
 /* Sweep against the boxes of one cell, remembering the block of a new earliest hit. */
@@ -303,6 +315,10 @@ static int cross_one(Crossing *c, const bp_AABB *b, const bp_SweepCross *what)
 	bp_aabb_interval(c->m, b, c->v, &entry, &exit, &at);
 	if (!(entry < exit && entry < 1 && exit > 0))
 		return 0;
+	if (c->n >= BP_MAX_QUERY_BOXES) { /* the list's bound, whatever the kinds */
+		c->st = BP_ELIMIT;
+		return 1;
+	}
 	if (bp_grow(&c->w->mem, (void **)&c->list, &c->cap, c->n + 1, sizeof(bp_SweepCross)) !=
 	    BP_OK) {
 		c->st = BP_ENOMEM;
@@ -398,7 +414,8 @@ bp_Status bp_world_sweep_all(bp_World *w, const bp_AABB *m, const double v[3],
 		what.kind = BP_HIT_COLLIDER;
 		what.collider = i + 1;
 		what.handle = bp_world_collider_handle(w, i + 1);
-		cross_one(&c, &col->box, &what);
+		if (cross_one(&c, &col->box, &what))
+			break;
 	}
 	if (c.st == BP_OK) /* every entity whose box touches the swept region */
 		bp_broadphase_visit(w, &region, cross_entity, &c);

@@ -381,15 +381,22 @@ typedef struct bp_SweepCross {
  *  then y then z, and box), colliders (by box), entities (creation order): never by
  *  visit or insertion order. With v = 0: the boxes m overlaps (entry 0, exit +inf).
  *  Writes the first min(n, cap) into out and the count to *n (call again with room
- *  for n when n > cap). BP_ELIMIT past BP_MAX_QUERY_BOXES block boxes on the path or
- *  |v| over BP_MAX_MOVE, BP_ENOMEM. Moves nothing. Source: our own (bump's
+ *  for n when n > cap). BP_ELIMIT past BP_MAX_QUERY_BOXES block boxes tested on the
+ *  path, past BP_MAX_QUERY_BOXES crossings of any kind (blocks, colliders and entities:
+ *  the list's memory is at most that many bp_SweepCross), or |v| over BP_MAX_MOVE;
+ *  BP_ENOMEM. Callers bound the region's cells (bp_world_sweep_all_cells). Moves nothing. Source: our own (bump's
  *  querySegmentWithCoords, for boxes). */
 bp_Status bp_world_sweep_all(bp_World *w, const bp_AABB *m, const double v[3],
                              bp_SweepCross *out, uint32_t cap, uint32_t *n);
 
 /** Number of cells bp_world_sweep would scan for m moving by v (blocks), for a work
- *  limit. Source: our own. */
+ *  limit (0 for a still box, which it does not scan). Source: our own. */
 double bp_world_sweep_cells(const bp_World *w, const bp_AABB *m, const double v[3]);
+
+/** Number of cells bp_world_sweep_all scans for m moving by v (blocks), for a work
+ *  limit: as bp_world_sweep_cells, but a still box counts its own cells (it lists the
+ *  boxes it starts inside). Source: our own. */
+double bp_world_sweep_all_cells(const bp_World *w, const bp_AABB *m, const double v[3]);
 
 /* --- the rules' stages, for hooks and scripts (beta173.c, mccpp.c) --- */
 
