@@ -91,6 +91,19 @@ checks["game_loop.lua"] = function(out)
   end
 end
 
+-- Every landing and hit is seen whatever the frame: the two falls land in ticks 19 and
+-- 23 (12 and 16 blocks: Beta's fall distance excludes the landing tick's drop), the
+-- hay bale takes 80 % off ceil(15.91 - 3) = 13, every tap bonks the ceiling once
+-- (but the first, in the first tick, when the jumper has not stood yet).
+checks["events.lua"] = function(out)
+  assert_line(out, "tick  19  thud: diver landed on stone after 10.81 blocks: 8 damage, health 12")
+  assert_line(out, "tick  23  thud: faller landed on hay_block after 15.91 blocks: 3 damage, health 17")
+  assert_line(out, "tick  18  bump: walker hit the wall block (-3, 64, 6) at 4.32 blocks/s")
+  local _, bonks = out:gsub("bonk: jumper hit the ceiling at 8.40 blocks/s, bounced to vy %-0.210", "")
+  assert.equal(9, bonks) -- ten taps, one every 40 frames; the first comes before it stands
+  assert_line(out, "400 frames, 7.98 s, 159 ticks; the last tick was 159")
+end
+
 checks["lobby.lua"] = function(out)
   assert_line(out, "loaded " .. LOBBY .. ": 41 x 48 x 35 (width x height x length), 25 palette entries")
   assert_line(out, "  every block state had a known shape")
