@@ -169,7 +169,7 @@ describe("world:advance's on_tick", function()
   it("runs after each tick, outside the lock, with the tick's events readable", function()
     local w = H.world()
     H.flat(w, 63)
-    local e = w:spawn{ x = 0.5, y = 66, z = 0.5 }
+    w:spawn{ x = 0.5, y = 66, z = 0.5 }
     local seen, bounced = {}, false
     local n = w:advance(1.0, function(world, tick)
       assert.equal(w, world)

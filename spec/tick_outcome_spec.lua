@@ -32,7 +32,8 @@ describe("a step's outcome", function()
         local w = H.world()
         H.flat(w, 63)
         local e = w:spawn{ x = 0.5, y = 73.5, z = 0.5, rules = p[2]() }
-        local before, steps = 0, 0
+        local before, steps
+        steps = 0
         repeat
           before = e.fall_distance
           w:step(dt)
@@ -70,7 +71,8 @@ describe("a step's outcome", function()
         assert.is_true(e.on_ground)
         w:events()
         e.jumping = true
-        local hit, steps = false, 0
+        local hit
+        local steps = 0
         repeat
           w:step(dt)
           steps = steps + 1
