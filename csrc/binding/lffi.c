@@ -120,7 +120,7 @@ static int ffi_set_inputs(const void *world, const double *in, int n)
 		e_in->forward = v[0];
 		e_in->strafe = v[1];
 		e_in->yaw = v[2];
-		e_in->jumping = (uint8_t)(v[3] != 0);
+		bp_input_set_jumping(e_in, v[3] != 0);
 		e_in->sneaking = (uint8_t)(v[4] != 0);
 	}
 	return 0;
