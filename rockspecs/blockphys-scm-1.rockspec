@@ -30,13 +30,14 @@ build = {
         "csrc/core/move_axis.c", "csrc/core/move_limits.c", "csrc/core/move_swept.c",
         "csrc/core/push.c", "csrc/core/query.c", "csrc/core/raycast.c", "csrc/core/rules.c",
         "csrc/core/solid.c", "csrc/core/step.c", "csrc/core/sweep.c", "csrc/core/world.c",
-        "csrc/core/contact.c", "csrc/core/events.c",
+        "csrc/core/contact.c", "csrc/core/events.c", "csrc/core/sensor.c",
+        "csrc/core/carry.c",
         "csrc/binding/laux.c", "csrc/binding/lblockphys.c", "csrc/binding/lcollider.c",
         "csrc/binding/lcompat.c", "csrc/binding/lentity.c", "csrc/binding/lffi.c",
         "csrc/binding/lfields.c", "csrc/binding/lhooks.c", "csrc/binding/lloop.c",
         "csrc/binding/lquery.c", "csrc/binding/lrules.c", "csrc/binding/lstep.c",
         "csrc/binding/ltesting.c", "csrc/binding/lworld.c",
-        "csrc/binding/levents.c",
+        "csrc/binding/levents.c", "csrc/binding/ltrigger.c",
       },
       -- compat-5.3.h and .c for Lua 5.1, 5.2 and LuaJIT (csrc/binding/lcompat.h): Debian's
       -- lua-compat53-dev puts them in Lua 5.1's and 5.2's include directories, which

@@ -230,6 +230,12 @@ void lbp_keep_departed(lua_State *L, int wi, int ei, bp_EntityId id);
 int lbp_events_index(lua_State *L, const char *k);
 int lbp_events_newindex(lua_State *L, const char *k);
 
+/* --------------------------------------------------------------- ltrigger.c */
+
+extern const luaL_Reg lbp_trigger_world_methods[]; /* add_trigger, remove_trigger */
+void lbp_push_world_table(lua_State *L, int wi, const char *name, int make);
+void lbp_push_trigger_tag(lua_State *L, int wi, uint64_t handle);
+
 /* ------------------------------------------------------------------- lffi.c */
 
 void lbp_open_ffi(lua_State *L);

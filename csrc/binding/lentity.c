@@ -443,7 +443,7 @@ static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
 {
 	static const char *const keys[] = {"x", "y", "z", "width", "height", "rules", "solid",
 	                                   "group", "mask", "yaw", "vx", "vy", "vz", "filter",
-	                                   NULL};
+	                                   "sensor", "carry", NULL};
 	lbp_reject_unknown_keys(L, t, "spawn", keys);
 	static const char *const xyz[] = {"x", "y", "z"};
 	double *pos[3] = {&d->x, &d->y, &d->z};
@@ -469,6 +469,10 @@ static void read_entity_def(lua_State *L, int t, bp_EntityDef *d)
 			luaL_error(L, "spawn: field 'height' must be a number in (0, 32]");
 	}
 	d->solid = (uint8_t)lbp_opt_flag(L, t, "solid", "spawn");
+	d->sensor = lbp_opt_flag(L, t, "sensor", "spawn");
+	d->carry = lbp_opt_flag(L, t, "carry", "spawn");
+	if (d->sensor && d->solid)
+		luaL_error(L, "spawn: a sensor cannot be solid (it blocks nothing)");
 	static const char *const gm[] = {"group", "mask"};
 	uint32_t *gmv[2] = {&d->group, &d->mask};
 	for (int i = 0; i < 2; i++) {
@@ -507,12 +511,16 @@ static void read_entity_motion(lua_State *L, int t, double v[4], int given[4])
  *   required); optional `width` in (0, 16] (0.6F), `height` in (0, 32] (1.8F), `rules`
  *   (a rules table or an entity's `rules`; default bp.rules.beta173()), `solid`
  *   (false), `group` (1), `mask` (2^32-1), `yaw` (degrees, 0), `vx, vy, vz` (0;
- *   blocks/tick or blocks/s per the rules), `filter` (function or nil)
+ *   blocks/tick or blocks/s per the rules), `filter` (function or nil), `sensor`
+ *   (false: an entity that blocks, pushes and is pushed by nothing, and reports the
+ *   entities it overlaps as "enter" and "leave" events), `carry` (false: a solid
+ *   platform that moves the entities standing on it; docs/mechanics.md)
  * @treturn Entity
  * @raise "spawn: unknown field 'k'", "spawn: field 'k' must be a finite number",
  *   "spawn: field 'k' is outside the world (|coordinate| > 2147482000)", "spawn: field
  *   'width' must be a number in (0, 16]" (height: (0, 32]), "spawn: field 'k' must be
  *   an integer in [0, 2^32)", "spawn: field 'filter' must be a function or nil",
+ *   "spawn: a sensor cannot be solid (it blocks nothing)",
  *   "spawn: ..." rules errors (as make_rules); "spawn: world is locked: ..." inside
  *   world:step; "not enough memory" or "size limit exceeded" (the entity pool would
  *   pass its size limit). Nothing is spawned when it raises.
@@ -607,11 +615,11 @@ static int l_world_remove(lua_State *L)
 		return luaL_argerror(L, 2, "entity belongs to another world");
 	lbp_check_entity(L, 2);
 	lbp_check_unlocked(L, w, "remove");
-	if (lbp_check_entity(L, 2)->in_events) /* an event names it: the same userdata */
-		lbp_keep_departed(L, 1, 2, le->id);
 	bp_Status st = bp_world_remove(w, le->id);
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
+	if (bp_world_slot_entity(w, le->id.index1 - 1)->in_events) /* an event names it (its */
+		lbp_keep_departed(L, 1, 2, le->id); /* leave events too): the same userdata */
 	for (int uv = 1; uv <= 2; uv++) {
 		lua_getiuservalue(L, 1, uv);
 		lua_pushnil(L);

@@ -114,6 +114,9 @@ static void set_normal(lua_State *L, const int n[3])
  *   is `math.ceil(fall - 3)` half-hearts), and what it landed on as Entity:ground
  *   gives it: `kind = "block"` with `x, y, z, id`; `"collider"` with `collider`
  *   (the handle); `"entity"` with `other`; `"none"` if nothing was found.
+ * - `type = "enter"` / `"leave"`: the entity began / stopped overlapping a trigger
+ *   (`trigger`, its handle, and `tag`) or a sensor entity (`sensor`); a removed entity
+ *   or trigger leaves at once.
  * - `type = "hit"`: a contact that begins: a face of the entity's box stopped by a
  *   move that did not stop it earlier in the tick or in the tick before. `kind` and
  *   the box met as for "land", its normal `nx, ny, nz` (toward the entity: a floor's
@@ -154,6 +157,13 @@ static int l_world_events(lua_State *L)
 		} else if (ev->type == BP_EVENT_HIT) {
 			set_normal(L, ev->what.normal);
 			set_num(L, "speed", ev->speed);
+		} else if (ev->trigger) { /* enter, leave of a trigger */
+			set_int(L, "trigger", (lua_Integer)ev->trigger);
+			lbp_push_trigger_tag(L, 1, ev->trigger);
+			lua_setfield(L, -2, "tag");
+		} else { /* of a sensor entity */
+			push_entity_id(L, 1, w, ev->sensor);
+			lua_setfield(L, -2, "sensor");
 		}
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
@@ -161,6 +171,8 @@ static int l_world_events(lua_State *L)
 	lua_getiuservalue(L, 1, 1);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "departed");
+	lua_pushnil(L);
+	lua_setfield(L, -2, "departed_tags");
 	lua_pop(L, 1);
 	return 1;
 }

@@ -78,7 +78,9 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	e->serial = p->next_serial++;
 	e->width = def->width;
 	e->height = def->height;
-	e->solid = (uint8_t)(def->solid != 0);
+	e->sensor = (uint8_t)(def->sensor != 0);
+	e->solid = (uint8_t)(def->solid != 0 && !e->sensor); /* a sensor blocks nothing */
+	e->carry = (uint8_t)(def->carry != 0);
 	e->group = def->group;
 	e->mask = def->mask;
 	e->rules = def->rules;
@@ -94,6 +96,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	p->order[p->norder++] = slot;
 	p->nlive++;
 	w->nsolid += e->solid;
+	w->sensing.nsensors += e->sensor;
 	id->index1 = slot + 1;
 	id->generation = e->generation;
 	return BP_OK;
@@ -118,7 +121,7 @@ bp_Entity *bp_world_entity(bp_World *w, bp_EntityId id)
 	return &p->items[id.index1 - 1];
 }
 
-bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
+bp_Status bp_entities_remove(bp_World *w, bp_EntityId id)
 {
 	bp_EntityPool *p = &w->entities;
 	bp_Entity *e = bp_world_entity(w, id);
@@ -129,6 +132,7 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 	if (bp_grow(&w->mem, (void **)&p->free_slots, &p->free_cap, p->count, sizeof(uint32_t)) != BP_OK)
 		return BP_ENOMEM; /* nothing changed */
 	w->nsolid -= e->solid;
+	w->sensing.nsensors -= e->sensor;
 	e->alive = 0; /* the generation is kept; bumped when the slot is reused */
 	p->live[slot] = 0;
 	p->free_slots[p->nfree++] = slot;
@@ -175,7 +179,7 @@ bp_Entity *bp_world_slot_entity(bp_World *w, uint32_t slot)
 
 void bp_entity_set_solid(bp_World *w, bp_Entity *e, int solid)
 {
-	const uint8_t v = (uint8_t)(solid != 0);
+	const uint8_t v = (uint8_t)(solid != 0 && !e->sensor); /* a sensor blocks nothing */
 	if (v != e->solid)
 		w->nsolid += v ? 1 : (uint32_t)-1;
 	e->solid = v;

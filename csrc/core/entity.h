@@ -13,6 +13,10 @@
  *  Source: our own. */
 void bp_entities_compact(bp_World *w);
 
+/** bp_world_remove's part in the pool (world.c adds the leave events of its trigger
+ *  and sensor overlaps). Same results. Source: our own. */
+bp_Status bp_entities_remove(bp_World *w, bp_EntityId id);
+
 /** Free the entity pool's arrays (bp_world_destroy). Source: our own. */
 void bp_entities_free(bp_World *w);
 

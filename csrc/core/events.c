@@ -111,6 +111,11 @@ double bp_world_hit_speed(const bp_World *w)
 	return w->events.hit_speed;
 }
 
+uint32_t bp_world_event_count(const bp_World *w)
+{
+	return w->events.count;
+}
+
 uint64_t bp_world_tick(const bp_World *w)
 {
 	return w->tick;

@@ -8,6 +8,7 @@
 #define BP_CORE_MOVE_H
 
 #include "blockphys.h"
+#include "carry.h"
 #include "contact.h"
 
 /** Start an entity's step outcome: the faces stopped so far become the step before's,
@@ -28,8 +29,8 @@ static inline void bp_outcome_begin(bp_Entity *e)
  *  Returns the resolver's status; nothing is noted unless BP_OK. d must not be e->vel
  *  (the resolver zeroes it on the stopped axes, and the note reads the request). Inline:
  *  the seam of every move. Source: our own. */
-static inline bp_Status bp_move_by(bp_World *w, bp_Entity *e, int swept, const double d[3],
-                                   double out[3])
+static inline bp_Status bp_move_plain(bp_World *w, bp_Entity *e, int swept, const double d[3],
+                                      double out[3])
 {
 	/* The velocity the move starts with: a hit's approach speed (the resolver zeroes
 	 * the stopped axes). */
@@ -38,6 +39,16 @@ static inline bp_Status bp_move_by(bp_World *w, bp_Entity *e, int swept, const d
 	if (st == BP_OK)
 		bp_contact_note(w, e, d, v0);
 	return st;
+}
+
+/** bp_move_plain, or for a carrying platform bp_carry_move, which moves what stands on
+ *  it too. Source: our own. */
+static inline bp_Status bp_move_by(bp_World *w, bp_Entity *e, int swept, const double d[3],
+                                   double out[3])
+{
+	if (e->carry && e->solid)
+		return bp_carry_move(w, e, swept, d, out);
+	return bp_move_plain(w, e, swept, d, out);
 }
 
 /** bp_move_by with the resolver of the entity's rules. Source: our own. */

@@ -11,7 +11,8 @@
 /* True if entity a may be blocked by b (group/mask filter, both ways). */
 int bp_entities_interact(const bp_Entity *a, const bp_Entity *b)
 {
-	return (a->mask & b->group) && (b->mask & a->group);
+	/* A sensor blocks, pushes and is pushed by nothing (sensor.c reports it). */
+	return (a->mask & b->group) && (b->mask & a->group) && !(a->sensor | b->sensor);
 }
 
 /* Ask one entity's Lua filter; a failure is remembered and refuses the pair. */
@@ -60,7 +61,7 @@ static int solid_one(void *ctx, uint32_t index)
 	SolidVisit *v = ctx;
 	const bp_Entity *o = &v->w->entities.items[index];
 	const bp_Entity *self = v->self;
-	if (o == self || !(o->solid || (self && self->solid)))
+	if (o == self || o->sensor || !(o->solid || (self && self->solid)))
 		return 0;
 	if (!bp_aabb_overlaps(&o->box, v->region))
 		return 0;

@@ -7,6 +7,7 @@
  */
 #include "blockphys.h"
 #include "beta173.h"
+#include "carry.h"
 #include "entity.h"
 #include "events.h"
 #include "move.h"
@@ -14,6 +15,7 @@
 #include "mccpp.h"
 #include "solid.h"
 #include "push.h"
+#include "sensor.h"
 
 #include <math.h>
 
@@ -93,6 +95,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
 		p->input[index].jump_latch = 0; /* a tap jumps in one tick */
+		bp_carry_tick_end(w, index);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
 		bp_Entity *e = &p->items[index];
 		bp_clamp_velocity(w->vel_limit[e->rules.model], e->vel); /* the next step can start */
@@ -105,6 +108,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		bp_push_separate(w, dt);
 	if (w->hook_failed)
 		return step_end(w, 1, mark);
+	bp_sensing_update(w); /* enter and leave of triggers and sensors, after every move */
 	if (w->unstable) { /* only spawns and the separation push make entities unstable */
 		for (uint32_t i = 0; i < p->norder; i++)
 			p->items[p->order[i]].stable = 1;

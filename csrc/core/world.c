@@ -8,6 +8,7 @@
 #include "chunk.h"
 #include "entity.h"
 #include "events.h"
+#include "sensor.h"
 
 #include <string.h>
 
@@ -52,6 +53,7 @@ void bp_world_destroy(bp_World *w)
 	bp_free(&w->mem, w->colliders, (size_t)w->colliders_cap * sizeof(bp_StaticCollider));
 	bp_entities_free(w);
 	bp_events_free(w);
+	bp_sensing_free(w);
 	bp_broadphase_free(w);
 	bp_free(&w->mem, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
 	w->mem.fn(w->mem.ud, w, sizeof *w, 0);
@@ -309,4 +311,14 @@ void bp_world_remove_collider(bp_World *w, uint32_t index1)
 const bp_AABB *bp_world_collider_box(const bp_World *w, uint32_t index1)
 {
 	return &w->colliders[index1 - 1].box;
+}
+
+bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
+{
+	const bp_Entity *e = bp_world_entity(w, id);
+	const int sensed = e && e->sensed;
+	bp_Status st = bp_entities_remove(w, id);
+	if (st == BP_OK && sensed) /* its overlaps end: leave events (the slot keeps its */
+		bp_sensing_entity_removed(w, id.index1 - 1); /* generation until reused) */
+	return st;
 }

@@ -113,6 +113,25 @@ void bp_world_remove_collider(bp_World *w, uint32_t index1);
  *  Source: our own. */
 const bp_AABB *bp_world_collider_box(const bp_World *w, uint32_t index1);
 
+/* --- triggers (sensor.c) --- */
+
+/** Add a trigger: a box (world space, blocks; copied, not validated) that blocks
+ *  nothing and reports the entities whose box comes to overlap it (strictly) and
+ *  stops overlapping it, as BP_EVENT_ENTER and BP_EVENT_LEAVE events after each step;
+ *  an entity counts when (mask & its group) and (its mask & group) are both nonzero.
+ *  Its handle (as collider handles: slot, generation, the world's tag) goes to *handle.
+ *  BP_ENOMEM, or BP_ELIMIT past BP_MAX_COLLIDERS slots. Overlaps it has from the start
+ *  are reported by the next step. Source: our own (docs/mechanics.md). */
+bp_Status bp_world_add_trigger(bp_World *w, const bp_AABB *box, uint32_t group, uint32_t mask,
+                               uint64_t *handle);
+/** The 1-based slot of the live trigger `handle` names in this world, else 0. */
+uint32_t bp_world_trigger_slot(const bp_World *w, uint64_t handle);
+/** Remove a live trigger (slot from bp_world_trigger_slot): its overlaps end with
+ *  leave events at once. Source: our own. */
+void bp_world_remove_trigger(bp_World *w, uint32_t index1);
+/** The box of a live trigger (slot from bp_world_trigger_slot). */
+const bp_AABB *bp_world_trigger_box(const bp_World *w, uint32_t index1);
+
 /* --- region queries (query.c) --- */
 
 /** Number of block cells a query of `region` (blocks) would scan (for the bounded-work
@@ -493,6 +512,9 @@ void bp_entity_ground_velocity(bp_World *w, uint32_t slot, double v[3]);
  *  the next step, move or clear. Source: our own
  *  (docs/events.md; Box2D v3's events are read after the step the same way). */
 bp_Event *bp_world_events(bp_World *w, uint32_t *count);
+
+/** The number of events queued (without finding what they met). Source: our own. */
+uint32_t bp_world_event_count(const bp_World *w);
 
 /** Empty the event queue. Source: our own. */
 void bp_world_events_clear(bp_World *w);

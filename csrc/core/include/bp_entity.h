@@ -64,6 +64,11 @@ typedef struct bp_Entity {
 	 * of the last move, of the step so far, and of the step before (hit events). */
 	uint8_t move_stops, stops, prev_stops;
 	uint8_t in_events;  /* named by an event of the queue (the binding keeps its userdata) */
+	uint8_t sensor;     /* blocks, pushes and is pushed by nothing; reports what it overlaps */
+	uint8_t carry;      /* a solid platform that moves what stands on it (carry.c) */
+	uint8_t carried;    /* moved by a platform this step before its own tick (carry.c) */
+	uint32_t sensed;    /* trigger and sensor overlaps it is part of (sensor.c) */
+	double carried_d[3]; /* what platforms moved it this step before its tick (carry.c) */
 	double stop_reach;  /* the largest requested |displacement| on a stopped axis
 	                     * (blocks): the stopping boxes lie within it (contact.c) */
 	double out_landing; /* the fall distance a move of its last step landed with */
@@ -140,6 +145,8 @@ typedef struct bp_EntityDef {
 	double x, y, z;        /* feet: centre of the bottom face (blocks) */
 	double width, height;  /* blocks; defaults 0.6F x 1.8F (the Beta player) */
 	int solid;
+	int sensor;            /* a sensor (sensor.c): never solid, no push */
+	int carry;             /* a carrying platform (carry.c) */
 	uint32_t group, mask;  /* defaults: group 1, mask all */
 	bp_Rules rules;
 } bp_EntityDef;

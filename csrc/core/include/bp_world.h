@@ -17,6 +17,7 @@
 #include "bp_broadphase.h"
 #include "bp_entity.h"
 #include "bp_events.h"
+#include "bp_sensor.h"
 
 enum { BP_LIQUID_NONE = 0, BP_LIQUID_WATER = 1, BP_LIQUID_LAVA = 2 };
 
@@ -168,6 +169,8 @@ struct bp_World {
 
 	uint64_t tick;         /* steps run (world.tick): bumped when a step succeeds */
 	bp_EventQueue events;  /* filled by steps and moves, emptied by the reader (events.c) */
+	bp_Sensing sensing;    /* triggers and the overlaps of triggers and sensors (sensor.c) */
+	int carry_depth;       /* platforms carrying platforms, nested (carry.c) */
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
