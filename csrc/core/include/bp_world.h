@@ -41,6 +41,10 @@ typedef struct bp_BlockType {
 	uint8_t ice;         /* Beta Material.ice: no downward pull on falling water beside it */
 	uint8_t normal_cube; /* Beta World.isBlockNormalCube: pushOutOfBlocks pushes out of it */
 	double velocity_factor; /* Beta BlockSoulSand: touching it scales X/Z velocity (0.4) */
+	bp_AABB *outline;       /* the shape a cursor selects (rays with BP_RAY_OUTLINE),
+	                         * block-local: the boxes themselves unless the definition
+	                         * gave its own (then owned here) */
+	int noutline;
 } bp_BlockType;
 
 /** Definition of a block type; fill from bp_default_block_def(). */
@@ -57,6 +61,8 @@ typedef struct bp_BlockDef {
 	int solid; /* < 0: derived (some box and not a liquid); else a boolean */
 	int ice;
 	int normal_cube; /* < 0: derived (the unit cube and solid); else a boolean */
+	const bp_AABB *outline; /* the cursor's shape, checked as boxes are */
+	int noutline;           /* < 0: the collision boxes (the default) */
 } bp_BlockDef;
 
 /** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
@@ -121,6 +127,8 @@ struct bp_World {
 	int has_climbable; /* some type is climbable: the ladder test can be skipped if not */
 	int has_normal_cube; /* some type is a normal cube: pushOutOfBlocks can be skipped if not */
 	int has_touch; /* some type slows what touches it (web, velocity_factor < 1) */
+	int tall_outlines; /* some type's outline rises above its cell: outline rays look
+	                    * one cell lower */
 
 	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
 	bp_Chunk *chunks;
