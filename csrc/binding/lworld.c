@@ -297,6 +297,27 @@ static uint16_t check_block(lua_State *L, bp_World *w, int i)
 	return (uint16_t)id;
 }
 
+/* The names of the BP_FACE_* faces, in their order (index = face). */
+static const char *const FACE_NAMES[] = {"", "east", "west", "up", "down", "south", "north"};
+
+/* The field one_way of the table at stack index t: BP_FACE_NONE when nil, else the
+ * face it names; raises "<fn>: field 'one_way' must be ..." for anything else. */
+static int check_one_way(lua_State *L, int t, const char *fn)
+{
+	const int type = lua_getfield(L, t, "one_way");
+	const char *s = type == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+	int face = type == LUA_TNIL ? BP_FACE_NONE : -1;
+	for (int f = BP_FACE_EAST; s && f <= BP_FACE_NORTH; f++) {
+		if (strcmp(s, FACE_NAMES[f]) == 0)
+			face = f;
+	}
+	lua_pop(L, 1);
+	if (face < 0)
+		luaL_error(L, "%s: field 'one_way' must be \"up\", \"down\", \"north\", \"south\", "
+		              "\"east\" or \"west\"", fn);
+	return face;
+}
+
 /* Read the boxes list of a block definition at stack index i (the field `field`:
  * "boxes" or "outline", for the messages). */
 static int read_boxes(lua_State *L, int i, bp_AABB *boxes, const char *field)
@@ -348,7 +369,9 @@ static int read_boxes(lua_State *L, int i, bp_AABB *boxes, const char *field)
  *   a full opaque cube, which pushOutOfBlocks pushes out of; default: the unit cube and
  *   solid), outline = {{x1,y1,z1,x2,y2,z2}, ...} (the shape a cursor selects:
  *   World:raycast with `shape = "outline"`; block-local, checked as boxes are; default
- *   the collision boxes; `{}` none)}`
+ *   the collision boxes; `{}` none), one_way = "up"|"down"|"north"|"south"|"east"|"west"
+ *   (default none: the boxes stop only the moves that reach them through that face from
+ *   outside, as docs/mechanics.md details; north is -Z, east +X)}`
  * @treturn integer the new id (1..65535)
  * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
  *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
@@ -362,6 +385,8 @@ static int read_boxes(lua_State *L, int i, bp_AABB *boxes, const char *field)
  *   be in [0, 1]", "field 'liquid' must be \"water\" or \"lava\"", "field 'level' must be
  *   an integer", "level must be an integer in [0, 15]", "level needs liquid = ...",
  *   "field 'solid' must be a boolean" (also 'climbable', 'web', 'ice', 'normal_cube'),
+ *   "field 'one_way' must be \"up\", \"down\", \"north\", \"south\", \"east\" or
+ *   \"west\"",
  *   "block 'n' is
  *   already defined", "too many block types (at most 65535)"; "define_block: world is locked: ..."
  *   inside world:step; "not enough memory". Nothing is defined when it raises.
@@ -370,7 +395,8 @@ static int l_world_define_block(lua_State *L)
 {
 	static const char *const keys[] = {"name", "boxes", "slipperiness", "liquid",
 	                                   "climbable", "velocity_factor", "web", "level",
-	                                   "solid", "ice", "normal_cube", "outline", NULL};
+	                                   "solid", "ice", "normal_cube", "outline", "one_way",
+	                                   NULL};
 	bp_World *w = lbp_world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
 	lbp_check_unlocked(L, w, "define_block");
@@ -427,6 +453,7 @@ static int l_world_define_block(lua_State *L)
 	def.solid = lbp_opt_tristate(L, 2, "solid", "define_block"); /* nil: derived */
 	def.ice = lbp_opt_flag(L, 2, "ice", "define_block");
 	def.normal_cube = lbp_opt_tristate(L, 2, "normal_cube", "define_block");
+	def.one_way = check_one_way(L, 2, "define_block");
 	/* The fields' metamethods may have run any code, destroying the world too. */
 	w = lbp_world_of(L, 1);
 	const char *err = bp_block_def_error(&def);
@@ -490,8 +517,12 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
 	lua_setfield(L, -2, "id");
 	lua_pushstring(L, t->name);
 	lua_setfield(L, -2, "name");
-	push_boxes(L, t->boxes, t->nboxes);
+	push_boxes(L, t->shape, t->nshape);
 	lua_setfield(L, -2, "boxes");
+	if (t->one_way) {
+		lua_pushstring(L, FACE_NAMES[t->one_way]);
+		lua_setfield(L, -2, "one_way");
+	}
 	push_boxes(L, t->outline, t->noutline);
 	lua_setfield(L, -2, "outline");
 	lua_pushnumber(L, t->slipperiness);
@@ -525,7 +556,7 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
  *   slipperiness, liquid = "water"|"lava"|nil, climbable = boolean, velocity_factor,
  *   web = boolean, level = integer, solid = boolean, ice = boolean, normal_cube =
  *   boolean, outline = {{x1,y1,z1,x2,y2,z2}, ...} (block-local; the boxes when the
- *   definition gave none)}`
+ *   definition gave none), one_way = face name or nil}`
  * @raise "bad argument #1 to 'block_info' (unknown block 'n')", "(unknown block id n)",
  *   "(block id or name expected, got T)", or "(number has no integer representation)".
  */
@@ -647,24 +678,40 @@ static int l_world_fill(lua_State *L)
  * raycasts like a block shape. The box is copied. Source: our own (docs/architecture.md).
  * @function World:add_collider
  * @tparam Collider box
+ * @tparam[opt] table options `{one_way = "up"|"down"|"north"|"south"|"east"|"west"}`:
+ *   a one-way collider stops only the moves that reach it through that face from
+ *   outside, as a one-way block (World:define_block; docs/mechanics.md)
  * @treturn integer handle in [1, 2^63): the slot in the low 24 bits, the slot's
  *   generation in the next 24 and a tag of the world in the top 15 (the Lua state's
  *   count of worlds made, mod 2^15), so that a removed collider's handle and another
  *   world's name nothing (a world made 32,768 worlds later could reuse the tag).
  * @raise "bad argument #1 to 'add_collider' (blockphys.Collider expected, got T)";
+ *   "bad argument #2 to 'add_collider' (table expected, got T)", "add_collider: unknown
+ *   field 'k'", "add_collider: field 'one_way' must be ...";
  *   "add_collider: world is locked: ..." inside world:step; "not enough memory" or "size limit
  *   exceeded" (more than 16,777,215 colliders, or the collider table would pass its
  *   size limit). Nothing is added when it raises.
  */
 static int l_world_add_collider(lua_State *L)
 {
+	static const char *const keys[] = {"one_way", NULL};
+	lbp_world_of(L, 1);
+	const bp_AABB box = *lbp_check_collider(L, 2);
+	int face = BP_FACE_NONE;
+	if (!lua_isnoneornil(L, 3)) {
+		luaL_checktype(L, 3, LUA_TTABLE);
+		lbp_reject_unknown_keys(L, 3, "add_collider", keys);
+		face = check_one_way(L, 3, "add_collider");
+	}
+	/* The options' metamethods may have run any code, destroying the world too. */
 	bp_World *w = lbp_world_of(L, 1);
-	bp_AABB *c = lbp_check_collider(L, 2);
 	lbp_check_unlocked(L, w, "add_collider");
 	uint64_t handle = 0; /* lbp_raise_status does not return; the compiler cannot know */
-	bp_Status st = bp_world_add_collider(w, c, &handle);
+	bp_Status st = bp_world_add_collider(w, &box, &handle);
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
+	if (face)
+		bp_world_set_collider_one_way(w, bp_world_collider_slot(w, handle), face);
 	lua_pushinteger(L, (lua_Integer)handle); /* < 2^63 */
 	return 1;
 }

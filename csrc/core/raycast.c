@@ -150,8 +150,9 @@ static void ray_cell_boxes(bp_World *w, const double o[3], const double d[3], do
 	if (!id)
 		return;
 	const bp_BlockType *t = &w->types[id];
-	const bp_AABB *boxes = flags & BP_RAY_OUTLINE ? t->outline : t->boxes;
-	const int n = flags & BP_RAY_OUTLINE ? t->noutline : t->nboxes;
+	/* a one-way type's boxes too: a ray has no side to come from */
+	const bp_AABB *boxes = flags & BP_RAY_OUTLINE ? t->outline : t->shape;
+	const int n = flags & BP_RAY_OUTLINE ? t->noutline : t->nshape;
 	const double fx = (double)x, fy = (double)y, fz = (double)z;
 	for (int i = 0; i < n; i++) {
 		bp_AABB b = bp_aabb_offset(&boxes[i], fx, fy, fz);

@@ -42,8 +42,8 @@ void bp_world_destroy(bp_World *w)
 	for (uint32_t i = 0; i < w->ntypes; i++) {
 		bp_BlockType *t = &w->types[i];
 		bp_free(&w->mem, t->name, strlen(t->name) + 1);
-		bp_free(&w->mem, t->boxes, (size_t)t->nboxes * sizeof(bp_AABB));
-		if (t->outline != t->boxes)
+		bp_free(&w->mem, t->shape, (size_t)t->nshape * sizeof(bp_AABB));
+		if (t->outline != t->shape)
 			bp_free(&w->mem, t->outline, (size_t)t->noutline * sizeof(bp_AABB));
 	}
 	bp_free(&w->mem, w->types, (size_t)w->types_cap * sizeof(bp_BlockType));
@@ -133,6 +133,8 @@ const char *bp_block_def_error(const bp_BlockDef *def)
 		return "level must be an integer in [0, 15]";
 	if (def->level && def->liquid == BP_LIQUID_NONE)
 		return "level needs liquid = \"water\" or \"lava\"";
+	if (def->one_way < BP_FACE_NONE || def->one_way > BP_FACE_NORTH)
+		return BP_ONE_WAY_ERROR;
 	return NULL;
 }
 
@@ -230,8 +232,14 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 		memcpy(boxes, src, (size_t)nboxes * sizeof *boxes);
 	bp_BlockType *t = &w->types[w->ntypes];
 	t->name = name;
-	t->boxes = boxes;
-	t->nboxes = nboxes;
+	t->shape = boxes;
+	t->nshape = nboxes;
+	t->one_way = (uint8_t)def->one_way;
+	/* A one-way type's boxes are left out of every gather: solid.c adds them for the
+	 * movers they stop. */
+	t->boxes = t->one_way ? NULL : boxes;
+	t->nboxes = t->one_way ? 0 : nboxes;
+	w->one_way += t->one_way != 0;
 	t->noutline = def->noutline < 0 ? nboxes : def->noutline;
 	t->outline = outline;
 	if (own_outline)
@@ -256,7 +264,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 		if (boxes[i].hi[1] > 1)
 			w->tall_shapes = 1;
 	}
-	t->full_cube = nboxes == 1 && boxes[0].lo[0] == 0 && boxes[0].lo[1] == 0 &&
+	t->full_cube = t->nboxes == 1 && boxes[0].lo[0] == 0 && boxes[0].lo[1] == 0 &&
 	               boxes[0].lo[2] == 0 && boxes[0].hi[0] == 1 && boxes[0].hi[1] == 1 &&
 	               boxes[0].hi[2] == 1;
 	t->normal_cube = (uint8_t)(def->normal_cube < 0 ? t->full_cube && t->solid
@@ -301,7 +309,8 @@ bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handl
 	}
 	bp_StaticCollider *c = &w->colliders[slot];
 	c->box = *box;
-	c->alive = 1;
+	c->alive = BP_COLLIDER_LIVE;
+	c->one_way = BP_FACE_NONE;
 	c->generation++; /* at most BP_MAX_COLLIDER_GEN: see bp_world_remove_collider */
 	w->live_colliders++;
 	*handle = bp_world_collider_handle(w, slot + 1);
@@ -329,10 +338,21 @@ uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle)
 	return index1;
 }
 
+void bp_world_set_collider_one_way(bp_World *w, uint32_t index1, int face)
+{
+	bp_StaticCollider *c = &w->colliders[index1 - 1];
+	w->one_way -= c->one_way != BP_FACE_NONE;
+	c->one_way = (uint8_t)face;
+	c->alive = face ? BP_COLLIDER_ONE_WAY : BP_COLLIDER_LIVE;
+	w->one_way += face != BP_FACE_NONE;
+}
+
 void bp_world_remove_collider(bp_World *w, uint32_t index1)
 {
 	bp_StaticCollider *c = &w->colliders[index1 - 1];
-	c->alive = 0;
+	w->one_way -= c->one_way != BP_FACE_NONE;
+	c->one_way = BP_FACE_NONE;
+	c->alive = BP_COLLIDER_FREE;
 	w->live_colliders--;
 	if (c->generation >= BP_MAX_COLLIDER_GEN)
 		return; /* retired: reused, its next handle would repeat an old one */

@@ -58,7 +58,7 @@ bp_BlockDef bp_default_block_def(void);
  *  each box lo <= hi (no NaN), x and z in [0, 1], y in [0, 2] (block-local, blocks);
  *  slipperiness in [0, 1.5]; velocity_factor in [0, 1]; liquid a BP_LIQUID_* value;
  *  level in [0, 15], and 0 unless liquid; the outline's boxes (noutline >= 0) as the
- *  boxes. Source: our own. */
+ *  boxes; one_way a BP_FACE_* value. Source: our own. */
 const char *bp_block_def_error(const bp_BlockDef *def);
 
 /** Define a block type; its id (1..65535) goes to *id. Fails with BP_EINVAL when
@@ -99,6 +99,12 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle);
 /** The handle of the collider in 1-based slot index1 (alive). Source: our own. */
 uint64_t bp_world_collider_handle(const bp_World *w, uint32_t index1);
+/** Make the live collider in 1-based slot index1 one-way through `face` (BP_FACE_*; in
+ *  [0, BP_FACE_NORTH], not checked; BP_FACE_NONE makes it block every move again).
+ *  Source: our own (docs/mechanics.md, "One-way blocks"). */
+void bp_world_set_collider_one_way(bp_World *w, uint32_t index1, int face);
+/** The message of a one_way value outside the BP_FACE_* range. */
+#define BP_ONE_WAY_ERROR "one_way must be \"up\", \"down\", \"north\", \"south\", \"east\" or \"west\""
 /** The 1-based slot of the live collider that `handle` names in this world, else 0
  *  (removed, slot reused, never added, another world's). Source: our own. */
 uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle);
