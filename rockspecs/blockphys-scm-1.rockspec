@@ -55,6 +55,7 @@ build = {
     ["blockphys.minecraft.families_building"] = "lua/blockphys/minecraft/families_building.lua",
     ["blockphys.minecraft.families_objects"] = "lua/blockphys/minecraft/families_objects.lua",
     ["blockphys.minecraft.materials"] = "lua/blockphys/minecraft/materials.lua",
+    ["blockphys.minecraft.outlines"] = "lua/blockphys/minecraft/outlines.lua",
     ["blockphys.minecraft.shapes"] = "lua/blockphys/minecraft/shapes.lua",
     ["blockphys.minecraft.vanilla"] = "lua/blockphys/minecraft/vanilla.lua",
     ["blockphys.minecraft_beta173"] = "lua/blockphys/minecraft_beta173.lua",

@@ -166,6 +166,14 @@ checks["platform.lua"] = function(out)
     .. "64%.0000%) off, on_ground true   mob %(%S+, 64%.0000%) off\n$"), out)
 end
 
+checks["mechanics.lua"] = function(out)
+  assert_line(out, "jump (30 ticks, highest 1.2522)    player y 1.0625 on_ground true    mob x  -0.58 y 0.0000")
+  assert_line(out, "mob walks on (30 ticks)            player y 1.0625 on_ground true    mob x   5.89 y 0.0000")
+  assert_line(out, "player sneaks (20 ticks)           player y 0.0000 on_ground true    mob x  10.21 y 0.0000")
+  assert_line(out, "collision ray: stone at (8, -1, 8)")
+  assert_line(out, "outline ray:   minecraft:poppy at (8, 0, 8), face (0, 0, -1), distance 3.1117")
+end
+
 describe("examples", function()
   local files = example_files()
 

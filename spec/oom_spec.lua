@@ -147,6 +147,19 @@ describe("out of memory", function()
     assert.is_true(n >= 1)
   end)
 
+  it("define_block with an outline of its own, or one-way, changes nothing", function()
+    local n = each_failure(function(w)
+      w:define_block { name = "flower", boxes = {}, outline = { { 0.3, 0, 0.3, 0.7, 0.6, 0.7 } } }
+      assert.same({ { 0.3, 0, 0.3, 0.7, 0.6, 0.7 } }, w:block_info("flower").outline)
+    end)
+    assert.is_true(n >= 2, "define_block allocated only " .. n .. " times")
+    n = each_failure(function(w)
+      w:define_block { name = "platform", boxes = { { 0, 0, 0, 1, 0.5, 1 } }, one_way = "up" }
+      assert.equal("up", w:block_info("platform").one_way)
+    end)
+    assert.is_true(n >= 1)
+  end)
+
   -- Each count of earlier calls leaves the pools at another fill level, so that
   -- some single call must grow them.
   it("spawn changes nothing", function()

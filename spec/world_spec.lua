@@ -26,7 +26,7 @@ describe("bp.World", function()
       assert.same({ id = 1, name = "stone", boxes = { { 0, 0, 0, 1, 1, 1 } },
                     slipperiness = 0.6000000238418579, climbable = false,
                     velocity_factor = 1, web = false, level = 0, solid = true,
-                    ice = false, normal_cube = true }, info)
+                    ice = false, normal_cube = true, outline = { { 0, 0, 0, 1, 1, 1 } } }, info)
       assert.same(info, w:block_info("stone"))
     end)
 
@@ -35,7 +35,7 @@ describe("bp.World", function()
       assert.same({ id = 2, name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } },
                     slipperiness = 0.6000000238418579, climbable = false,
                     velocity_factor = 1, web = false, level = 0, solid = true,
-                    ice = false, normal_cube = false },
+                    ice = false, normal_cube = false, outline = { { 0, 0, 0, 1, 0.5, 1 } } },
                   w:block_info("slab"))
       assert.equal(0.9800000190734863, w:block_info("ice").slipperiness)
       assert.equal("water", w:block_info("water").liquid)
@@ -65,7 +65,7 @@ describe("bp.World", function()
     it("describes air", function()
       assert.same({ id = 0, name = "air", boxes = {}, slipperiness = 0.6000000238418579,
                     climbable = false, velocity_factor = 1, web = false, level = 0,
-                    solid = false, ice = false, normal_cube = false },
+                    solid = false, ice = false, normal_cube = false, outline = {} },
                   bp.World():block_info(0))
     end)
   end)

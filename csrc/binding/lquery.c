@@ -207,30 +207,64 @@ static void set_target_fields(lua_State *L, int kind, const int32_t cell[3], uin
 	}
 }
 
+/* The raycast's options table at stack index i (nil: none) as BP_RAY_* flags. */
+static unsigned ray_flags(lua_State *L, int i)
+{
+	static const char *const keys[] = {"shape", "liquids", NULL};
+	if (lua_isnoneornil(L, i))
+		return 0;
+	luaL_checktype(L, i, LUA_TTABLE);
+	lbp_reject_unknown_keys(L, i, "raycast", keys);
+	unsigned flags = 0;
+	const int t = lua_getfield(L, i, "shape");
+	const char *shape = t == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+	if (shape && strcmp(shape, "outline") == 0)
+		flags |= BP_RAY_OUTLINE;
+	else if (t != LUA_TNIL && !(shape && strcmp(shape, "collision") == 0))
+		luaL_error(L, "raycast: field 'shape' must be \"collision\" or \"outline\"");
+	lua_pop(L, 1);
+	if (lbp_opt_flag(L, i, "liquids", "raycast"))
+		flags |= BP_RAY_LIQUIDS;
+	return flags;
+}
+
 /***
  * Nearest block shape (not cell) or static collider on a ray. A ray starting inside a
  * box hits it at distance 0; ties go to blocks before colliders. Source: our own
  * implementation of the grid walk of Amanatides and Woo, "A Fast Voxel Traversal
- * Algorithm for Ray Tracing" (1987); slab test per box: our own.
+ * Algorithm for Ray Tracing" (1987); slab test per box: our own; outline shapes: our
+ * own, after the game's outline (selection) shapes; the liquid surface: today's game's
+ * fluid height, restated.
  * @function World:raycast
  * @tparam number ox @tparam number oy @tparam number oz origin (blocks, |v| <= limits.max_coord)
  * @tparam number dx @tparam number dy @tparam number dz direction (any nonzero length)
  * @tparam number max_distance in (0, limits.max_ray = 4096] blocks
+ * @tparam[opt] table options `{shape = "collision"|"outline", liquids = boolean}`:
+ *   `shape = "outline"` tests each block's outline (define_block's `outline`, the
+ *   shape a cursor selects) instead of its collision boxes (default "collision");
+ *   `liquids = true` also selects liquid blocks: the cell up to the liquid's surface
+ *   (a full block under the same liquid, else 8/9 for a source or falling liquid,
+ *   (8 - level)/9 for a flowing one). Static colliders count either way.
  * @treturn[1] table `{x, y, z, id, nx, ny, nz, hx, hy, hz, distance}`: block cell and
  *   id, face normal (integers, one +-1), hit point and distance (blocks); for a static
  *   collider `x, y, z, id` are nil and `collider = true`, `handle` = its handle
  * @treturn[2] nil nothing hit
  * @raise "bad argument #n to 'raycast' (origin must be within limits.max_coord of 0)",
  *   "(direction must not be zero)", "(max_distance must be > 0 and <= 4096)",
- *   "(number must be finite)".
+ *   "(number must be finite)"; "bad argument #8 to 'raycast' (table expected, got T)",
+ *   "raycast: unknown field 'k'", "raycast: field 'shape' must be \"collision\" or
+ *   \"outline\"", "raycast: field 'liquids' must be a boolean".
  */
 static int l_world_raycast(lua_State *L)
 {
-	bp_World *w = lbp_world_of(L, 1);
+	lbp_world_of(L, 1);
 	double o[3], d[3], max;
 	check_ray(L, o, d, &max);
+	const unsigned flags = ray_flags(L, 9);
+	/* The options' metamethods may have run any code, destroying the world too. */
+	bp_World *w = lbp_world_of(L, 1);
 	bp_RayHit h;
-	bp_Status st = bp_world_raycast(w, o, d, max, &h);
+	bp_Status st = bp_world_raycast_with(w, o, d, max, flags, &h);
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
 	if (h.kind == BP_HIT_NONE) {

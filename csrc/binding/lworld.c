@@ -298,25 +298,48 @@ static uint16_t check_block(lua_State *L, bp_World *w, int i)
 	return (uint16_t)id;
 }
 
-/* Read the boxes list of a block definition at stack index i. */
-static int read_boxes(lua_State *L, int i, bp_AABB *boxes)
+/* The names of the BP_FACE_* faces, in their order (index = face). */
+static const char *const FACE_NAMES[] = {"", "east", "west", "up", "down", "south", "north"};
+
+/* The field one_way of the table at stack index t: BP_FACE_NONE when nil, else the
+ * face it names; raises "<fn>: field 'one_way' must be ..." for anything else. */
+static int check_one_way(lua_State *L, int t, const char *fn)
+{
+	const int type = lua_getfield(L, t, "one_way");
+	const char *s = type == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+	int face = type == LUA_TNIL ? BP_FACE_NONE : -1;
+	for (int f = BP_FACE_EAST; s && f <= BP_FACE_NORTH; f++) {
+		if (strcmp(s, FACE_NAMES[f]) == 0)
+			face = f;
+	}
+	lua_pop(L, 1);
+	if (face < 0)
+		luaL_error(L, "%s: field 'one_way' must be \"up\", \"down\", \"north\", \"south\", "
+		              "\"east\" or \"west\"", fn);
+	return face;
+}
+
+/* Read the boxes list of a block definition at stack index i (the field `field`:
+ * "boxes" or "outline", for the messages). */
+static int read_boxes(lua_State *L, int i, bp_AABB *boxes, const char *field)
 {
 	lua_len(L, i); /* __len may answer anything: luaL_len's own error names no function */
 	int ok;
 	const lua_Integer len = lua_tointegerx(L, -1, &ok);
 	lua_pop(L, 1);
 	if (!ok || len < 0)
-		luaL_error(L, "define_block: the length of boxes must be a non-negative integer");
+		luaL_error(L, "define_block: the length of %s must be a non-negative integer", field);
 	if (len > BP_MAX_TYPE_BOXES)
-		luaL_error(L, "define_block: too many boxes (at most %d)", BP_MAX_TYPE_BOXES);
+		luaL_error(L, "define_block: too many %s (at most %d)",
+		           field[0] == 'b' ? "boxes" : "outline boxes", BP_MAX_TYPE_BOXES);
 	const int n = (int)len;
 	for (int b = 0; b < n; b++) {
 		if (lua_geti(L, i, b + 1) != LUA_TTABLE)
-			luaL_error(L, "define_block: boxes[%d] must be a table {x1,y1,z1,x2,y2,z2}", b + 1);
+			luaL_error(L, "define_block: %s[%d] must be a table {x1,y1,z1,x2,y2,z2}", field, b + 1);
 		double v[6];
 		for (int k = 0; k < 6; k++) {
 			if (lua_geti(L, -1, k + 1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
-				luaL_error(L, "define_block: boxes[%d][%d] must be a finite number", b + 1, k + 1);
+				luaL_error(L, "define_block: %s[%d][%d] must be a finite number", field, b + 1, k + 1);
 			v[k] = lua_tonumber(L, -1);
 			lua_pop(L, 1);
 		}
@@ -345,18 +368,26 @@ static int read_boxes(lua_State *L, int i, bp_AABB *boxes)
  *   and not a liquid), ice = boolean (Beta Material.ice; default false): the last three
  *   feed the water current, beta173_flow.c; normal_cube = boolean (Beta World.isBlockNormalCube:
  *   a full opaque cube, which pushOutOfBlocks pushes out of; default: the unit cube and
- *   solid)}`
+ *   solid), outline = {{x1,y1,z1,x2,y2,z2}, ...} (the shape a cursor selects:
+ *   World:raycast with `shape = "outline"`; block-local, checked as boxes are; default
+ *   the collision boxes; `{}` none), one_way = "up"|"down"|"north"|"south"|"east"|"west"
+ *   (default none: the boxes stop only the moves that reach them through that face from
+ *   outside, as docs/mechanics.md details; north is -Z, east +X)}`
  * @treturn integer the new id (1..65535)
  * @raise "define_block: ..." naming the problem: "unknown field 'k'", "field 'name' must
  *   be a string", "name must be a non-empty string", "too many boxes (at most 64)",
  *   "the length of boxes must be a non-negative integer" (from __len),
  *   "boxes[i] must be a table {x1,y1,z1,x2,y2,z2}", "boxes[i][k] must be a finite
  *   number", "box has min > max (or NaN)", "box leaves its cell on X or Z ...", "box Y
- *   must be in [0, 2] ...", "field 'slipperiness' must be a number", "slipperiness must
+ *   must be in [0, 2] ...", the same for 'outline' ("field 'outline' must be a table of
+ *   boxes", "outline[i][k] must be ...", "outline box has min > max (or NaN)", ...),
+ *   "field 'slipperiness' must be a number", "slipperiness must
  *   be in [0, 1.5]", "field 'velocity_factor' must be a number", "velocity_factor must
  *   be in [0, 1]", "field 'liquid' must be \"water\" or \"lava\"", "field 'level' must be
  *   an integer", "level must be an integer in [0, 15]", "level needs liquid = ...",
  *   "field 'solid' must be a boolean" (also 'climbable', 'web', 'ice', 'normal_cube'),
+ *   "field 'one_way' must be \"up\", \"down\", \"north\", \"south\", \"east\" or
+ *   \"west\"",
  *   "block 'n' is
  *   already defined", "too many block types (at most 65535)"; "define_block: world is locked: ..."
  *   inside world:step; "not enough memory". Nothing is defined when it raises.
@@ -365,7 +396,8 @@ static int l_world_define_block(lua_State *L)
 {
 	static const char *const keys[] = {"name", "boxes", "slipperiness", "liquid",
 	                                   "climbable", "velocity_factor", "web", "level",
-	                                   "solid", "ice", "normal_cube", NULL};
+	                                   "solid", "ice", "normal_cube", "outline", "one_way",
+	                                   NULL};
 	bp_World *w = lbp_world_of(L, 1);
 	luaL_checktype(L, 2, LUA_TTABLE);
 	lbp_check_unlocked(L, w, "define_block");
@@ -377,9 +409,16 @@ static int l_world_define_block(lua_State *L)
 	def.name = lua_tostring(L, -1);
 	if (lua_getfield(L, 2, "boxes") == LUA_TTABLE) {
 		def.boxes = boxes;
-		def.nboxes = read_boxes(L, lua_gettop(L), boxes);
+		def.nboxes = read_boxes(L, lua_gettop(L), boxes, "boxes");
 	} else if (!lua_isnil(L, -1)) {
 		return luaL_error(L, "define_block: field 'boxes' must be a table of boxes");
+	}
+	bp_AABB outline[BP_MAX_TYPE_BOXES];
+	if (lua_getfield(L, 2, "outline") == LUA_TTABLE) {
+		def.outline = outline;
+		def.noutline = read_boxes(L, lua_gettop(L), outline, "outline");
+	} else if (!lua_isnil(L, -1)) {
+		return luaL_error(L, "define_block: field 'outline' must be a table of boxes");
 	}
 	if (lua_getfield(L, 2, "slipperiness") != LUA_TNIL) {
 		if (lua_type(L, -1) != LUA_TNUMBER) /* a table field: no string conversion */
@@ -415,6 +454,7 @@ static int l_world_define_block(lua_State *L)
 	def.solid = lbp_opt_tristate(L, 2, "solid", "define_block"); /* nil: derived */
 	def.ice = lbp_opt_flag(L, 2, "ice", "define_block");
 	def.normal_cube = lbp_opt_tristate(L, 2, "normal_cube", "define_block");
+	def.one_way = check_one_way(L, 2, "define_block");
 	/* The fields' metamethods may have run any code, destroying the world too. */
 	w = lbp_world_of(L, 1);
 	const char *err = bp_block_def_error(&def);
@@ -456,24 +496,36 @@ static int l_world_block_id(lua_State *L)
 /* A table describing block type `id`. The type is copied first: a finalizer run by an
  * allocation may define blocks (moving the types: see bp_world_block_type); its name
  * and boxes stay put. */
-static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
+/* A list of block-local boxes, as define_block reads them, pushed. */
+static void push_boxes(lua_State *L, const bp_AABB *boxes, int n)
 {
-	const bp_BlockType copy = *type, *t = &copy;
-	lua_createtable(L, 0, 12);
-	lua_pushinteger(L, id);
-	lua_setfield(L, -2, "id");
-	lua_pushstring(L, t->name);
-	lua_setfield(L, -2, "name");
-	lua_createtable(L, t->nboxes, 0);
-	for (int i = 0; i < t->nboxes; i++) {
+	lua_createtable(L, n, 0);
+	for (int i = 0; i < n; i++) {
 		lua_createtable(L, 6, 0);
 		for (int k = 0; k < 6; k++) {
-			lua_pushnumber(L, k < 3 ? t->boxes[i].lo[k] : t->boxes[i].hi[k - 3]);
+			lua_pushnumber(L, k < 3 ? boxes[i].lo[k] : boxes[i].hi[k - 3]);
 			lua_rawseti(L, -2, k + 1);
 		}
 		lua_rawseti(L, -2, i + 1);
 	}
+}
+
+static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
+{
+	const bp_BlockType copy = *type, *t = &copy;
+	lua_createtable(L, 0, 13);
+	lua_pushinteger(L, id);
+	lua_setfield(L, -2, "id");
+	lua_pushstring(L, t->name);
+	lua_setfield(L, -2, "name");
+	push_boxes(L, t->shape, t->nshape);
 	lua_setfield(L, -2, "boxes");
+	if (t->one_way) {
+		lua_pushstring(L, FACE_NAMES[t->one_way]);
+		lua_setfield(L, -2, "one_way");
+	}
+	push_boxes(L, t->outline, t->noutline);
+	lua_setfield(L, -2, "outline");
 	lua_pushnumber(L, t->slipperiness);
 	lua_setfield(L, -2, "slipperiness");
 	if (t->liquid) {
@@ -504,7 +556,8 @@ static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
  * @treturn table `{id, name, boxes = {{x1,y1,z1,x2,y2,z2}, ...} (block-local),
  *   slipperiness, liquid = "water"|"lava"|nil, climbable = boolean, velocity_factor,
  *   web = boolean, level = integer, solid = boolean, ice = boolean, normal_cube =
- *   boolean}`
+ *   boolean, outline = {{x1,y1,z1,x2,y2,z2}, ...} (block-local; the boxes when the
+ *   definition gave none), one_way = face name or nil}`
  * @raise "bad argument #1 to 'block_info' (unknown block 'n')", "(unknown block id n)",
  *   "(block id or name expected, got T)", or "(number has no integer representation)".
  */
@@ -626,24 +679,40 @@ static int l_world_fill(lua_State *L)
  * raycasts like a block shape. The box is copied. Source: our own (docs/architecture.md).
  * @function World:add_collider
  * @tparam Collider box
+ * @tparam[opt] table options `{one_way = "up"|"down"|"north"|"south"|"east"|"west"}`:
+ *   a one-way collider stops only the moves that reach it through that face from
+ *   outside, as a one-way block (World:define_block; docs/mechanics.md)
  * @treturn integer handle in [1, 2^63): the slot in the low 24 bits, the slot's
  *   generation in the next 24 and a tag of the world in the top 15 (the Lua state's
  *   count of worlds made, mod 2^15), so that a removed collider's handle and another
  *   world's name nothing (a world made 32,768 worlds later could reuse the tag).
  * @raise "bad argument #1 to 'add_collider' (blockphys.Collider expected, got T)";
+ *   "bad argument #2 to 'add_collider' (table expected, got T)", "add_collider: unknown
+ *   field 'k'", "add_collider: field 'one_way' must be ...";
  *   "add_collider: world is locked: ..." inside world:step; "not enough memory" or "size limit
  *   exceeded" (more than 16,777,215 colliders, or the collider table would pass its
  *   size limit). Nothing is added when it raises.
  */
 static int l_world_add_collider(lua_State *L)
 {
+	static const char *const keys[] = {"one_way", NULL};
+	lbp_world_of(L, 1);
+	const bp_AABB box = *lbp_check_collider(L, 2);
+	int face = BP_FACE_NONE;
+	if (!lua_isnoneornil(L, 3)) {
+		luaL_checktype(L, 3, LUA_TTABLE);
+		lbp_reject_unknown_keys(L, 3, "add_collider", keys);
+		face = check_one_way(L, 3, "add_collider");
+	}
+	/* The options' metamethods may have run any code, destroying the world too. */
 	bp_World *w = lbp_world_of(L, 1);
-	bp_AABB *c = lbp_check_collider(L, 2);
 	lbp_check_unlocked(L, w, "add_collider");
 	uint64_t handle = 0; /* lbp_raise_status does not return; the compiler cannot know */
-	bp_Status st = bp_world_add_collider(w, c, &handle);
+	bp_Status st = bp_world_add_collider(w, &box, &handle);
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
+	if (face)
+		bp_world_set_collider_one_way(w, bp_world_collider_slot(w, handle), face);
 	lua_pushinteger(L, (lua_Integer)handle); /* < 2^63 */
 	return 1;
 }

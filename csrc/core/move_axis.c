@@ -29,8 +29,9 @@ typedef struct Boxes {
 static void boxes_gather(bp_World *w, const bp_Entity *e, const bp_AABB *region, Boxes *s,
                          bp_GatherCache *cache)
 {
-	/* Without solid entities the world's boxes are all (and the call is direct). */
-	s->n = w->nsolid
+	/* Without solid entities the world's boxes are all (and the call is direct); with
+	 * one-way boxes, solid.c adds those that block e (see solid.c). */
+	s->n = w->nsolid || w->one_way
 	           ? bp_collect_blocking(w, e, region, s->b, LIST_CAP, SMALL_REGION_CELLS, cache)
 	           : bp_world_collect(w, region, s->b, LIST_CAP, SMALL_REGION_CELLS, cache);
 }

@@ -238,7 +238,7 @@ static BP_ALWAYS_INLINE int visit_cells(bp_World *w, const bp_AABB *region,
 	int stop = walk_chunks(w, lo, hi, 0, boxes_in_part, &bw);
 	for (uint32_t i = 0; !stop && i < w->ncolliders; i++) {
 		const bp_StaticCollider *c = &w->colliders[i];
-		if (c->alive && bp_aabb_overlaps(&c->box, region))
+		if (c->alive == BP_COLLIDER_LIVE && bp_aabb_overlaps(&c->box, region))
 			stop = fn(ctx, &c->box);
 	}
 	return stop;
@@ -547,7 +547,8 @@ int bp_world_collect(bp_World *w, const bp_AABB *region, bp_AABB *out, int cap,
 	}
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		const bp_StaticCollider *s = &w->colliders[i];
-		if (s->alive && bp_aabb_overlaps(&s->box, region) && bp_collect_one(&c, &s->box))
+		if (s->alive == BP_COLLIDER_LIVE && bp_aabb_overlaps(&s->box, region) &&
+		    bp_collect_one(&c, &s->box))
 			return -1;
 	}
 	return c.n;

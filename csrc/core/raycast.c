@@ -105,9 +105,44 @@ static void hit_point(bp_RayHit *h, const double o[3], const double d[3], const 
 	}
 }
 
-/* Test the boxes of one cell; keep a strictly nearer hit. */
+/* Keep box b of cell (x, y, z), block id, if the ray hits it strictly nearer. */
+static void ray_block_box(const double o[3], const double d[3], double max, const bp_AABB *b,
+                          int64_t x, int64_t y, int64_t z, uint16_t id, bp_RayHit *best)
+{
+	double dist;
+	int n[3];
+	if (!ray_box(o, d, max, b, &dist, n) || (best->kind != BP_HIT_NONE && !(dist < best->distance)))
+		return;
+	best->kind = BP_HIT_BLOCK;
+	best->cell[0] = (int32_t)x;
+	best->cell[1] = (int32_t)y;
+	best->cell[2] = (int32_t)z;
+	best->id = id;
+	best->collider = 0;
+	best->distance = dist;
+	for (int a = 0; a < 3; a++)
+		best->normal[a] = n[a];
+	hit_point(best, o, d, b);
+}
+
+/* The height of a liquid's surface in its cell (blocks), when rays select liquids:
+ * a full cell under the same liquid, else its amount of 8 over 9 (a source or a
+ * falling liquid: 8, a flowing one of level 1..7: 8 - level). Source: today's game's
+ * fluid shape (FlowingFluid.getHeight and getOwnHeight), restated; our own in double. */
+static double liquid_height(bp_World *w, const bp_BlockType *t, int64_t x, int64_t y, int64_t z)
+{
+	if (y < INT32_MAX &&
+	    w->types[bp_world_get_block(w, (int32_t)x, (int32_t)(y + 1), (int32_t)z)].liquid == t->liquid)
+		return 1;
+	const int amount = t->level >= 1 && t->level <= 7 ? 8 - t->level : 8;
+	return amount / 9.0;
+}
+
+/* Test the boxes of one cell (its collision boxes, or with BP_RAY_OUTLINE its
+ * outline; with BP_RAY_LIQUIDS a liquid's cell up to its surface too); keep a
+ * strictly nearer hit. */
 static void ray_cell_boxes(bp_World *w, const double o[3], const double d[3], double max,
-                           int64_t x, int64_t y, int64_t z, bp_RayHit *best)
+                           unsigned flags, int64_t x, int64_t y, int64_t z, bp_RayHit *best)
 {
 	if (!in_int32(x) || !in_int32(y) || !in_int32(z))
 		return; /* outside the int32 grid everything is air */
@@ -115,22 +150,17 @@ static void ray_cell_boxes(bp_World *w, const double o[3], const double d[3], do
 	if (!id)
 		return;
 	const bp_BlockType *t = &w->types[id];
-	for (int i = 0; i < t->nboxes; i++) {
-		bp_AABB b = bp_aabb_offset(&t->boxes[i], (double)x, (double)y, (double)z);
-		double dist;
-		int n[3];
-		if (ray_box(o, d, max, &b, &dist, n) && (best->kind == BP_HIT_NONE || dist < best->distance)) {
-			best->kind = BP_HIT_BLOCK;
-			best->cell[0] = (int32_t)x;
-			best->cell[1] = (int32_t)y;
-			best->cell[2] = (int32_t)z;
-			best->id = id;
-			best->collider = 0;
-			best->distance = dist;
-			for (int a = 0; a < 3; a++)
-				best->normal[a] = n[a];
-			hit_point(best, o, d, &b);
-		}
+	/* a one-way type's boxes too: a ray has no side to come from */
+	const bp_AABB *boxes = flags & BP_RAY_OUTLINE ? t->outline : t->shape;
+	const int n = flags & BP_RAY_OUTLINE ? t->noutline : t->nshape;
+	const double fx = (double)x, fy = (double)y, fz = (double)z;
+	for (int i = 0; i < n; i++) {
+		bp_AABB b = bp_aabb_offset(&boxes[i], fx, fy, fz);
+		ray_block_box(o, d, max, &b, x, y, z, id, best);
+	}
+	if ((flags & BP_RAY_LIQUIDS) && t->liquid) {
+		bp_AABB b = bp_aabb_make(fx, fy, fz, fx + 1, fy + liquid_height(w, t, x, y, z), fz + 1);
+		ray_block_box(o, d, max, &b, x, y, z, id, best);
 	}
 }
 
@@ -172,6 +202,12 @@ static void ray_colliders(const bp_World *w, const double o[3], const double d[3
 bp_Status bp_world_raycast(bp_World *w, const double o[3], const double dir[3], double max,
                            bp_RayHit *hit)
 {
+	return bp_world_raycast_with(w, o, dir, max, 0, hit);
+}
+
+bp_Status bp_world_raycast_with(bp_World *w, const double o[3], const double dir[3],
+                                double max, unsigned flags, bp_RayHit *hit)
+{
 	double d[3];
 	hit->kind = BP_HIT_NONE;
 	if (bp_ray_normalize(dir, d) != BP_OK || !(max > 0 && max <= BP_MAX_RAY))
@@ -190,12 +226,12 @@ bp_Status bp_world_raycast(bp_World *w, const double o[3], const double dir[3], 
 		step[a] = d[a] > 0 ? 1 : d[a] < 0 ? -1 : 0;
 		next[a] = boundary(cell[a], step[a], o[a], d[a]);
 	}
-	const int below = w->tall_shapes != 0;
+	const int below = (flags & BP_RAY_OUTLINE ? w->tall_outlines : w->tall_shapes) != 0;
 	for (;;) {
-		ray_cell_boxes(w, o, d, max, cell[0], cell[1], cell[2], hit);
+		ray_cell_boxes(w, o, d, max, flags, cell[0], cell[1], cell[2], hit);
 		/* A shape may rise into this cell from the one below (fences). */
 		if (below)
-			ray_cell_boxes(w, o, d, max, cell[0], cell[1] - 1, cell[2], hit);
+			ray_cell_boxes(w, o, d, max, flags, cell[0], cell[1] - 1, cell[2], hit);
 		int a = next[0] <= next[1] ? (next[0] <= next[2] ? 0 : 2) : (next[1] <= next[2] ? 1 : 2);
 		/* Every box a later cell could give is entered at or after next[a]. */
 		if (next[a] > max || (hit->kind != BP_HIT_NONE && next[a] > hit->distance))

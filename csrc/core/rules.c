@@ -179,6 +179,7 @@ const bp_RuleField bp_rule_fields[] = {
 	F(knockback, N, BP_FOR_BETA, -BIG, BIG),
 	F(knockback_max_vy, N, BP_FOR_BETA, -BIG, BIG),
 	F(sneak_guard, B, BP_FOR_BOTH, 0, 1),
+	F(drop_through_sneaking, B, BP_FOR_BOTH, 0, 1),
 	F(step_sink_fix, B, BP_FOR_BOTH, 0, 1),
 	F(push_radius, N, BP_FOR_BOTH, 0, 16),
 	F(push_strength, N, BP_FOR_BOTH, 0, BIG),

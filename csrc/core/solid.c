@@ -8,6 +8,8 @@
 #include "entity.h"
 #include "query.h"
 
+#include <math.h>
+
 /* True if entity a may be blocked by b (group/mask filter, both ways). */
 int bp_entities_interact(const bp_Entity *a, const bp_Entity *b)
 {
@@ -91,14 +93,119 @@ static int visit_solids(bp_World *w, const bp_Entity *self, const bp_AABB *regio
 	return bp_broadphase_visit_first(w, &q, 0, SOLID_VISIT_LIMIT, solid_one, &v);
 }
 
+/* --- one-way boxes (docs/mechanics.md, "One-way blocks") ---
+ * The one place that decides whether a one-way box blocks a mover. Gathers never see
+ * one-way boxes (a one-way block type has no gathered boxes, a one-way collider is not
+ * BP_COLLIDER_LIVE); the four functions below add the ones that block `self`, so both
+ * resolvers, their step-up, the sneak edge guard, pushes and depenetration all follow
+ * one rule: a one-way box blocks self's whole move, as any box, when self's box at the
+ * start of the move (e->box: the resolvers write it back only at the end) lies wholly
+ * on the open side of its face (touching the face counts), and is nothing to it
+ * otherwise. A mover that starts inside the box or on its other side passes through;
+ * one that starts beyond the face meets the box where its path does. */
+
+/* Whether one-way box `box`, open through `face` (BP_FACE_*), blocks self's move. A
+ * sneaking entity whose rules have drop_through_sneaking passes an "up" face. */
+static int one_way_blocks(bp_World *w, const bp_Entity *self, int face, const bp_AABB *box)
+{
+	const int a = (face - 1) / 2;
+	const int beyond = (face - 1) % 2 == 0 ? self->box.lo[a] >= box->hi[a]
+	                                       : self->box.hi[a] <= box->lo[a];
+	if (!beyond)
+		return 0;
+	return !(face == BP_FACE_UP && self->rules.drop_through_sneaking &&
+	         bp_entity_input(w, self)->sneaking);
+}
+
+typedef struct OneWayVisit {
+	bp_World *w;
+	const bp_Entity *self;
+	const bp_AABB *region;
+	bp_BoxVisitor fn;
+	void *ctx;
+} OneWayVisit;
+
+/* The boxes of one cell of a one-way type that block the mover. */
+static int one_way_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
+{
+	const OneWayVisit *v = ctx;
+	const bp_BlockType *t = &v->w->types[id];
+	if (!t->one_way)
+		return 0;
+	for (int i = 0; i < t->nshape; i++) {
+		bp_AABB b = bp_aabb_offset(&t->shape[i], (double)x, (double)y, (double)z);
+		int stop;
+		if (bp_aabb_overlaps(&b, v->region) && one_way_blocks(v->w, v->self, t->one_way, &b) &&
+		    (stop = v->fn(v->ctx, &b)))
+			return stop;
+	}
+	return 0;
+}
+
+/* A coordinate's cell clamped to the int32 grid; `end`: the last cell of a range that
+ * ends at v (ceil - 1). */
+static int64_t one_way_cell_of(double v, int end)
+{
+	if (!(v > (double)INT32_MIN))
+		return INT32_MIN;
+	if (!(v < (double)INT32_MAX))
+		return INT32_MAX;
+	return (int64_t)(end ? ceil(v) - 1 : floor(v));
+}
+
+/* Kept out of line: worlds without one-way boxes pay only the test of w->one_way. */
+#if defined(__GNUC__)
+#define ONE_WAY_COLD __attribute__((noinline, cold))
+#else
+#define ONE_WAY_COLD
+#endif
+
+/* Calls fn for every one-way box (blocks, in cell order, then colliders) overlapping
+ * region that blocks self's move (self NULL: none do). Only when w->one_way. */
+static ONE_WAY_COLD int visit_one_way(bp_World *w, const bp_Entity *self, const bp_AABB *region,
+                         bp_BoxVisitor fn, void *ctx)
+{
+	if (!self)
+		return 0;
+	OneWayVisit v = {w, self, region, fn, ctx};
+	int64_t lo[3], hi[3];
+	for (int a = 0; a < 3; a++) {
+		lo[a] = one_way_cell_of(region->lo[a], 0);
+		hi[a] = one_way_cell_of(region->hi[a], 1);
+	}
+	if (w->tall_shapes && lo[1] > INT32_MIN)
+		lo[1]--; /* a shape may rise into the region from the cell below */
+	int stop = bp_world_visit_cells(w, lo, hi, one_way_cell, &v);
+	for (uint32_t i = 0; !stop && i < w->ncolliders; i++) {
+		const bp_StaticCollider *c = &w->colliders[i];
+		if (c->alive == BP_COLLIDER_ONE_WAY && bp_aabb_overlaps(&c->box, region) &&
+		    one_way_blocks(w, self, c->one_way, &c->box))
+			stop = fn(ctx, &c->box);
+	}
+	return stop;
+}
+
+/* The boxes of solid entities, then the one-way boxes for self (w->one_way set):
+ * apart from the calls below, so that a world without one-way boxes takes the calls'
+ * old paths, which pay one test of w->one_way. */
+static ONE_WAY_COLD int visit_extra(bp_World *w, const bp_Entity *self,
+                                    const bp_AABB *region, bp_BoxVisitor fn, void *ctx)
+{
+	int stop = w->nsolid ? visit_solids(w, self, region, fn, ctx) : 0;
+	return stop ? stop : visit_one_way(w, self, region, fn, ctx);
+}
+
 double bp_clip(bp_World *w, const bp_Entity *self, const bp_AABB *m, int axis, double d,
                const bp_AABB *within)
 {
 	d = bp_world_clip_axis(w, m, axis, d, within);
-	if (w->nsolid && d != 0) {
+	if ((w->nsolid || w->one_way) && d != 0) {
 		bp_AABB region = bp_axis_region(m, axis, d);
 		bp_ClipCtx c = {m, within, axis, d};
-		visit_solids(w, self, &region, bp_clip_one, &c);
+		if (w->one_way)
+			visit_extra(w, self, &region, bp_clip_one, &c);
+		else
+			visit_solids(w, self, &region, bp_clip_one, &c);
 		d = c.d;
 	}
 	return d;
@@ -108,6 +215,8 @@ int bp_blocked(bp_World *w, const bp_Entity *self, const bp_AABB *region)
 {
 	if (bp_world_any_box(w, region))
 		return 1;
+	if (w->one_way)
+		return visit_extra(w, self, region, bp_stop_at_first, NULL);
 	return w->nsolid && visit_solids(w, self, region, bp_stop_at_first, NULL);
 }
 
@@ -115,6 +224,8 @@ int bp_visit_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *region,
                       bp_BoxVisitor fn, void *ctx)
 {
 	int stop = bp_world_visit(w, region, fn, ctx);
+	if (!stop && w->one_way)
+		return visit_extra(w, self, region, fn, ctx);
 	if (!stop && w->nsolid)
 		stop = visit_solids(w, self, region, fn, ctx);
 	return stop;
@@ -124,9 +235,11 @@ int bp_collect_blocking(bp_World *w, const bp_Entity *self, const bp_AABB *regio
                         bp_AABB *out, int cap, double max_cells, bp_GatherCache *cache)
 {
 	int n = bp_world_collect(w, region, out, cap, max_cells, cache);
-	if (n < 0 || !w->nsolid)
+	if (n < 0 || !(w->nsolid || w->one_way))
 		return n;
 	bp_Collect c = {out, cap, n};
+	if (w->one_way)
+		return visit_extra(w, self, region, bp_collect_one, &c) ? -1 : c.n;
 	return visit_solids(w, self, region, bp_collect_one, &c) ? -1 : c.n;
 }
 

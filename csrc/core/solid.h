@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * solid.h - what blocks a move: blocks, static colliders and solid entities, with
- * the entity filters (solid.c).
+ * the entity filters (solid.c). Each function below also counts the one-way boxes
+ * (one-way block types and colliders) that block `self`: those whose open side
+ * self's box (self->box, its box at the start of the move) lies wholly on; with self
+ * NULL, none. Source: our own (docs/mechanics.md, "One-way blocks").
  */
 #ifndef BP_CORE_SOLID_H
 #define BP_CORE_SOLID_H

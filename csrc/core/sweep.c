@@ -269,7 +269,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	}
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
 		const bp_StaticCollider *c = &w->colliders[i];
-		if (!c->alive || !sweep_one(&s, &c->box, 1))
+		if (c->alive != BP_COLLIDER_LIVE || !sweep_one(&s, &c->box, 1))
 			continue;
 		hit->kind = BP_HIT_COLLIDER;
 		hit->id = 0;
@@ -288,7 +288,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 	if (sweep_range(w, &end, 1, lo, hi))
 		bp_world_visit_cells(w, lo, hi, settle_cell, &st);
 	for (uint32_t i = 0; i < w->ncolliders; i++) {
-		if (w->colliders[i].alive)
+		if (w->colliders[i].alive == BP_COLLIDER_LIVE)
 			settle_against(m, hit->move, &w->colliders[i].box);
 	}
 	return BP_OK;
@@ -407,7 +407,7 @@ bp_Status bp_world_sweep_all(bp_World *w, const bp_AABB *m, const double v[3],
 		bp_world_visit_cells(w, lo, hi, cross_cell, &c);
 	for (uint32_t i = 0; c.st == BP_OK && i < w->ncolliders; i++) {
 		const bp_StaticCollider *col = &w->colliders[i];
-		if (!col->alive)
+		if (col->alive != BP_COLLIDER_LIVE)
 			continue;
 		bp_SweepCross what;
 		memset(&what, 0, sizeof what);

@@ -45,7 +45,9 @@ void bp_world_destroy(bp_World *w)
 	for (uint32_t i = 0; i < w->ntypes; i++) {
 		bp_BlockType *t = &w->types[i];
 		bp_free(&w->mem, t->name, strlen(t->name) + 1);
-		bp_free(&w->mem, t->boxes, (size_t)t->nboxes * sizeof(bp_AABB));
+		bp_free(&w->mem, t->shape, (size_t)t->nshape * sizeof(bp_AABB));
+		if (t->outline != t->shape)
+			bp_free(&w->mem, t->outline, (size_t)t->noutline * sizeof(bp_AABB));
 	}
 	bp_free(&w->mem, w->types, (size_t)w->types_cap * sizeof(bp_BlockType));
 	bp_free(&w->mem, w->name_slots, (size_t)w->name_cap * sizeof(uint32_t));
@@ -86,26 +88,46 @@ bp_BlockDef bp_default_block_def(void)
 	d.velocity_factor = 1;
 	d.solid = -1;
 	d.normal_cube = -1;
+	d.noutline = -1;
 	return d;
+}
+
+/* The problem of a definition's boxes (outline: its outline boxes), else NULL. */
+static const char *boxes_error(const bp_AABB *boxes, int n, int outline)
+{
+	static const char *const msg[2][4] = {
+		{"too many boxes (at most 64)", "box has min > max (or NaN)",
+		 "box leaves its cell on X or Z (coordinates must be in [0, 1])",
+		 "box Y must be in [0, 2] (at most one block above the cell)"},
+		{"too many outline boxes (at most 64)", "outline box has min > max (or NaN)",
+		 "outline box leaves its cell on X or Z (coordinates must be in [0, 1])",
+		 "outline box Y must be in [0, 2] (at most one block above the cell)"},
+	};
+	if (n > BP_MAX_TYPE_BOXES)
+		return msg[outline][0];
+	for (int i = 0; i < n; i++) {
+		const bp_AABB *b = &boxes[i];
+		for (int a = 0; a < 3; a++) {
+			if (!(b->lo[a] <= b->hi[a]))
+				return msg[outline][1];
+		}
+		if (b->lo[0] < 0 || b->hi[0] > 1 || b->lo[2] < 0 || b->hi[2] > 1)
+			return msg[outline][2];
+		if (b->lo[1] < 0 || b->hi[1] > 2)
+			return msg[outline][3];
+	}
+	return NULL;
 }
 
 const char *bp_block_def_error(const bp_BlockDef *def)
 {
 	if (!def->name || !def->name[0])
 		return "name must be a non-empty string";
-	if (def->nboxes > BP_MAX_TYPE_BOXES)
-		return "too many boxes (at most 64)";
-	for (int i = 0; i < def->nboxes; i++) {
-		const bp_AABB *b = &def->boxes[i];
-		for (int a = 0; a < 3; a++) {
-			if (!(b->lo[a] <= b->hi[a]))
-				return "box has min > max (or NaN)";
-		}
-		if (b->lo[0] < 0 || b->hi[0] > 1 || b->lo[2] < 0 || b->hi[2] > 1)
-			return "box leaves its cell on X or Z (coordinates must be in [0, 1])";
-		if (b->lo[1] < 0 || b->hi[1] > 2)
-			return "box Y must be in [0, 2] (at most one block above the cell)";
-	}
+	const char *err = boxes_error(def->boxes, def->nboxes, 0);
+	if (!err)
+		err = boxes_error(def->outline, def->noutline, 1);
+	if (err)
+		return err;
 	if (!(def->slipperiness >= 0 && def->slipperiness <= 1.5))
 		return "slipperiness must be in [0, 1.5]";
 	if (!(def->velocity_factor >= 0 && def->velocity_factor <= 1))
@@ -116,6 +138,8 @@ const char *bp_block_def_error(const bp_BlockDef *def)
 		return "level must be an integer in [0, 15]";
 	if (def->level && def->liquid == BP_LIQUID_NONE)
 		return "level needs liquid = \"water\" or \"lava\"";
+	if (def->one_way < BP_FACE_NONE || def->one_way > BP_FACE_NORTH)
+		return BP_ONE_WAY_ERROR;
 	return NULL;
 }
 
@@ -196,9 +220,16 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 		return st;
 	char *name = bp_alloc(&w->mem, namelen);
 	bp_AABB *boxes = nboxes ? bp_alloc(&w->mem, (size_t)nboxes * sizeof *boxes) : NULL;
-	if (!name || (nboxes && !boxes)) {
+	/* An outline of its own, or the boxes themselves (never freed twice). */
+	const int own_outline = def->noutline > 0;
+	bp_AABB *outline = own_outline
+	                       ? bp_alloc(&w->mem, (size_t)def->noutline * sizeof *outline)
+	                       : def->noutline == 0 ? NULL : boxes;
+	if (!name || (nboxes && !boxes) || (own_outline && !outline)) {
 		bp_free(&w->mem, name, namelen);
 		bp_free(&w->mem, boxes, (size_t)nboxes * sizeof *boxes);
+		if (own_outline)
+			bp_free(&w->mem, outline, (size_t)def->noutline * sizeof *outline);
 		return BP_ENOMEM;
 	}
 	memcpy(name, def->name, namelen);
@@ -206,8 +237,22 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 		memcpy(boxes, src, (size_t)nboxes * sizeof *boxes);
 	bp_BlockType *t = &w->types[w->ntypes];
 	t->name = name;
-	t->boxes = boxes;
-	t->nboxes = nboxes;
+	t->shape = boxes;
+	t->nshape = nboxes;
+	t->one_way = (uint8_t)def->one_way;
+	/* A one-way type's boxes are left out of every gather: solid.c adds them for the
+	 * movers they stop. */
+	t->boxes = t->one_way ? NULL : boxes;
+	t->nboxes = t->one_way ? 0 : nboxes;
+	w->one_way += t->one_way != 0;
+	t->noutline = def->noutline < 0 ? nboxes : def->noutline;
+	t->outline = outline;
+	if (own_outline)
+		memcpy(outline, def->outline, (size_t)def->noutline * sizeof *outline);
+	for (int i = 0; i < t->noutline; i++) {
+		if (outline[i].hi[1] > 1)
+			w->tall_outlines = 1;
+	}
 	t->slipperiness = def->slipperiness;
 	t->liquid = (uint8_t)def->liquid;
 	t->climbable = (uint8_t)(def->climbable != 0);
@@ -224,7 +269,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 		if (boxes[i].hi[1] > 1)
 			w->tall_shapes = 1;
 	}
-	t->full_cube = nboxes == 1 && boxes[0].lo[0] == 0 && boxes[0].lo[1] == 0 &&
+	t->full_cube = t->nboxes == 1 && boxes[0].lo[0] == 0 && boxes[0].lo[1] == 0 &&
 	               boxes[0].lo[2] == 0 && boxes[0].hi[0] == 1 && boxes[0].hi[1] == 1 &&
 	               boxes[0].hi[2] == 1;
 	t->normal_cube = (uint8_t)(def->normal_cube < 0 ? t->full_cube && t->solid
@@ -269,7 +314,8 @@ bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handl
 	}
 	bp_StaticCollider *c = &w->colliders[slot];
 	c->box = *box;
-	c->alive = 1;
+	c->alive = BP_COLLIDER_LIVE;
+	c->one_way = BP_FACE_NONE;
 	c->generation++; /* at most BP_MAX_COLLIDER_GEN: see bp_world_remove_collider */
 	w->live_colliders++;
 	*handle = bp_world_collider_handle(w, slot + 1);
@@ -297,10 +343,21 @@ uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle)
 	return index1;
 }
 
+void bp_world_set_collider_one_way(bp_World *w, uint32_t index1, int face)
+{
+	bp_StaticCollider *c = &w->colliders[index1 - 1];
+	w->one_way -= c->one_way != BP_FACE_NONE;
+	c->one_way = (uint8_t)face;
+	c->alive = face ? BP_COLLIDER_ONE_WAY : BP_COLLIDER_LIVE;
+	w->one_way += face != BP_FACE_NONE;
+}
+
 void bp_world_remove_collider(bp_World *w, uint32_t index1)
 {
 	bp_StaticCollider *c = &w->colliders[index1 - 1];
-	c->alive = 0;
+	w->one_way -= c->one_way != BP_FACE_NONE;
+	c->one_way = BP_FACE_NONE;
+	c->alive = BP_COLLIDER_FREE;
 	w->live_colliders--;
 	if (c->generation >= BP_MAX_COLLIDER_GEN)
 		return; /* retired: reused, its next handle would repeat an old one */

@@ -58,7 +58,8 @@ bp_BlockDef bp_default_block_def(void);
  *  Checked: name non-NULL and non-empty; nboxes <= BP_MAX_TYPE_BOXES (< 0: full cube);
  *  each box lo <= hi (no NaN), x and z in [0, 1], y in [0, 2] (block-local, blocks);
  *  slipperiness in [0, 1.5]; velocity_factor in [0, 1]; liquid a BP_LIQUID_* value;
- *  level in [0, 15], and 0 unless liquid. Source: our own. */
+ *  level in [0, 15], and 0 unless liquid; the outline's boxes (noutline >= 0) as the
+ *  boxes; one_way a BP_FACE_* value. Source: our own. */
 const char *bp_block_def_error(const bp_BlockDef *def);
 
 /** Define a block type; its id (1..65535) goes to *id. Fails with BP_EINVAL when
@@ -99,6 +100,12 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle);
 /** The handle of the collider in 1-based slot index1 (alive). Source: our own. */
 uint64_t bp_world_collider_handle(const bp_World *w, uint32_t index1);
+/** Make the live collider in 1-based slot index1 one-way through `face` (BP_FACE_*; in
+ *  [0, BP_FACE_NORTH], not checked; BP_FACE_NONE makes it block every move again).
+ *  Source: our own (docs/mechanics.md, "One-way blocks"). */
+void bp_world_set_collider_one_way(bp_World *w, uint32_t index1, int face);
+/** The message of a one_way value outside the BP_FACE_* range. */
+#define BP_ONE_WAY_ERROR "one_way must be \"up\", \"down\", \"north\", \"south\", \"east\" or \"west\""
 /** The 1-based slot of the live collider that `handle` names in this world, else 0
  *  (removed, slot reused, never added, another world's). Source: our own. */
 uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle);
@@ -351,6 +358,19 @@ bp_Status bp_ray_normalize(const double d[3], double unit[3]);
  *  the slab test and the hit rule: our own. */
 bp_Status bp_world_raycast(bp_World *w, const double o[3], const double dir[3], double max,
                            bp_RayHit *hit);
+
+/** bp_world_raycast's flags: test each block's outline (bp_BlockType.outline, the
+ *  shape a cursor selects) instead of its collision boxes; and select liquids (a
+ *  liquid's cell up to its surface: a full cell under the same liquid, else 8/9 of a
+ *  block for a source or falling liquid and (8 - level)/9 for a flowing one). */
+enum { BP_RAY_OUTLINE = 1, BP_RAY_LIQUIDS = 2 };
+
+/** bp_world_raycast with flags (BP_RAY_*; 0 is bp_world_raycast itself). Static
+ *  colliders count in every mode. Same limits and errors. Source: as bp_world_raycast;
+ *  outlines: our own, after the game's separate outline (selection) shapes; the
+ *  liquid surface: today's game's fluid height (FlowingFluid.getHeight), restated. */
+bp_Status bp_world_raycast_with(bp_World *w, const double o[3], const double dir[3],
+                                double max, unsigned flags, bp_RayHit *hit);
 
 /** Nearest entity box on the ray (same rule and limits as bp_world_raycast), never
  *  the entity `ignore` (a null id ignores none). Linear in the live entities; ties

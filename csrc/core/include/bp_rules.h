@@ -51,6 +51,8 @@ typedef struct bp_Rules {
 	int sneak_guard;          /* sneaking on the ground holds the entity at edges */
 	int step_sink_fix;        /* false: reproduce the step-up sink quirk (section 9.2) */
 	int push_out_of_blocks;   /* the local player's pushOutOfBlocks runs (false: opt in) */
+	int drop_through_sneaking; /* sneaking passes one-way "up" boxes (false; our own,
+	                            * docs/mechanics.md) */
 
 	/* --- Beta 1.7.3 (per tick): liquids, ladders --- */
 	double liquid_jump;       /* motionY += 0.04F per tick swimming up */

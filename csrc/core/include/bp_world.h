@@ -21,6 +21,20 @@
 
 enum { BP_LIQUID_NONE = 0, BP_LIQUID_WATER = 1, BP_LIQUID_LAVA = 2 };
 
+/** The face of a one-way block type or static collider: its boxes stop only the moves
+ *  that reach them through that face from outside (BP_FACE_UP: a platform landed on
+ *  from above and jumped through from below). East is +X, south +Z (docs/conventions.md).
+ *  The face's axis is (face - 1) / 2; odd faces look toward +, even ones toward -. */
+enum {
+	BP_FACE_NONE = 0,
+	BP_FACE_EAST = 1,
+	BP_FACE_WEST = 2,
+	BP_FACE_UP = 3,
+	BP_FACE_DOWN = 4,
+	BP_FACE_SOUTH = 5,
+	BP_FACE_NORTH = 6
+};
+
 /** Most boxes one block type may have, and most block types per world (ids are uint16). */
 #define BP_MAX_TYPE_BOXES 64
 #define BP_MAX_TYPES 65535
@@ -29,7 +43,8 @@ enum { BP_LIQUID_NONE = 0, BP_LIQUID_WATER = 1, BP_LIQUID_LAVA = 2 };
  *  (a shape may rise at most one block above its cell, like a 1.5-high fence). */
 typedef struct bp_BlockType {
 	char *name;
-	bp_AABB *boxes;
+	bp_AABB *boxes;      /* the boxes that block every move: what gathers read (none
+	                      * for a one-way type, whose boxes solid.c adds per mover) */
 	int nboxes;
 	double slipperiness; /* Beta Block.slipperiness: 0.6 default, ice 0.98 */
 	uint8_t liquid;      /* BP_LIQUID_* */
@@ -43,6 +58,14 @@ typedef struct bp_BlockType {
 	uint8_t ice;         /* Beta Material.ice: no downward pull on falling water beside it */
 	uint8_t normal_cube; /* Beta World.isBlockNormalCube: pushOutOfBlocks pushes out of it */
 	double velocity_factor; /* Beta BlockSoulSand: touching it scales X/Z velocity (0.4) */
+	bp_AABB *outline;       /* the shape a cursor selects (rays with BP_RAY_OUTLINE),
+	                         * block-local: the boxes themselves unless the definition
+	                         * gave its own (then owned here) */
+	int noutline;
+	bp_AABB *shape;         /* the definition's boxes (owned): the boxes above, or a
+	                         * one-way type's; rays test these */
+	int nshape;
+	uint8_t one_way;        /* BP_FACE_*: the face through which its boxes stop moves */
 } bp_BlockType;
 
 /** Definition of a block type; fill from bp_default_block_def(). */
@@ -59,6 +82,9 @@ typedef struct bp_BlockDef {
 	int solid; /* < 0: derived (some box and not a liquid); else a boolean */
 	int ice;
 	int normal_cube; /* < 0: derived (the unit cube and solid); else a boolean */
+	const bp_AABB *outline; /* the cursor's shape, checked as boxes are */
+	int noutline;           /* < 0: the collision boxes (the default) */
+	int one_way;            /* BP_FACE_*: BP_FACE_NONE (0) blocks from every side */
 } bp_BlockDef;
 
 /** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
@@ -88,8 +114,14 @@ typedef struct bp_StaticCollider {
 	bp_AABB box;
 	uint32_t generation;
 	uint32_t next_free; /* while free: the 1-based slot freed before it, 0 for none */
-	uint8_t alive;
+	uint8_t alive;      /* BP_COLLIDER_*: the walks of every box test == BP_COLLIDER_LIVE,
+	                     * so that a one-way collider costs them nothing more */
+	uint8_t one_way;    /* BP_FACE_* (BP_COLLIDER_ONE_WAY only) */
 } bp_StaticCollider;
+
+/** bp_StaticCollider.alive: a free slot, a collider that blocks every move, a live
+ *  one-way collider (only solid.c's one-way walk and rays see it). */
+enum { BP_COLLIDER_FREE = 0, BP_COLLIDER_LIVE = 1, BP_COLLIDER_ONE_WAY = 2 };
 
 typedef struct bp_World bp_World;
 
@@ -123,6 +155,8 @@ struct bp_World {
 	int has_climbable; /* some type is climbable: the ladder test can be skipped if not */
 	int has_normal_cube; /* some type is a normal cube: pushOutOfBlocks can be skipped if not */
 	int has_touch; /* some type slows what touches it (web, velocity_factor < 1) */
+	int tall_outlines; /* some type's outline rises above its cell: outline rays look
+	                    * one cell lower */
 
 	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
 	bp_Chunk *chunks;
@@ -146,6 +180,8 @@ struct bp_World {
 
 	bp_EntityPool entities;
 	uint32_t nsolid; /* live solid entities: their boxes block moves */
+	uint32_t one_way; /* one-way block types defined plus live one-way colliders: moves
+	                   * walk for one-way boxes only when it is not 0 (solid.c) */
 	bp_BoxList scratch;
 	int locked; /* nonzero: structural changes refused (1 inside world:step; a binding
 	             * may use other values for its own locks: bp_world_move_entity) */

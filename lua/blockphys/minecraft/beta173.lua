@@ -49,6 +49,7 @@ local compat = require "blockphys.compat"
 local states = require "blockphys.state"
 local vanilla = require "blockphys.minecraft.vanilla"
 local copy_boxes = require("blockphys.minecraft.boxes").copy
+local outlines = require "blockphys.minecraft.outlines"
 
 local beta173 = {}
 
@@ -153,8 +154,9 @@ end
 -- where they differ from today's.
 --
 -- Same contract as `blockphys.minecraft.block_def` (so it can be passed to
--- `World:paste` as its `shapes`); only `name` and `boxes` can differ, as the
--- module description lists.
+-- `World:paste` as its `shapes`); only `name`, `boxes` and `outline` can differ, as
+-- the module description lists (outlines: `blockphys.minecraft.outlines.beta173`,
+-- named with `@beta173` too).
 -- @tparam string state block state string (namespace optional)
 -- @treturn table definition for `world:define_block` (boxes in block units,
 --   block-local)
@@ -179,6 +181,12 @@ function beta173.block_def(state)
     end
     def.name = "minecraft:" .. base .. suffix .. "@beta173"
     if NOT_NORMAL[base] then def.normal_cube = false end
+  end
+  -- Beta's outline where it differs (a definition of its own, as for boxes)
+  local outline = def.outline and outlines.beta173(base, props)
+  if outline and not same_boxes(outline, def.outline) then
+    def.outline = copy_boxes(outline)
+    if def.name:sub(-8) ~= "@beta173" then def.name = def.name .. "@beta173" end
   end
   return def, known
 end

@@ -11,6 +11,7 @@ local states = require "blockphys.state"
 local helpers = require "blockphys.minecraft.boxes"
 local shapes = require "blockphys.minecraft.shapes"
 local materials = require "blockphys.minecraft.materials"
+local outlines = require "blockphys.minecraft.outlines"
 
 local vanilla = {}
 
@@ -28,7 +29,7 @@ local liquid_level, solid_of, normal_cube_of = materials.liquid_level, materials
 --- Block definition for one block state.
 --
 -- The definition's `name` is the block name plus only the properties that
--- change its collision, sorted, with defaults filled in (for example
+-- change its collision (or, for a block without collision, its outline), sorted, with defaults filled in (for example
 -- `"minecraft:oak_stairs[facing=east,half=bottom,shape=straight]"`), so
 -- states that collide alike (any rotation of a sign) share one definition;
 -- `waterlogged=true` is kept (such a block is water too: `liquid = "water"`
@@ -40,7 +41,9 @@ local liquid_level, solid_of, normal_cube_of = materials.liquid_level, materials
 --   `world:define_block`; boxes in block units, block-local (soul sand:
 --   velocity_factor 0.4; cobweb: web = true; a liquid's level 1..15 from its state,
 --   also in its name; solid, ice and normal_cube only where Beta's material differs
---   from define_block's default, as docs/schematics.md lists)
+--   from define_block's default, as docs/schematics.md lists; `outline` for the
+--   blocks without collision that a cursor selects by a shape of their own:
+--   `blockphys.minecraft.outlines`)
 -- @treturn[1] boolean `true` if the state was recognised, `false` if it
 --   was guessed as a full cube (unknown block or invalid property value)
 -- @raise "bad argument #1 to 'block_def' (string expected, got T)"
@@ -60,6 +63,17 @@ function vanilla.block_def(state)
   if base then boxes, parts, known = shape_of(base, props) end
   if boxes == nil then
     boxes, parts, known = { FULL }, {}, false
+  end
+  -- A block without collision may still be selected: its outline, and the
+  -- properties that change it, which then name it too.
+  local outline
+  if base and #boxes == 0 then
+    local oparts
+    outline, oparts = outlines.of(base, props)
+    if outline then
+      for _, p in ipairs(oparts) do parts[#parts + 1] = p end
+      sort(parts)
+    end
   end
   local level = liquid_level(base, props)
   if level then parts[#parts + 1] = "level=" .. level end
@@ -82,6 +96,7 @@ function vanilla.block_def(state)
     solid = solid_of(base, boxes),
     ice = base and ICE[base] or nil,
     normal_cube = normal_cube_of(base),
+    outline = outline and copy_boxes(outline),
   }
   return def, known
 end
