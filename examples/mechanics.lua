@@ -1,6 +1,9 @@
---- mechanics.lua: the game mechanics blockphys has in its core, one part each (a
--- pressure plate that opens a door and a lift carrying a player with a crate on them
--- come with the triggers and carrying platforms):
+--- mechanics.lua: the game mechanics blockphys has in its core, one part each:
+--   * a pressure plate that opens a door: a trigger's enter and leave events, read
+--     from world:events() in world:advance's on_tick (docs/mechanics.md, "Triggers and
+--     sensors");
+--   * a lift carrying a player with a crate on them, up to a ceiling and down again
+--     (docs/mechanics.md, "Carrying platforms");
 --   * a one-way platform: the player jumps up through it and lands on it, a mob
 --     walks through it sideways, and sneaking with drop_through_sneaking drops the
 --     player through it again (docs/mechanics.md, "One-way blocks");
@@ -68,3 +71,51 @@ print(("collision ray: %s at (%d, %d, %d)"):format(
 hit = world:raycast(ex, ey, ez, dx, dy, dz, 5, { shape = "outline" })
 print(("outline ray:   %s at (%d, %d, %d), face (%d, %d, %d), distance %.4f"):format(
   world:block_info(hit.id).name, hit.x, hit.y, hit.z, hit.nx, hit.ny, hit.nz, hit.distance))
+
+-- ---------------------------------------------------------------------------------
+-- A pressure plate that opens a door: a trigger over the plate at x = -12; the door
+-- is two blocks at x = -10 that the walker meets; the plate's enter opens it (air),
+-- its leave closes it again once the walker is through.
+world:define_block{ name = "door" }
+world:fill(-10, 0, -13, -10, 1, -11, "door")
+local plate = world:add_trigger(bp.Collider(-13, 0, -13, -12, 0.25, -11), "plate")
+local guest = world:spawn{ x = -14.5, y = 0, z = -12 }
+print("-- a pressure plate at x = -13 .. -12 and a door at x = -10")
+local opened_at
+world:advance(0.2) -- standing
+for _ = 1, 60 do
+  guest:set_input(1, 0, -90) -- toward +X
+  world:advance(1 / 20, function(w, tick)
+    for _, ev in ipairs(w:events()) do
+      if ev.type == "enter" and ev.trigger == plate then
+        w:fill(-10, 0, -13, -10, 1, -11, "air")
+        opened_at = opened_at or tick
+        local who = ev.entity == guest and "guest" or "?"
+        print(("tick %d: %s steps on the %s: the door opens"):format(tick, who, ev.tag))
+      elseif ev.type == "leave" and ev.trigger == plate then
+        print(("tick %d: the %s is free again (guest at x %.2f)"):format(tick, ev.tag, guest.x))
+      end
+    end
+  end)
+end
+print(("guest at x %.2f, past the door: %s"):format(guest.x, tostring(guest.x > -9)))
+
+-- ---------------------------------------------------------------------------------
+-- A lift: a solid carrying entity moved by its velocity, a player on it and a crate
+-- on the player, up to a ceiling at y = 6 and back.
+world:fill(9, 6, -14, 15, 6, -8, "stone")
+local lift = world:spawn{ x = 12, y = 0, z = -11, width = 3, height = 0.5, solid = true,
+                          carry = true, rules = bp.rules.beta173{ gravity = 0, push = false } }
+local rider = world:spawn{ x = 12, y = 0.5, z = -11 }
+local crate = world:spawn{ x = 12, y = 3, z = -11, width = 0.9, height = 0.9, solid = true }
+run(20)
+print("-- a lift at (12, 0, -11), a ceiling at y = 6")
+local function lift_report(what)
+  print(("%-22s lift y %.4f  rider y %.4f on_ground %-5s  crate y %.4f"):format(
+    what, lift.y, rider.y, tostring(rider.on_ground), crate.y))
+end
+lift_report("standing")
+run(40, function() lift.vy = 0.1 end)
+lift_report("up (40 ticks)")
+run(60, function() lift.vy = -0.1 end)
+lift_report("down (60 ticks)")

@@ -172,6 +172,15 @@ checks["mechanics.lua"] = function(out)
   assert_line(out, "player sneaks (20 ticks)           player y 0.0000 on_ground true    mob x  10.21 y 0.0000")
   assert_line(out, "collision ray: stone at (8, -1, 8)")
   assert_line(out, "outline ray:   minecraft:poppy at (8, 0, 8), face (0, 0, -1), distance 3.1117")
+  -- the plate's enter opens the door before the walker reaches it; its leave follows
+  assert_line(out, "tick 91: guest steps on the plate: the door opens")
+  assert_line(out, "tick 99: the plate is free again (guest at x -11.52)")
+  assert_line(out, "guest at x -1.81, past the door: true")
+  -- the crate stops at the ceiling (6 - 0.9), the rider under it (1.8F), the lift
+  -- under the rider: carried up 2.8 of the 4 asked, and back down to the floor
+  assert_line(out, "standing               lift y 0.0000  rider y 0.5000 on_ground true   crate y 2.3000")
+  assert_line(out, "up (40 ticks)          lift y 2.8000  rider y 3.3000 on_ground true   crate y 5.1000")
+  assert_line(out, "down (60 ticks)        lift y 0.0000  rider y 0.5000 on_ground true   crate y 2.3000")
 end
 
 describe("examples", function()

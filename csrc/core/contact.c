@@ -150,8 +150,10 @@ static int face_cell(void *ctx, uint16_t id, int32_t x, int32_t y, int32_t z)
 	c.cell[1] = y;
 	c.cell[2] = z;
 	c.id = id;
-	for (int i = 0; t && i < t->nboxes; i++) {
-		c.box = bp_aabb_offset(&t->boxes[i], x, y, z);
+	/* The type's whole shape: one-way boxes too (they stop what comes from their open
+	 * side), which t->boxes leaves out (solid.c adds them to moves). */
+	for (int i = 0; t && i < t->nshape; i++) {
+		c.box = bp_aabb_offset(&t->shape[i], x, y, z);
 		consider(f, &c);
 	}
 	return 0;
