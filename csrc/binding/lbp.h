@@ -69,6 +69,8 @@ typedef struct LWorld {
 	double tick_rate;  /* world.tick_rate: ticks per second of world:advance (lloop.c) */
 	lua_Integer max_ticks; /* world.max_ticks: the most ticks one advance runs */
 	double pending_ticks;  /* time advanced but not yet run, in ticks (< 1 between calls) */
+	int borrowed;      /* the core world belongs to a C host (bp_lua_push_world,
+	                    * lbridge.c): Lua never frees it; World:destroy refuses */
 } LWorld;
 
 typedef struct LEntity {
@@ -223,6 +225,10 @@ void lbp_open_loop(lua_State *L);
 /* ------------------------------------------------------------------- lffi.c */
 
 void lbp_open_ffi(lua_State *L);
+
+/* ---------------------------------------------------------------- lluadir.c */
+
+const char *lbp_installed_luadir(void);
 
 /* --------------------------------------------------------------- ltesting.c */
 

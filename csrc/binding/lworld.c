@@ -69,6 +69,7 @@ int lbp_world_new(lua_State *L)
 	lw->tick_rate = 20;
 	lw->max_ticks = 10;
 	lw->pending_ticks = 0;
+	lw->borrowed = 0;
 	luaL_setmetatable(L, WORLD_MT);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 1);
@@ -197,7 +198,9 @@ static int in_finalizer(lua_State *L)
  * destroyed world)"; e:valid() returns false. Source: our own.
  * @function World:destroy
  * @raise "destroy: world is locked: cannot destroy it inside world:step (from a rules hook or
- *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise).
+ *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise);
+ *   "destroy: the world belongs to the C host, which destroys it" for a world a C
+ *   program handed to Lua (docs/embedding.md).
  */
 /* From a finalizer (before Lua 5.4: also under any running call of the module, see
  * in_finalizer) the core world is only detached (the world is destroyed for Lua at
@@ -205,6 +208,8 @@ static int in_finalizer(lua_State *L)
 static int l_world_destroy(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	if (lw->w && lw->borrowed)
+		return luaL_error(L, "destroy: the world belongs to the C host, which destroys it");
 	if (lw->w && bp_world_lock(lw->w))
 		return luaL_error(L, "destroy: world is locked: cannot destroy it inside %s",
 		                  lbp_lock_holder(lw->w));
@@ -228,6 +233,10 @@ static int l_world_destroy(lua_State *L)
 static int l_world_gc(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	if (lw->borrowed) { /* the host's world: never freed here (lbridge.c) */
+		lw->w = NULL;
+		return 0;
+	}
 	lua_Debug caller;
 	lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key);
 	/* lua_close runs the finalizers of reachable objects too, with no caller */
