@@ -538,7 +538,9 @@ static int32_t check_coord(lua_State *L, int i)
 /***
  * Set one block. Source: our own (block coordinates: docs/architecture.md section 1).
  * @function World:set_block
- * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
+ * @tparam integer x block coordinates (int32)
+ * @tparam integer y block coordinates (int32)
+ * @tparam integer z block coordinates (int32)
  * @tparam integer|string block id or name of a defined type (0 or "air" clears)
  * @raise "bad argument #n to 'set_block' (block coordinate must be an integer in the
  *   int32 range)", "(unknown block ...)"; "set_block: world is locked: ..." inside world:step;
@@ -561,7 +563,9 @@ static int l_world_set_block(lua_State *L)
  * The block id at a block coordinate (0 = air; every unset block is air). Source: our
  * own.
  * @function World:get_block
- * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
+ * @tparam integer x block coordinates (int32)
+ * @tparam integer y block coordinates (int32)
+ * @tparam integer z block coordinates (int32)
  * @treturn integer id
  * @raise "bad argument #n to 'get_block' (block coordinate must be an integer in the
  *   int32 range)".
@@ -589,8 +593,12 @@ static double whole_chunk_span(int32_t a, int32_t b)
  * Set every block of an inclusive box. Whole 16^3 chunks inside it are stored as one id
  * (no per-block work). Work is bounded by the chunk count. Source: our own.
  * @function World:fill
- * @tparam integer x1 @tparam integer y1 @tparam integer z1 one corner (int32)
- * @tparam integer x2 @tparam integer y2 @tparam integer z2 the other corner, in any order
+ * @tparam integer x1 one corner (int32)
+ * @tparam integer y1 one corner (int32)
+ * @tparam integer z1 one corner (int32)
+ * @tparam integer x2 the other corner, in any order
+ * @tparam integer y2 the other corner, in any order
+ * @tparam integer z2 the other corner, in any order
  * @tparam integer|string block id or name
  * @raise block coordinate and unknown block errors as World:set_block; "fill: region too
  *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks); "fill:
