@@ -308,41 +308,6 @@ install:
 	cp $(MODULE) $(INST_LIBDIR)/blockphys/core.so
 	cp -R lua/blockphys/. $(INST_LUADIR)/blockphys/
 
-# --- the C tests (tests/c, cmocka) and examples/c_host ---------------------------------
-# Built by test-tools from the module's own objects against the staged headers, with
-# $(OPT) and the link flags of the module's build (the sanitizers under make sanitize);
-# `make ctest` runs them (make test and make sanitize do, before the busted suite).
-# test_bridge and c_host embed $(LUA) (the bridge; spec/c_host_spec.lua runs c_host).
-CTEST_DIR    = $(BUILD)/ctest
-CTESTS       = $(CTEST_DIR)/test_api $(CTEST_DIR)/test_threads $(CTEST_DIR)/test_bridge
-C_HOST       = $(BUILD)/c_host
-CTEST_CFLAGS = -std=c11 $(WARN) -ffp-contract=off $(OPT) -I$(BUILD)/include -I$(LUA_INCDIR) \
-               $(if $(COMPAT53_INCDIR),-I$(COMPAT53_INCDIR))
-CTEST_LINK   = $(filter-out -shared,$(LIBFLAG))
-DEBS_CTEST   = libcmocka-dev
-.PHONY: ctest
-test-tools: $(CTESTS) $(C_HOST)
-$(CTEST_DIR)/test_api: tests/c/test_api.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
-	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
-$(CTEST_DIR)/test_threads: tests/c/test_threads.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
-	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) -pthread $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
-$(CTEST_DIR)/test_bridge: tests/c/test_bridge.c $(CORE_OBJ) $(BIND_OBJ) $(STAGED) | $(CTEST_DIR)
-	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) $(BIND_OBJ) -o $@ $(CTEST_LINK) -l$(LUA_LIB) -lcmocka -lm
-$(C_HOST): examples/c_host/main.c $(CORE_OBJ) $(BIND_OBJ) $(STAGED)
-	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) $(BIND_OBJ) -o $@ $(CTEST_LINK) -l$(LUA_LIB) -lm
-$(CTEST_DIR):
-	mkdir -p $@
-# run_ctests(build directory, environment): each suite's log in its .log, its result
-# line shown (the whole log on a failure), then "ctest: N suites passed".
-run_ctests = @for t in $(addprefix $(1)/ctest/,test_api test_threads test_bridge); do \
-	  $(2) $$t > $$t.log 2>&1 || { cat $$t.log; echo "ctest: $$t failed"; exit 1; }; \
-	  grep -E '^\[  PASSED  \]' $$t.log | sed "s|^|$$(basename $$t): |"; done; \
-	  echo "ctest: 3 suites passed"
-ctest:
-	$(NEED)"$(DEBS_TEST)"
-	$(MAKE) --no-print-directory module test-tools
-	$(call run_ctests,$(BUILD),)
-
 # --- the C library (docs/c-api.md) ---------------------------------------------------
 # `make lib`: libblockphys from the core's objects alone (the ones the module links; no
 # Lua), as a static archive and a shared library whose soname carries the major
@@ -425,6 +390,41 @@ install-lib:
 	  'Version: $(LIB_VERSION)' 'Requires: blockphys $(LUA_PC)' \
 	  'Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lblockphys-lua' 'Cflags: -I$${includedir}' \
 	  > $(PREFIX)/lib/pkgconfig/blockphys-lua.pc
+
+# --- the C tests (tests/c, cmocka) and examples/c_host ---------------------------------
+# Built by test-tools from the module's own objects against the staged headers, with
+# $(OPT) and the link flags of the module's build (the sanitizers under make sanitize);
+# `make ctest` runs them (make test and make sanitize do, before the busted suite).
+# test_bridge and c_host embed $(LUA) (the bridge; spec/c_host_spec.lua runs c_host).
+CTEST_DIR    = $(BUILD)/ctest
+CTESTS       = $(CTEST_DIR)/test_api $(CTEST_DIR)/test_threads $(CTEST_DIR)/test_bridge
+C_HOST       = $(BUILD)/c_host
+CTEST_CFLAGS = -std=c11 $(WARN) -ffp-contract=off $(OPT) -I$(BUILD)/include -I$(LUA_INCDIR) \
+               $(if $(COMPAT53_INCDIR),-I$(COMPAT53_INCDIR))
+CTEST_LINK   = $(filter-out -shared,$(LIBFLAG))
+DEBS_CTEST   = libcmocka-dev
+.PHONY: ctest
+test-tools: $(CTESTS) $(C_HOST)
+$(CTEST_DIR)/test_api: tests/c/test_api.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
+$(CTEST_DIR)/test_threads: tests/c/test_threads.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) -pthread $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
+$(CTEST_DIR)/test_bridge: tests/c/test_bridge.c $(CORE_OBJ) $(BIND_OBJ) $(STAGED) | $(CTEST_DIR)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) $(BIND_OBJ) -o $@ $(CTEST_LINK) -l$(LUA_LIB) -lcmocka -lm
+$(C_HOST): examples/c_host/main.c $(CORE_OBJ) $(BIND_OBJ) $(STAGED)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) $(BIND_OBJ) -o $@ $(CTEST_LINK) -l$(LUA_LIB) -lm
+$(CTEST_DIR):
+	mkdir -p $@
+# run_ctests(build directory, environment): each suite's log in its .log, its result
+# line shown (the whole log on a failure), then "ctest: N suites passed".
+run_ctests = @for t in $(addprefix $(1)/ctest/,test_api test_threads test_bridge); do \
+	  $(2) $$t > $$t.log 2>&1 || { cat $$t.log; echo "ctest: $$t failed"; exit 1; }; \
+	  grep -E '^\[  PASSED  \]' $$t.log | sed "s|^|$$(basename $$t): |"; done; \
+	  echo "ctest: 3 suites passed"
+ctest:
+	$(NEED)"$(DEBS_TEST)"
+	$(MAKE) --no-print-directory module test-tools
+	$(call run_ctests,$(BUILD),)
 
 # install-check: what a user outside the checkout does (docs/c-api.md): install-lib
 # into a temporary PREFIX, copy examples/c_host out, build it with pkg-config alone and
