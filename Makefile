@@ -161,17 +161,18 @@ test-all:
 # The paths of a checkout for $(LUA): the Lua layer, then the module's build.
 RUN_PATHS = package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath
 
+# The walkthrough's summary; VERBOSE=1 also prints its per-tick tables.
 demo:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
-	$(LUA) -e '$(RUN_PATHS)' examples/walkthrough.lua
+	$(LUA) -e '$(RUN_PATHS)' examples/walkthrough.lua $(if $(VERBOSE),--verbose)
 
-# An interactive $(LUA) with blockphys on the paths (for the snippets of the README and
-# docs/).
+# An interactive $(LUA) with blockphys on the paths and already loaded as the global
+# `bp` (for the snippets of the README and docs/: `w = bp.World()` works at once).
 repl:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
-	$(LUA) -i -e '$(RUN_PATHS)'
+	$(LUA) -i -e '$(RUN_PATHS); bp = require "blockphys"; print(bp._VERSION .. " loaded as bp")'
 
 # The LÖVE demo (examples/love/; LÖVE runs LuaJIT, so it takes the LuaJIT build of the
 # module, build/luajit/). love-smoke is its scripted check in a real LÖVE, under Xvfb
