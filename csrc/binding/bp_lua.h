@@ -12,6 +12,10 @@
  * before bp_world_destroy. From then on every Lua call on that World or its entities
  * raises "... (world has been destroyed)" / "(entity belongs to a destroyed world)".
  *
+ * Which world: `w` below is the host's own world, or a world a script made that L
+ * has shown the host through bp_lua_check_world (the bridge knows it then). A
+ * script's world the bridge has not seen would be taken for a host's one.
+ *
  * Threads: a Lua state and the worlds it sees belong to one thread at a time. Every
  * function here may raise a Lua error (as the Lua API's own functions do: call them
  * under lua_pcall, or where the state's panic function is acceptable), except where
