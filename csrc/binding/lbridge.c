@@ -248,13 +248,19 @@ int bp_lua_push_entity(lua_State *L, bp_World *w, bp_EntityId id)
 	return 1;
 }
 
+/* Not lbp_check_entity_w: its fast path reads an upvalue of the running C function,
+ * and a host may call this with none running (Lua 5.1 to 5.3 then read garbage). */
 bp_EntityId bp_lua_check_entity(lua_State *L, int idx, bp_World **w)
 {
+	const LEntity *le = luaL_checkudata(L, idx, ENTITY_MT);
+	bp_Entity *e = NULL;
 	bp_World *ew = NULL;
-	lbp_check_entity_w(L, idx, &ew);
+	const char *problem = lbp_entity_problem(le, &e, &ew);
+	if (problem)
+		luaL_argerror(L, idx, problem);
 	if (w)
 		*w = ew;
-	return ((const LEntity *)lua_touserdata(L, idx))->id;
+	return le->id;
 }
 
 void bp_lua_check_rules(lua_State *L, int idx, bp_Rules *out, const char *fn)

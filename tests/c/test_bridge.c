@@ -115,6 +115,26 @@ static int check_world_at_1(lua_State *L)
 	return 0;
 }
 
+static int check_entity_at_1(lua_State *L)
+{
+	bp_lua_check_entity(L, 1, NULL);
+	return 0;
+}
+
+static void test_check_entity_errors(void **state)
+{
+	Fixture *f = *state;
+	lua_State *L = f->L;
+	lua_pushcfunction(L, check_entity_at_1);
+	run_fails(L, "local c = ... c(bp.World())", 1, "blockphys.Entity expected");
+	lua_pushcfunction(L, check_entity_at_1);
+	run_fails(L, "local c = ... local w = bp.World() local e = w:spawn{ x = 0, y = 0, z = 0 }\n"
+	             "w:remove(e) c(e)", 1, "entity has been removed");
+	lua_pushcfunction(L, check_entity_at_1);
+	run_fails(L, "local c = ... local w = bp.World() local e = w:spawn{ x = 0, y = 0, z = 0 }\n"
+	             "w:destroy() c(e)", 1, "entity belongs to a destroyed world");
+}
+
 static void test_check_world_errors(void **state)
 {
 	Fixture *f = *state;
@@ -311,6 +331,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_push_check_world, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_world_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_entity_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_script_defines_spawns_tunes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_c_spawns_and_removes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lua_cannot_free_host_world, setup, teardown),
