@@ -430,7 +430,9 @@ ctest:
 # install-check: what a user outside the checkout does (docs/c-api.md): install-lib
 # into a temporary PREFIX, copy examples/c_host out, build it with pkg-config alone and
 # run it against the installed files (no path into the checkout); its digest must equal
-# examples/c_host/scene.lua's, run from the checkout under $(LUA). About 10 s.
+# examples/c_host/scene.lua's, run from the checkout under $(LUA). Then the 30-line
+# host of docs/c-api.md (its first ```c block), built with `pkg-config blockphys`
+# alone, must print what the same scene prints in Lua. About 10 s.
 .PHONY: install-check
 install-check:
 	$(NEED)"$(DEBS_BUILD) pkg-config"
@@ -444,7 +446,16 @@ install-check:
 	  got=$$(cd "$$tmp/host" && env -u LUA_PATH -u LUA_PATH_5_4 -u LUA_CPATH -u LUA_CPATH_5_4 ./c_host rules.lua 20) && \
 	  want=$$($(LUA) -e '$(RUN_PATHS)' examples/c_host/scene.lua examples/c_host/rules.lua 20) && \
 	  echo "installed c_host: $$got; scene.lua: $$want" && \
-	  [ "$${got#c_host }" = "$${want#scene }" ] || { echo "install-check: the digests differ"; exit 1; }
+	  [ "$${got#c_host }" = "$${want#scene }" ] || { echo "install-check: the digests differ"; exit 1; }; \
+	  mkdir "$$tmp/plain" && awk '/^```c$$/{on=1;next} /^```$$/{if(on)exit} on' docs/c-api.md > "$$tmp/plain/host.c" && \
+	  (cd "$$tmp/plain" && $(CC) -std=c11 $(WARN) -O2 -o host host.c $$(pkg-config --cflags --libs blockphys)) && \
+	  got=$$("$$tmp/plain/host") && \
+	  want=$$($(LUA) -e '$(RUN_PATHS)' -e 'local bp = require "blockphys" local w = bp.World() \
+	    w:define_block{ name = "stone" } w:fill(-16, -1, -16, 15, 0, 15, "stone") \
+	    local e = w:spawn{ x = 0.5, y = 10, z = 0.5 } e.forward = 1 for _ = 1, 40 do w:step(0.05) end \
+	    print(string.format("blockphys %s: %.17g %.17g %.17g", bp._VERSION:match("%S+$$"), e.x, e.y, e.z))') && \
+	  echo "docs/c-api.md's host (pkg-config blockphys alone): $$got; Lua: $$want" && \
+	  [ "$$got" = "$$want" ] || { echo "install-check: the C host and Lua differ"; exit 1; }
 	@$(MAKE) --no-print-directory -s lib-files # lluadir.o back to this PREFIX
 
 clean:
