@@ -53,7 +53,8 @@ void bp_lua_preload(lua_State *L);
  *  the same w in one state (so it works as a table key and compares equal). The first
  *  push opens blockphys.core's types if nothing did yet (call `require "blockphys"`
  *  first for the Lua-side World methods). Entities the world holds become visible to
- *  Lua (as bp_lua_sync_world). w must not be NULL nor already destroyed. */
+ *  Lua (as bp_lua_sync_world). w must be a live world (NULL raises
+ *  "bp_lua_push_world: no world (NULL)"). */
 void bp_lua_push_world(lua_State *L, bp_World *w);
 
 /** The bp_World of the blockphys.World at stack index idx (a Lua-made world or a

@@ -150,6 +150,8 @@ void bp_lua_preload(lua_State *L)
 void bp_lua_push_world(lua_State *L, bp_World *w)
 {
 	luaL_checkstack(L, 8, NULL);
+	if (!w)
+		luaL_error(L, "bp_lua_push_world: no world (NULL)");
 	if (push_known(L, w))
 		return;
 	luaL_getmetatable(L, WORLD_MT);
