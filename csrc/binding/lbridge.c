@@ -112,8 +112,10 @@ static void sync_world(lua_State *L, int wi, bp_World *w)
 		}
 	}
 	lua_pop(L, 2);
-	const uint32_t n = bp_world_entity_count(w);
-	for (uint32_t i = 0; i < n; i++)
+	/* The count is read again each time: the allocations of sync_slot may run a
+	 * finalizer, which may spawn or remove (a stale entry it leaves is harmless: its
+	 * Entity raises "entity has been removed", and the next sync replaces it). */
+	for (uint32_t i = 0; i < bp_world_entity_count(w); i++)
 		sync_slot(L, wi, w, bp_world_entity_slot(w, i));
 }
 

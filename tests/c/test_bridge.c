@@ -135,10 +135,18 @@ static void test_check_entity_errors(void **state)
 	             "w:destroy() c(e)", 1, "entity belongs to a destroyed world");
 }
 
+static int push_null_world(lua_State *L)
+{
+	bp_lua_push_world(L, NULL);
+	return 1;
+}
+
 static void test_check_world_errors(void **state)
 {
 	Fixture *f = *state;
 	lua_State *L = f->L;
+	lua_pushcfunction(L, push_null_world);
+	run_fails(L, "local c = ... c()", 1, "bp_lua_push_world: no world (NULL)");
 	lua_pushcfunction(L, check_world_at_1);
 	run_fails(L, "local c = ... c(7)", 1, "blockphys.World expected");
 	lua_pushcfunction(L, check_world_at_1);
