@@ -19,7 +19,7 @@ local DESC = {
     .. " * Methods written in Lua (World:paste) are on the page of the `blockphys` module.",
   Entity = "Entities: boxes that move through a world, made by World:spawn. Their fields\n"
     .. " * (x, y, z, vx, vy, vz, on_ground, rules, ...) are read and written through\n"
-    .. " * Entity:__index and Entity:__newindex.",
+    .. " * `Entity:__index` and `Entity:__newindex`.",
   Collider = "Colliders: axis-aligned boxes (blocks) as values, made by\n"
     .. " * `bp.Collider(x1, y1, z1, x2, y2, z2)`.",
   RulesView = "Rules: the tables the presets `bp.rules.beta173` and `bp.rules.mccpp` return\n"
