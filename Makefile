@@ -43,8 +43,8 @@ debs_lua    = $(if $(filter luajit%,$(1)),luajit libluajit-5.1-dev lua-compat53-
                 $(if $(filter lua5.2,$(1)),lua5.2 liblua5.2-dev lua-compat53-dev,$(1) lib$(1)-dev)))
 LUAS        = lua5.1 lua5.2 lua5.3 lua5.4 luajit
 DEBS_BUILD  = gcc libc6-dev $(call debs_lua,$(LUA_NAME))
-DEBS_TEST   = $(DEBS_BUILD) lua-busted lua-zlib
-DEBS_ALL    = gcc libc6-dev $(foreach l,$(LUAS),$(call debs_lua,$(l))) lua-busted lua-zlib \
+DEBS_TEST   = $(DEBS_BUILD) lua-busted lua-zlib libcmocka-dev
+DEBS_ALL    = gcc libc6-dev $(foreach l,$(LUAS),$(call debs_lua,$(l))) lua-busted lua-zlib libcmocka-dev \
               lua-check luarocks valgrind gnuplot-nox
 DEBS       ?= $(DEBS_ALL)
 NEED        = @$(MAKE) --no-print-directory deps DEBS=
@@ -96,8 +96,12 @@ $(BUILD)/obj/binding/%.o: csrc/binding/%.c | $(BUILD)/obj/binding
 
 -include $(OBJ:.o=.d)
 
-$(MODULE): $(OBJ) | $(BUILD)/blockphys
-	$(CC) $(LIBFLAG) $(BASE_CFLAGS) -o $@ $(OBJ) -lm
+# tools/module.map: the module exports luaopen_blockphys_core alone (the core's public
+# functions have default visibility for libblockphys; see blockphys.h). GNU ld and
+# lld take it; elsewhere pass MODULE_LDFLAGS= (empty).
+MODULE_LDFLAGS ?= -Wl,--version-script=tools/module.map
+$(MODULE): $(OBJ) tools/module.map | $(BUILD)/blockphys
+	$(CC) $(LIBFLAG) $(BASE_CFLAGS) -o $@ $(OBJ) -lm $(MODULE_LDFLAGS)
 
 $(BUILD)/obj $(BUILD)/obj/core $(BUILD)/obj/binding $(BUILD)/blockphys:
 	mkdir -p $@
@@ -130,6 +134,7 @@ deps:
 test:
 	$(NEED)"$(DEBS_TEST)"
 	$(MAKE) --no-print-directory module test-tools
+	$(call run_ctests,$(BUILD),)
 	$(BUSTED) --cpath='./$(BUILD)/?.so' -o spec/helpers/summary.lua spec
 
 # The suite under every interpreter of LUAS that is installed (as root, `deps` first
@@ -156,17 +161,18 @@ test-all:
 # The paths of a checkout for $(LUA): the Lua layer, then the module's build.
 RUN_PATHS = package.path="./lua/?.lua;./lua/?/init.lua;"..package.path; package.cpath="./$(BUILD)/?.so;"..package.cpath
 
+# The walkthrough's summary; VERBOSE=1 also prints its per-tick tables.
 demo:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
-	$(LUA) -e '$(RUN_PATHS)' examples/walkthrough.lua
+	$(LUA) -e '$(RUN_PATHS)' examples/walkthrough.lua $(if $(VERBOSE),--verbose)
 
-# An interactive $(LUA) with blockphys on the paths (for the snippets of the README and
-# docs/).
+# An interactive $(LUA) with blockphys on the paths and already loaded as the global
+# `bp` (for the snippets of the README and docs/: `w = bp.World()` works at once).
 repl:
 	$(NEED)"$(DEBS_BUILD)"
 	$(MAKE) --no-print-directory module
-	$(LUA) -i -e '$(RUN_PATHS)'
+	$(LUA) -i -e '$(RUN_PATHS); bp = require "blockphys"; print(bp._VERSION .. " loaded as bp")'
 
 # The LÖVE demo (examples/love/; LÖVE runs LuaJIT, so it takes the LuaJIT build of the
 # module, build/luajit/). love-smoke is its scripted check in a real LÖVE, under Xvfb
@@ -215,6 +221,7 @@ SAN_PRELOAD ?= $$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=l
 sanitize:
 	$(NEED)"$(DEBS_TEST)"
 	$(MAKE) --no-print-directory module test-tools BUILD=$(SAN_BUILD) OPT="-O1 -g -fno-omit-frame-pointer $(SANITIZERS) -fno-sanitize-recover=all" LIBFLAG="-shared $(SAN_LINK) $(SANITIZERS)"
+	$(call run_ctests,$(SAN_BUILD),LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
 	LD_PRELOAD="$(SAN_PRELOAD)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(BUSTED) --cpath='./$(SAN_BUILD)/?.so' -o spec/helpers/summary.lua spec
@@ -278,12 +285,23 @@ plots-check:
 # target. Debian's LDoc runs under Lua 5.1 or 5.2 (lua-any picks one); lua-discount
 # (Markdown with tables) exists for those two, so it runs under LDOC_LUA explicitly.
 LDOC_LUA ?= lua5.1
+# The binding's comments are first sorted into one file per public type
+# (tools/ldoc_split.lua: World, Entity, Collider, RulesView and blockphys.core pages),
+# which config.ld reads from build/ldoc-src. The HTML must show no tag as text (a
+# literal "@tparam" is a comment LDoc did not parse) and World:fill's whole signature.
 docs:
 	$(NEED)"lua-ldoc lua-discount $(LDOC_LUA)"
-	rm -rf build/docs && mkdir -p build
+	rm -rf build/docs build/ldoc-src && mkdir -p build/ldoc-src
+	$(LDOC_LUA) tools/ldoc_split.lua build/ldoc-src csrc/binding/*.c
 	$(LDOC_LUA) /usr/bin/ldoc -d build/docs . > build/ldoc.log 2>&1 || { cat build/ldoc.log; exit 1; }
 	@if grep -v -e '^reading configuration from ' -e '^output written to ' -e '^found master module' build/ldoc.log; then \
 	  echo "make docs: LDoc printed the warnings above (the HTML is in build/docs/)"; exit 1; fi
+	@if grep -rn -E '@(tparam|treturn|param|return|raise|function|module|classmod)\b' build/docs --include=*.html; then \
+	  echo "make docs: tags shown as text in the HTML above"; exit 1; fi
+	@for p in World Entity Collider RulesView; do [ -f build/docs/classes/$$p.html ] || \
+	  { echo "make docs: no page for $$p"; exit 1; }; done
+	@grep -q 'World:fill (x1, y1, z1, x2, y2, z2, block)' build/docs/classes/World.html || \
+	  { echo "make docs: World:fill's signature is cut short"; exit 1; }
 	@echo "make docs: build/docs/index.html"
 
 install:
@@ -292,6 +310,155 @@ install:
 	mkdir -p $(INST_LIBDIR)/blockphys $(INST_LUADIR)/blockphys
 	cp $(MODULE) $(INST_LIBDIR)/blockphys/core.so
 	cp -R lua/blockphys/. $(INST_LUADIR)/blockphys/
+
+# --- the C library (docs/c-api.md) ---------------------------------------------------
+# `make lib`: libblockphys from the core's objects alone (the ones the module links; no
+# Lua), as a static archive and a shared library whose soname carries the major
+# version, and libblockphys-lua (docs/embedding.md): the binding's objects for $(LUA),
+# the Lua module built in, with the bridge of <blockphys/lua.h>, linked against
+# libblockphys. `make install-lib PREFIX=...` installs both, the headers in
+# include/blockphys/, blockphys.pc and blockphys-lua.pc in lib/pkgconfig/, and the
+# Lua layer in share/lua/$(LUA_V)/ (which bp_lua_preload puts on package.path:
+# the PREFIX is built into one object, lluadir.o, rebuilt when PREFIX changes).
+# The headers are also staged in $(BUILD)/include/blockphys/, as installed, for the
+# checkout's own C programs (the cmocka suite, examples/c_host).
+PREFIX     ?= /usr/local
+LIB_VERSION = $(shell sed -n 's/^\#define BP_VERSION_STRING "\(.*\)"/\1/p' csrc/core/include/blockphys.h)
+LIB_MAJOR   = $(firstword $(subst ., ,$(LIB_VERSION)))
+LIBB        = $(BUILD)/lib
+LIB_A       = $(LIBB)/libblockphys.a
+LIB_SO      = $(LIBB)/libblockphys.so.$(LIB_VERSION)
+LUALIB_A    = $(LIBB)/libblockphys-lua.a
+LUALIB_SO   = $(LIBB)/libblockphys-lua.so.$(LIB_VERSION)
+CORE_OBJ    = $(CORE_SRC:csrc/%.c=$(BUILD)/obj/%.o)
+BIND_OBJ    = $(BIND_SRC:csrc/%.c=$(BUILD)/obj/%.o)
+# The binding's objects for libblockphys-lua: lluadir.o in its PREFIX's version.
+LUALIB_OBJ  = $(filter-out %/lluadir.o,$(BIND_OBJ)) $(LIBB)/lluadir.o
+LUA_PC     ?= $(if $(filter luajit%,$(LUA_NAME)),luajit,lua$(LUA_V))
+PUB_HEADERS = $(wildcard csrc/core/include/*.h)
+STAGE_INC   = $(BUILD)/include/blockphys
+STAGED      = $(PUB_HEADERS:csrc/core/include/%=$(STAGE_INC)/%) $(STAGE_INC)/lua.h
+.PHONY: lib lib-files install-lib headers
+
+lib:
+	$(NEED)"$(DEBS_BUILD)"
+	@$(MAKE) --no-print-directory lib-files
+
+lib-files: $(LIB_A) $(LIB_SO) $(LUALIB_A) $(LUALIB_SO) headers
+headers: $(STAGED)
+
+$(LIB_A): $(CORE_OBJ) | $(LIBB)
+	rm -f $@ && ar rcs $@ $(CORE_OBJ)
+$(LIB_SO): $(CORE_OBJ) | $(LIBB)
+	$(CC) -shared $(BASE_CFLAGS) -Wl,-soname,libblockphys.so.$(LIB_MAJOR) -o $@ $(CORE_OBJ) -lm
+	ln -sf libblockphys.so.$(LIB_VERSION) $(LIBB)/libblockphys.so.$(LIB_MAJOR)
+	ln -sf libblockphys.so.$(LIB_MAJOR) $(LIBB)/libblockphys.so
+$(LUALIB_A): $(LUALIB_OBJ) | $(LIBB)
+	rm -f $@ && ar rcs $@ $(LUALIB_OBJ)
+$(LUALIB_SO): $(LUALIB_OBJ) $(LIB_SO) | $(LIBB)
+	$(CC) -shared $(BASE_CFLAGS) -Wl,-soname,libblockphys-lua.so.$(LIB_MAJOR) -o $@ \
+	  $(LUALIB_OBJ) -L$(LIBB) -lblockphys -lm
+	ln -sf libblockphys-lua.so.$(LIB_VERSION) $(LIBB)/libblockphys-lua.so.$(LIB_MAJOR)
+	ln -sf libblockphys-lua.so.$(LIB_MAJOR) $(LIBB)/libblockphys-lua.so
+
+# The installed Lua directory, built into lluadir.o: the stamp changes with PREFIX.
+$(LIBB)/prefix.stamp: FORCE_STAMP | $(LIBB)
+	@echo '$(PREFIX)/share/lua/$(LUA_V)' | cmp -s - $@ || echo '$(PREFIX)/share/lua/$(LUA_V)' > $@
+$(LIBB)/lluadir.o: csrc/binding/lluadir.c $(LIBB)/prefix.stamp
+	$(CC) $(BIND_CFLAGS) -DBP_LUA_LUADIR='"$(PREFIX)/share/lua/$(LUA_V)"' -c $< -o $@
+.PHONY: FORCE_STAMP
+FORCE_STAMP:
+
+$(STAGE_INC)/%.h: csrc/core/include/%.h | $(STAGE_INC)
+	cp $< $@
+$(STAGE_INC)/lua.h: csrc/binding/bp_lua.h | $(STAGE_INC)
+	cp $< $@
+$(LIBB) $(STAGE_INC):
+	mkdir -p $@
+
+install-lib:
+	$(NEED)"$(DEBS_BUILD)"
+	@$(MAKE) --no-print-directory lib-files
+	mkdir -p $(PREFIX)/lib/pkgconfig $(PREFIX)/include/blockphys $(PREFIX)/share/lua/$(LUA_V)/blockphys
+	cp -P $(LIBB)/libblockphys*.a $(LIBB)/libblockphys*.so* $(PREFIX)/lib/
+	cp $(STAGED) $(PREFIX)/include/blockphys/
+	cp -R lua/blockphys/. $(PREFIX)/share/lua/$(LUA_V)/blockphys/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	  'Name: blockphys' 'Description: entity movement and collision for block worlds (C core)' \
+	  'Version: $(LIB_VERSION)' 'Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lblockphys' \
+	  'Libs.private: -lm' 'Cflags: -I$${includedir}' > $(PREFIX)/lib/pkgconfig/blockphys.pc
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' \
+	  'luadir=$${prefix}/share/lua/$(LUA_V)' '' \
+	  'Name: blockphys-lua' 'Description: blockphys as a Lua module inside a C host, and the bridge of <blockphys/lua.h>' \
+	  'Version: $(LIB_VERSION)' 'Requires: blockphys $(LUA_PC)' \
+	  'Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lblockphys-lua' 'Cflags: -I$${includedir}' \
+	  > $(PREFIX)/lib/pkgconfig/blockphys-lua.pc
+
+# --- the C tests (tests/c, cmocka) and examples/c_host ---------------------------------
+# Built by test-tools from the module's own objects against the staged headers, with
+# $(OPT) and the link flags of the module's build (the sanitizers under make sanitize);
+# `make ctest` runs them (make test and make sanitize do, before the busted suite).
+# test_bridge and c_host embed $(LUA) (the bridge; spec/c_host_spec.lua runs c_host).
+CTEST_DIR    = $(BUILD)/ctest
+CTESTS       = $(CTEST_DIR)/test_api $(CTEST_DIR)/test_threads $(CTEST_DIR)/test_bridge
+C_HOST       = $(BUILD)/c_host
+CTEST_CFLAGS = -std=c11 $(WARN) -ffp-contract=off $(OPT) -I$(BUILD)/include -I$(LUA_INCDIR) \
+               $(if $(COMPAT53_INCDIR),-I$(COMPAT53_INCDIR))
+CTEST_LINK   = $(filter-out -shared,$(LIBFLAG))
+DEBS_CTEST   = libcmocka-dev
+.PHONY: ctest
+test-tools: $(CTESTS) $(C_HOST)
+$(CTEST_DIR)/test_api: tests/c/test_api.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
+$(CTEST_DIR)/test_threads: tests/c/test_threads.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) -pthread $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
+$(CTEST_DIR)/test_bridge: tests/c/test_bridge.c $(CORE_OBJ) $(BIND_OBJ) $(STAGED) | $(CTEST_DIR)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) $(BIND_OBJ) -o $@ $(CTEST_LINK) -l$(LUA_LIB) -lcmocka -lm
+$(C_HOST): examples/c_host/main.c $(CORE_OBJ) $(BIND_OBJ) $(STAGED)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) $(BIND_OBJ) -o $@ $(CTEST_LINK) -l$(LUA_LIB) -lm
+$(CTEST_DIR):
+	mkdir -p $@
+# run_ctests(build directory, environment): each suite's log in its .log, its result
+# line shown (the whole log on a failure), then "ctest: N suites passed".
+run_ctests = @for t in $(addprefix $(1)/ctest/,test_api test_threads test_bridge); do \
+	  $(2) $$t > $$t.log 2>&1 || { cat $$t.log; echo "ctest: $$t failed"; exit 1; }; \
+	  grep -E '^\[  PASSED  \]' $$t.log | sed "s|^|$$(basename $$t): |"; done; \
+	  echo "ctest: 3 suites passed"
+ctest:
+	$(NEED)"$(DEBS_TEST)"
+	$(MAKE) --no-print-directory module test-tools
+	$(call run_ctests,$(BUILD),)
+
+# install-check: what a user outside the checkout does (docs/c-api.md): install-lib
+# into a temporary PREFIX, copy examples/c_host out, build it with pkg-config alone and
+# run it against the installed files (no path into the checkout); its digest must equal
+# examples/c_host/scene.lua's, run from the checkout under $(LUA). Then the 30-line
+# host of docs/c-api.md (its first ```c block), built with `pkg-config blockphys`
+# alone, must print what the same scene prints in Lua. About 10 s.
+.PHONY: install-check
+install-check:
+	$(NEED)"$(DEBS_BUILD) pkg-config"
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  $(MAKE) --no-print-directory -s install-lib PREFIX="$$tmp/prefix" > "$$tmp/install.log" 2>&1 || \
+	    { cat "$$tmp/install.log"; exit 1; }; \
+	  mkdir "$$tmp/host" && cp examples/c_host/main.c examples/c_host/rules.lua "$$tmp/host/" && \
+	  export PKG_CONFIG_PATH="$$tmp/prefix/lib/pkgconfig" && \
+	  flags=$$(pkg-config --cflags --libs blockphys-lua blockphys $(LUA_PC)) && \
+	  (cd "$$tmp/host" && $(CC) -std=c11 -O2 -o c_host main.c $$flags) && \
+	  got=$$(cd "$$tmp/host" && env -u LUA_PATH -u LUA_PATH_5_4 -u LUA_CPATH -u LUA_CPATH_5_4 ./c_host rules.lua 20) && \
+	  want=$$($(LUA) -e '$(RUN_PATHS)' examples/c_host/scene.lua examples/c_host/rules.lua 20) && \
+	  echo "installed c_host: $$got; scene.lua: $$want" && \
+	  [ "$${got#c_host }" = "$${want#scene }" ] || { echo "install-check: the digests differ"; exit 1; }; \
+	  mkdir "$$tmp/plain" && awk '/^```c$$/{on=1;next} /^```$$/{if(on)exit} on' docs/c-api.md > "$$tmp/plain/host.c" && \
+	  (cd "$$tmp/plain" && $(CC) -std=c11 $(WARN) -O2 -o host host.c $$(pkg-config --cflags --libs blockphys)) && \
+	  got=$$("$$tmp/plain/host") && \
+	  want=$$($(LUA) -e '$(RUN_PATHS)' -e 'local bp = require "blockphys" local w = bp.World() \
+	    w:define_block{ name = "stone" } w:fill(-16, -1, -16, 15, 0, 15, "stone") \
+	    local e = w:spawn{ x = 0.5, y = 10, z = 0.5 } e.forward = 1 for _ = 1, 40 do w:step(0.05) end \
+	    print(string.format("blockphys %s: %.17g %.17g %.17g", bp._VERSION:match("%S+$$"), e.x, e.y, e.z))') && \
+	  echo "docs/c-api.md's host (pkg-config blockphys alone): $$got; Lua: $$want" && \
+	  [ "$$got" = "$$want" ] || { echo "install-check: the C host and Lua differ"; exit 1; }
+	@$(MAKE) --no-print-directory -s lib-files # lluadir.o back to this PREFIX
 
 clean:
 	rm -rf build build-asan build-bench build-prof build-vg blockphys

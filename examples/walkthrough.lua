@@ -4,11 +4,12 @@
 -- wall, a two-block gap, a stretch of ice, a water pool, a ladder up a four-block
 -- wall and a ledge over a drop), then drives a player with `bp.rules.beta173()` and
 -- the default 0.6 x 1.8 box through it with scripted, partly reactive input. It
--- prints one line per tick (position, velocity, flags and what happened) and a
--- summary saying whether each section was passed. This is what `make demo` runs.
+-- prints a summary saying whether each section was passed and, with --verbose, one
+-- line per tick before it (position, velocity, flags and what happened). This is what
+-- `make demo` runs (`make demo VERBOSE=1` for the per-tick tables).
 --
 -- Run from the checkout root after `make` (which links the modules into ./blockphys/):
---   lua5.4 examples/walkthrough.lua
+--   lua5.4 examples/walkthrough.lua [--verbose]
 -- (a copy installed by `make install` or LuaRocks, if any, is found first)
 --
 -- The chunk returns the summary table (sections passed, ticks, ...) for a spec.
@@ -163,13 +164,19 @@ local HEADER = (" %4s %8s %8s %8s %8s %8s %8s %-4s %-4s %s"):format(
   "tick", "x", "y", "z", "vx", "vy", "vz", "gnd", "wet", "event")
 local function yn(b) return b and "yes" or "-" end
 
+-- The per-tick tables only with --verbose (as a script: `arg` is this chunk's).
+local VERBOSE = type(arg) == "table" and arg[1] == "--verbose"
+local function trace(line)
+  if VERBOSE then print(line) end
+end
+
 local tick, max_y, wet_ticks, path = 0, player.y, 0, 0
 local results = {}
 print(("walkthrough: a Beta player (%.1f x %.1f) from (%.1f, %.1f, %.1f)"):format(
   player.width, player.height, player.x, player.y, player.z))
 for _, sec in ipairs(sections) do
-  print(("\n== %s: %s"):format(sec.name, sec.what))
-  print(HEADER)
+  trace(("\n== %s: %s"):format(sec.name, sec.what))
+  trace(HEADER)
   player.forward, player.strafe = sec.forward or 0, sec.strafe or 0
   player.jumping, player.sneaking = sec.jumping or false, sec.sneaking or false
   local s = { jumps = 0, steps = 0, water = 0, breaches = 0, climb = 0, ticks = 0,
@@ -181,7 +188,7 @@ for _, sec in ipairs(sections) do
     tick, s.ticks = tick + 1, s.ticks + 1
     local e = player
     local ev = events(e, before, s)
-    print((" %4d %8.3f %8.3f %8.3f %8.4f %8.4f %8.4f %-4s %-4s %s"):format(
+    trace((" %4d %8.3f %8.3f %8.3f %8.4f %8.4f %8.4f %-4s %-4s %s"):format(
       tick, e.x, e.y, e.z, e.vx, e.vy, e.vz, yn(e.on_ground), yn(e.in_water), ev))
     path = path + math.sqrt((e.x - before.x) ^ 2 + (e.y - before.y) ^ 2 + (e.z - before.z) ^ 2)
     max_y = math.max(max_y, e.y)
@@ -217,6 +224,9 @@ end
 
 -- 6. Summary -------------------------------------------------------------------------
 
+if not VERBOSE then
+  print("(the per-tick tables: make demo VERBOSE=1, or examples/walkthrough.lua --verbose)")
+end
 print(("\nsummary: %d ticks (%.2f s), path %.2f blocks, straight line %.2f blocks"):format(
   tick, tick / 20, path, math.sqrt((player.x - 1.5) ^ 2 + (player.y - 64) ^ 2 +
                                    (player.z - 0.5) ^ 2)))

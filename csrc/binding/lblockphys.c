@@ -91,7 +91,7 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 		{"World", lbp_world_new}, {"Collider", lbp_collider_new}, {NULL, NULL}};
 	luaL_newlib(L, constructors);
 	lua_setfield(L, -2, "constructors");
-	lua_pushliteral(L, "blockphys 0.1.0");
+	lua_pushliteral(L, "blockphys " BP_VERSION_STRING);
 	lua_setfield(L, -2, "_VERSION");
 	lbp_open_ffi(L); /* _ffi: LuaJIT's fast path (lua/blockphys/ffi.lua) */
 	lua_createtable(L, 0, 12);

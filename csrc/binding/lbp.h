@@ -70,6 +70,8 @@ typedef struct LWorld {
 	lua_Integer max_ticks; /* world.max_ticks: the most ticks one advance runs */
 	double pending_ticks;  /* time advanced but not yet run, in ticks (< 1 between calls) */
 	double dropped_seconds; /* dropped by tick_rate rescales since the last advance */
+	int borrowed;      /* the core world belongs to a C host (bp_lua_push_world,
+	                    * lbridge.c): Lua never frees it; World:destroy refuses */
 } LWorld;
 
 typedef struct LEntity {
@@ -239,6 +241,10 @@ void lbp_push_trigger_tag(lua_State *L, int wi, uint64_t handle);
 /* ------------------------------------------------------------------- lffi.c */
 
 void lbp_open_ffi(lua_State *L);
+
+/* ---------------------------------------------------------------- lluadir.c */
+
+const char *lbp_installed_luadir(void);
 
 /* --------------------------------------------------------------- ltesting.c */
 

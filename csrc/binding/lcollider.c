@@ -43,8 +43,12 @@ static void check_result(lua_State *L, const bp_AABB *r, int first, int per_axis
  * Axis-aligned box from its min and max corners (blocks). A Collider is an immutable
  * value: the operations below return new ones. Source: MC-CPP's collider document (docs/sources.md).
  * @function Collider
- * @tparam number x1 @tparam number y1 @tparam number z1 min corner (finite)
- * @tparam number x2 @tparam number y2 @tparam number z2 max corner (finite, >= min)
+ * @tparam number x1 min corner (finite)
+ * @tparam number y1 min corner (finite)
+ * @tparam number z1 min corner (finite)
+ * @tparam number x2 max corner (finite, >= min)
+ * @tparam number y2 max corner (finite, >= min)
+ * @tparam number z2 max corner (finite, >= min)
  * @treturn Collider
  * @raise "bad argument #n to 'Collider' (number must be finite)", or
  *   "(max corner must not be below the min corner)"; a non-number: "(number expected, got T)".
@@ -86,7 +90,9 @@ static int l_collider_unpack(lua_State *L)
 /***
  * The box translated by (dx, dy, dz) blocks.
  * @function Collider:offset
- * @tparam number dx @tparam number dy @tparam number dz finite
+ * @tparam number dx finite
+ * @tparam number dy finite
+ * @tparam number dz finite
  * @treturn Collider a new box
  * @raise "bad argument #n to 'offset' (number must be finite)", "(the resulting box is
  *   not finite)". Source: our own.
@@ -147,7 +153,9 @@ static int l_collider_overlaps(lua_State *L)
  * positive one raises the max corner (Beta addCoord; the region a move sweeps).
  * Source: docs/beta173.md (BoundingBox::extend).
  * @function Collider:extend
- * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite)
+ * @tparam number dx displacement (blocks, finite)
+ * @tparam number dy displacement (blocks, finite)
+ * @tparam number dz displacement (blocks, finite)
  * @treturn Collider
  * @raise "bad argument #n to 'extend' (number must be finite)", "(the resulting box is
  *   not finite)".
@@ -166,7 +174,9 @@ static int l_collider_extend(lua_State *L)
  * The box grown by (ex, ey, ez) blocks on both sides of each axis; negative shrinks.
  * Source: Beta AxisAlignedBB.expand (docs/beta173.md).
  * @function Collider:expand
- * @tparam number ex @tparam number ey @tparam number ez half-growth (blocks, finite)
+ * @tparam number ex half-growth (blocks, finite)
+ * @tparam number ey half-growth (blocks, finite)
+ * @tparam number ez half-growth (blocks, finite)
  * @treturn Collider
  * @raise "bad argument #n to 'expand' (number must be finite)" or
  *   "(shrinks the box below zero size)" when a min would pass its max (zero size is
@@ -244,9 +254,13 @@ static int l_collider_clip_z(lua_State *L) { return clip(L, BP_Z); }
  * `collide` does); the swept resolver counts only t < 1 as a hit.
  * @function Collider:sweep
  * @tparam Collider s the static box
- * @tparam number vx @tparam number vy @tparam number vz displacement (finite)
+ * @tparam number vx displacement (finite)
+ * @tparam number vy displacement (finite)
+ * @tparam number vz displacement (finite)
  * @treturn number t entry time in [0, 1]; 1 when there is no hit this frame (normal 0)
- * @treturn integer nx @treturn integer ny @treturn integer nz face normal of `s`
+ * @treturn integer nx: the face normal of `s`, x
+ * @treturn integer ny: y
+ * @treturn integer nz: z
  *   (one of them +-1; all 0 without a hit). Edge/corner ties: X before Y before Z.
  * @raise "bad argument #n (blockphys.Collider expected, got T)" or "(number must be finite)".
  */

@@ -75,7 +75,9 @@ static void check_position(lua_State *L, int i, double p[3])
  * jump), clears on_ground, fall_distance and landing_fall; velocity is kept. Allowed inside a hook.
  * Source: our own.
  * @function Entity:teleport
- * @tparam number x @tparam number y @tparam number z blocks, finite, |v| <= limits.max_coord
+ * @tparam number x blocks, finite, |v| <= limits.max_coord
+ * @tparam number y blocks, finite, |v| <= limits.max_coord
+ * @tparam number z blocks, finite, |v| <= limits.max_coord
  * @raise "bad argument #n to 'teleport' (position outside the world (|coordinate| >
  *   2147482000))", "(number must be finite)"; dead entity errors.
  */
@@ -205,8 +207,11 @@ static int l_entity_depenetrate(lua_State *L)
  * max_distance. As Entity:depenetrate for a spawn point. Moves nothing. Source: our
  * own (docs/entities.md, "Depenetration").
  * @function World:free_position
- * @tparam number x @tparam number y @tparam number z the feet position (blocks)
- * @tparam number width blocks, in (0, 16] @tparam number height blocks, in (0, 32]
+ * @tparam number x the feet position (blocks)
+ * @tparam number y the feet position (blocks)
+ * @tparam number z the feet position (blocks)
+ * @tparam number width blocks, in (0, 16]
+ * @tparam number height blocks, in (0, 32]
  * @tparam[opt=1] number max_distance blocks, in [0, 16]
  * @treturn[1] number x, y, z the free feet position (the same when already free)
  * @return[2] nil when none lies within max_distance
@@ -252,7 +257,8 @@ static int l_world_free_position(lua_State *L)
  * capped at `rules.knockback_max_vy` (0.4F). Allowed inside a hook. Source:
  * docs/beta173.md section 2 ("Knockback").
  * @function Entity:knockback
- * @tparam number dx @tparam number dz the direction of the push (away from the
+ * @tparam number dx the direction of the push (away from the
+ * @tparam number dz the direction of the push (away from the
  *   attacker; any length), finite
  * @raise "bad argument #n to 'knockback' (number must be finite)", "knockback: the
  *   direction (dx, dz) must have a length between about 1e-45 and 3.4e38",
@@ -298,7 +304,9 @@ static float check_float(lua_State *L, int i)
  * acceleration in b/s^2 (k = walk_speed in the tick). Source:
  * docs/beta173.md section 1; MC-CPP's entity physics document (docs/sources.md).
  * @function Entity:native_heading
- * @tparam number strafe @tparam number forward @tparam number k finite (Beta rules:
+ * @tparam number strafe finite (Beta rules:
+ * @tparam number forward finite (Beta rules:
+ * @tparam number k finite (Beta rules:
  *   within the float range)
  * @treturn number dvx, dvz
  * @raise "bad argument #n to 'native_heading' (number expected, got T)", "(number must

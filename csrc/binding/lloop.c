@@ -92,12 +92,13 @@ static double drop_due_beyond(LWorld *lw, lua_Integer keep)
  * `world.max_ticks` ticks run; the time beyond them is dropped (returned), so that a
  * stalled frame never makes the next ones slower ("fix your timestep"). Source: our
  * own (the accumulator of G. Fiedler, "Fix Your Timestep!", 2004).
- * @function World:advance
+ *
  * With `on_tick`, `on_tick(world, tick)` runs after each tick (tick = world.tick, the
  * number of the tick just run), outside the step's lock: it may spawn, remove, set
  * blocks, write fields and read `world:events()`. The order is tick N's physics, then
  * on_tick(world, N), then tick N+1. It may not call world:advance again in a chain
  * deeper than the nesting bound.
+ * @function World:advance
  * @tparam number seconds real time since the last call, in [0, 600]
  * @tparam[opt] function on_tick called after each tick with the world and the tick
  * @treturn number ticks the ticks run (0 .. max_ticks)

@@ -236,8 +236,12 @@ static unsigned ray_flags(lua_State *L, int i)
  * own, after the game's outline (selection) shapes; the liquid surface: today's game's
  * fluid height, restated.
  * @function World:raycast
- * @tparam number ox @tparam number oy @tparam number oz origin (blocks, |v| <= limits.max_coord)
- * @tparam number dx @tparam number dy @tparam number dz direction (any nonzero length)
+ * @tparam number ox origin (blocks, |v| <= limits.max_coord)
+ * @tparam number oy origin (blocks, |v| <= limits.max_coord)
+ * @tparam number oz origin (blocks, |v| <= limits.max_coord)
+ * @tparam number dx direction (any nonzero length)
+ * @tparam number dy direction (any nonzero length)
+ * @tparam number dz direction (any nonzero length)
  * @tparam number max_distance in (0, limits.max_ray = 4096] blocks
  * @tparam[opt] table options `{shape = "collision"|"outline", liquids = boolean}`:
  *   `shape = "outline"` tests each block's outline (define_block's `outline`, the
@@ -282,8 +286,12 @@ static int l_world_raycast(lua_State *L)
  * Nearest entity box on a ray (linear over the live entities; ties keep the one
  * created first). Groups, masks and filters do not apply. Source: our own.
  * @function World:raycast_entities
- * @tparam number ox @tparam number oy @tparam number oz origin (as World:raycast)
- * @tparam number dx @tparam number dy @tparam number dz direction (nonzero)
+ * @tparam number ox origin (as World:raycast)
+ * @tparam number oy origin (as World:raycast)
+ * @tparam number oz origin (as World:raycast)
+ * @tparam number dx direction (nonzero)
+ * @tparam number dy direction (nonzero)
+ * @tparam number dz direction (nonzero)
  * @tparam number max_distance in (0, limits.max_ray] blocks
  * @tparam[opt] Entity ignore_entity a live entity of this world the ray passes through
  * @treturn[1] table `{entity, nx, ny, nz, hx, hy, hz, distance}`
@@ -330,9 +338,13 @@ static int l_world_raycast_entities(lua_State *L)
  * static collider (swept AABB, MC-CPP collide). Moves nothing.
  * @function World:sweep
  * @tparam Collider collider the moving box
- * @tparam number dx @tparam number dy @tparam number dz displacement (|d| <= 1024 per axis)
+ * @tparam number dx displacement (|d| <= 1024 per axis)
+ * @tparam number dy displacement (|d| <= 1024 per axis)
+ * @tparam number dz displacement (|d| <= 1024 per axis)
  * @treturn number t fraction of the displacement in [0, 1]
- * @treturn number ax @treturn number ay @treturn number az allowed displacement t * d
+ * @treturn number ax: the allowed displacement t * d, x
+ * @treturn number ay: y
+ * @treturn number az: z
  *   (blocks); on any axis where t * d would round past a face (of the box met, or of
  *   another met at the same time), shortened by a few ulps, so that the moved box never
  *   ends inside a box it did not start in. A box wholly beyond the int32 grid sweeps

@@ -242,7 +242,9 @@ static int do_move(lua_State *L, int swept)
  * the world is locked meanwhile. Allowed inside a hook (in the step's lock). Source:
  * docs/beta173.md section 3 (Beta moveEntity).
  * @function Entity:move
- * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite,
+ * @tparam number dx displacement (blocks, finite,
+ * @tparam number dy displacement (blocks, finite,
+ * @tparam number dz displacement (blocks, finite,
  *   |d| <= limits.max_move = 1024 per axis)
  * @treturn number dx, dy, dz the actual displacement
  * @raise "bad argument #n to 'move' (displacement too large (at most 1024 blocks per
@@ -260,7 +262,9 @@ int lbp_entity_move(lua_State *L) { return do_move(L, 0); }
  * MC-CPP's entity physics and collider documents (docs/sources.md); decisions in
  * docs/mccpp.md, "The swept resolver".
  * @function Entity:move_swept
- * @tparam number dx @tparam number dy @tparam number dz displacement (blocks, finite,
+ * @tparam number dx displacement (blocks, finite,
+ * @tparam number dy displacement (blocks, finite,
+ * @tparam number dz displacement (blocks, finite,
  *   |d| <= 1024 per axis)
  * @treturn number dx, dy, dz the actual displacement
  * @raise as Entity:move, with "move_swept" in the messages.

@@ -70,6 +70,7 @@ int lbp_world_new(lua_State *L)
 	lw->max_ticks = 10;
 	lw->pending_ticks = 0;
 	lw->dropped_seconds = 0;
+	lw->borrowed = 0;
 	luaL_setmetatable(L, WORLD_MT);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, 1);
@@ -198,7 +199,9 @@ static int in_finalizer(lua_State *L)
  * destroyed world)"; e:valid() returns false. Source: our own.
  * @function World:destroy
  * @raise "destroy: world is locked: cannot destroy it inside world:step (from a rules hook or
- *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise).
+ *   filter)" (or "inside e:move (from an entity filter)", e:move_swept likewise);
+ *   "destroy: the world belongs to the C host, which destroys it" for a world a C
+ *   program handed to Lua (docs/embedding.md).
  */
 /* From a finalizer (before Lua 5.4: also under any running call of the module, see
  * in_finalizer) the core world is only detached (the world is destroyed for Lua at
@@ -206,6 +209,8 @@ static int in_finalizer(lua_State *L)
 static int l_world_destroy(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	if (lw->w && lw->borrowed)
+		return luaL_error(L, "destroy: the world belongs to the C host, which destroys it");
 	if (lw->w && bp_world_lock(lw->w))
 		return luaL_error(L, "destroy: world is locked: cannot destroy it inside %s",
 		                  lbp_lock_holder(lw->w));
@@ -229,6 +234,10 @@ static int l_world_destroy(lua_State *L)
 static int l_world_gc(lua_State *L)
 {
 	LWorld *lw = luaL_checkudata(L, 1, WORLD_MT);
+	if (lw->borrowed) { /* the host's world: never freed here (lbridge.c) */
+		lw->w = NULL;
+		return 0;
+	}
 	lua_Debug caller;
 	lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key);
 	/* lua_close runs the finalizers of reachable objects too, with no caller */
@@ -583,7 +592,9 @@ static int32_t check_coord(lua_State *L, int i)
 /***
  * Set one block. Source: our own (block coordinates: docs/architecture.md section 1).
  * @function World:set_block
- * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
+ * @tparam integer x block coordinates (int32)
+ * @tparam integer y block coordinates (int32)
+ * @tparam integer z block coordinates (int32)
  * @tparam integer|string block id or name of a defined type (0 or "air" clears)
  * @raise "bad argument #n to 'set_block' (block coordinate must be an integer in the
  *   int32 range)", "(unknown block ...)"; "set_block: world is locked: ..." inside world:step;
@@ -606,7 +617,9 @@ static int l_world_set_block(lua_State *L)
  * The block id at a block coordinate (0 = air; every unset block is air). Source: our
  * own.
  * @function World:get_block
- * @tparam integer x @tparam integer y @tparam integer z block coordinates (int32)
+ * @tparam integer x block coordinates (int32)
+ * @tparam integer y block coordinates (int32)
+ * @tparam integer z block coordinates (int32)
  * @treturn integer id
  * @raise "bad argument #n to 'get_block' (block coordinate must be an integer in the
  *   int32 range)".
@@ -634,8 +647,12 @@ static double whole_chunk_span(int32_t a, int32_t b)
  * Set every block of an inclusive box. Whole 16^3 chunks inside it are stored as one id
  * (no per-block work). Work is bounded by the chunk count. Source: our own.
  * @function World:fill
- * @tparam integer x1 @tparam integer y1 @tparam integer z1 one corner (int32)
- * @tparam integer x2 @tparam integer y2 @tparam integer z2 the other corner, in any order
+ * @tparam integer x1 one corner (int32)
+ * @tparam integer y1 one corner (int32)
+ * @tparam integer z1 one corner (int32)
+ * @tparam integer x2 the other corner, in any order
+ * @tparam integer y2 the other corner, in any order
+ * @tparam integer z2 the other corner, in any order
  * @tparam integer|string block id or name
  * @raise block coordinate and unknown block errors as World:set_block; "fill: region too
  *   large (N chunks of 16^3 blocks; at most 1048576)" (limits.max_fill_chunks); "fill:

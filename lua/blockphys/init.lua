@@ -67,8 +67,12 @@ bp.World = core.constructors.World
 
 --- An axis-aligned box from its min and max corners (blocks).
 -- @function Collider
--- @tparam number x1 min x  @tparam number y1 min y  @tparam number z1 min z
--- @tparam number x2 max x  @tparam number y2 max y  @tparam number z2 max z
+-- @tparam number x1 min x
+-- @tparam number y1 min y
+-- @tparam number z1 min z
+-- @tparam number x2 max x
+-- @tparam number y2 max y
+-- @tparam number z2 max z
 -- @treturn Collider
 -- @raise "bad argument #n to 'Collider' (number expected, got T)", "(number must be
 --   finite)", or "(max corner must not be below the min corner)". Source:
@@ -128,7 +132,7 @@ end
 
 --- A plain rules table copied from an entity's live `e.rules` view, or from a rules
 -- table (hooks included); changing the copy changes neither the entity nor the table.
--- @function rules.copy
+-- @function bp.rules.copy
 -- @param rules `e.rules` or a rules table
 -- @treturn table rules
 -- @raise "bp.rules.copy: bad argument #1 (e.rules or a rules table expected, got T)",

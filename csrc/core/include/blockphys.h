@@ -10,12 +10,36 @@
 #ifndef BLOCKPHYS_H
 #define BLOCKPHYS_H
 
+/* Installed as <blockphys/blockphys.h> (make install-lib) with the bp_*.h it includes
+ * beside it: the quoted includes find them in this file's own directory.
+ * Everything declared here is the library's interface: the objects are built with
+ * -fvisibility=hidden, and this pragma gives these declarations default visibility,
+ * so that libblockphys.so exports them (and only them, with the core's internal
+ * headers' functions hidden). The Lua module hides them again when it links. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #include "bp_aabb.h"
 #include "bp_base.h"
 #include "bp_entity.h"
 #include "bp_events.h"
 #include "bp_rules.h"
 #include "bp_world.h"
+
+/* --- the library's version (version.c) --- */
+
+/** The version this header belongs to (semantic versioning: a host built against
+ *  MAJOR.MINOR runs with any library of the same MAJOR and a MINOR at least as high). */
+#define BP_VERSION_MAJOR 0
+#define BP_VERSION_MINOR 1
+#define BP_VERSION_PATCH 0
+#define BP_VERSION_STRING "0.1.0"
+
+/** The version of the library linked at run time, "MAJOR.MINOR.PATCH" (a static
+ *  string), to compare with BP_VERSION_STRING, the header's. Any thread, any time.
+ *  Source: our own. */
+const char *bp_version(void);
 
 /* --- the world, block types, blocks and static colliders (world.c, chunk.c) --- */
 
@@ -614,5 +638,9 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
  *  gets the slot of the first entity (creation order) that attempts it, or UINT32_MAX
  *  without entities. Source: our own (docs/api.md, "Stepping"). */
 double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

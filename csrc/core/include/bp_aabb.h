@@ -7,6 +7,10 @@
 #ifndef BP_AABB_H
 #define BP_AABB_H
 
+#if defined(__GNUC__) /* public: exported by libblockphys (see blockphys.h) */
+#pragma GCC visibility push(default)
+#endif
+
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -160,5 +164,9 @@ static inline double bp_aabb_clip(const bp_AABB *m, const bp_AABB *o, int axis, 
 	}
 	return d;
 }
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

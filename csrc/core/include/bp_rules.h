@@ -6,6 +6,10 @@
 #ifndef BP_RULES_H
 #define BP_RULES_H
 
+#if defined(__GNUC__) /* public: exported by libblockphys (see blockphys.h) */
+#pragma GCC visibility push(default)
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -150,5 +154,9 @@ typedef struct bp_RuleField {
  *  defaults: the bp_Rules comments and the rules tables of docs/beta173.md and docs/mccpp.md; min/max are the ranges a
  *  binding must enforce (per component for BP_FIELD_VEC3). */
 extern const bp_RuleField bp_rule_fields[];
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif
