@@ -89,6 +89,38 @@ describe("a step's outcome", function()
         assert.is_true(hits[1].speed > 0)
         assert.equal(w.tick, hits[1].tick)
       end)
+
+      it("reports a wall hit, its contacts and the ground: " .. name, function()
+        local w = H.world()
+        H.flat(w, 63)
+        w:fill(-4, 64, 3, 4, 65, 3, "stone") -- a wall whose face is at z = 3
+        local e = w:spawn{ x = 0.5, y = 64, z = 0.5, rules = p[2]() }
+        for _ = 1, 4 do w:step(dt) end
+        w:events()
+        e:set_input(1, 0, 0, false, false) -- toward +Z
+        local steps = 0
+        repeat
+          w:step(dt)
+          steps = steps + 1
+        until e.collided_horizontally or steps > 2000
+        assert.is_true(e.collided_horizontally)
+        assert.is_true(e.z > 2.69 and e.z <= 2.7, "z " .. e.z)
+        local walls = {}
+        for _, ev in ipairs(w:events()) do
+          if ev.type == "hit" and ev.nz == -1 then walls[#walls + 1] = ev end
+        end
+        assert.equal(1, #walls)
+        assert.same({ "block", 0, 3 }, { walls[1].kind, walls[1].x, walls[1].z })
+        -- the wall's two blocks in front of the box, the floor block under it
+        local faces = {}
+        for _, c in ipairs(e:contacts()) do
+          faces[#faces + 1] = ("%d,%d,%d %d,%d,%d"):format(c.x, c.y, c.z, c.nx, c.ny, c.nz)
+        end
+        assert.same({ "0,63,2 0,1,0", "0,64,3 0,0,-1", "0,65,3 0,0,-1" }, faces)
+        assert.same({ "block", 0, 63, 2, w:block_id("stone") }, { e:ground() })
+        for _ = 1, 20 do w:step(dt) end -- pushing on: no new hit
+        for _, ev in ipairs(w:events()) do assert.is_false(ev.type == "hit" and ev.nz == -1) end
+      end)
     end
   end
 
