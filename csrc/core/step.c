@@ -95,7 +95,8 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		             ? bp_tick_mccpp(w, index, dt, hooks)
 		             : bp_tick_beta173(w, index, hooks);
 		p->input[index].jump_latch = 0; /* a tap jumps in one tick */
-		bp_carry_tick_end(w, index);
+		if (p->items[index].carried) /* a platform moved it before its tick */
+			bp_carry_tick_end(w, index);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
 		bp_Entity *e = &p->items[index];
 		bp_clamp_velocity(w->vel_limit[e->rules.model], e->vel); /* the next step can start */
