@@ -220,6 +220,12 @@ extern const luaL_Reg lbp_query_world_methods[]; /* boxes_in, query, raycast, ..
 extern const luaL_Reg lbp_loop_world_methods[]; /* advance, positions, lerp_positions */
 void lbp_open_loop(lua_State *L);
 
+/* ---------------------------------------------------------------- lstream.c */
+
+extern const luaL_Reg lbp_stream_world_methods[]; /* load_chunk, unload_chunk, chunk_data */
+int lbp_stream_index(lua_State *L, const char *k);
+int lbp_stream_newindex(lua_State *L, const char *k);
+
 /* ------------------------------------------------------------------- lffi.c */
 
 void lbp_open_ffi(lua_State *L);

@@ -211,6 +211,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	t->velocity_factor = def->velocity_factor;
 	t->touch = t->web || t->velocity_factor != 1;
 	w->has_touch |= t->touch;
+	w->has_liquid |= t->liquid != 0;
 	t->level = (uint8_t)def->level;
 	t->solid = (uint8_t)(def->solid < 0 ? nboxes > 0 && def->liquid == BP_LIQUID_NONE
 	                                    : def->solid != 0);

@@ -57,6 +57,7 @@ typedef struct bp_Entity {
 	uint8_t stable;     /* separation push may change velocity (N64 article) */
 	uint8_t has_filter; /* a Lua filter function decides pairs */
 	uint8_t pushed;     /* separation touched it this step */
+	uint8_t frozen;     /* its box touched unloaded space at its last step: not ticked */
 	uint32_t generation;
 	uint32_t serial;    /* creation order */
 	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */

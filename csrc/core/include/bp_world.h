@@ -121,6 +121,7 @@ struct bp_World {
 	int has_climbable; /* some type is climbable: the ladder test can be skipped if not */
 	int has_normal_cube; /* some type is a normal cube: pushOutOfBlocks can be skipped if not */
 	int has_touch; /* some type slows what touches it (web, velocity_factor < 1) */
+	int has_liquid; /* some type is a liquid (a chunk load then counts liquids) */
 
 	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
 	bp_Chunk *chunks;
@@ -134,6 +135,15 @@ struct bp_World {
 	uint64_t block_version; /* bumped by every change of blocks or types (from 1) */
 	uint64_t stored_blocks; /* non-air blocks */
 	uint64_t liquid_blocks; /* liquid blocks (liquid tests are skipped when 0) */
+	/* Streaming (stream.c): unloaded space reads as block type unloaded_id, a full cube
+	 * defined on first use (0 until then). A stored chunk is unloaded when it has no
+	 * array and that uniform id (nothing else can place the id). With unset_unloaded,
+	 * space holding no chunk is unloaded too (bp_world_chunk then answers
+	 * unloaded_chunk), else air. unloaded_chunks: stored unloaded chunks. */
+	uint16_t unloaded_id;
+	int unset_unloaded;
+	uint32_t unloaded_chunks;
+	bp_Chunk unloaded_chunk;
 
 	bp_StaticCollider *colliders;
 	uint32_t ncolliders, colliders_cap;
