@@ -193,6 +193,7 @@ bench:
 	$(MAKE) --no-print-directory module BUILD=build-bench/$(LUA_NAME) OPT="-O3 -DNDEBUG"
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/bench.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/crowd.lua
+	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/stream.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/game_loop.lua
 	@echo "== bench/fields.lua: one field read, one field write, e:set_input, world:positions"
 	@for l in $(LUAS); do \

@@ -14,6 +14,7 @@
 #include "broadphase.h"
 #include "move_limits.h"
 #include "solid.h"
+#include "alloc.h"
 
 #include <math.h>
 
@@ -96,12 +97,15 @@ void bp_push_beta173(bp_World *w, uint32_t index)
  * (each pass can only nudge it along what holds it), and a crowd that the first pass
  * separates wherever it can then ends exactly as with one pass. */
 #define PUSH_BLOCKED 2
+/* In an extra pass: the entity was moved by the pass before (it is visited). */
+#define PUSH_PREV 4
 
 typedef struct SepPair {
 	bp_World *w;
 	uint32_t self;
 	int pass; /* 2, 3, ...: the extra passes (sep_more) */
 	int over; /* an extra pass found an overlap above both members' tolerance */
+	uint32_t *next, nnext; /* the entities this extra pass moves (slots) */
 } SepPair;
 
 /* Unit direction for two entities at the same X/Z: any fixed direction would line
@@ -181,9 +185,11 @@ static int sep_more(void *ctx, uint32_t index)
 	SepPair *c = ctx;
 	bp_Entity *items = c->w->entities.items;
 	bp_Entity *e = &items[c->self], *o = &items[index];
-	if (o->rules.push != BP_PUSH_SEPARATE || o->serial <= e->serial ||
+	if (index == c->self || o->rules.push != BP_PUSH_SEPARATE ||
 	    o->rules.separate_iterations < c->pass)
 		return 0;
+	if ((o->pushed & PUSH_PREV) && o->serial < e->serial)
+		return 0; /* both visited: the pair is handled from its earlier member */
 	double ep[3], op[3];
 	bp_entity_position(e, ep);
 	bp_entity_position(o, op);
@@ -201,16 +207,100 @@ static int sep_more(void *ctx, uint32_t index)
 	} else {
 		coincident_dir(e->serial, o->serial, n);
 	}
-	turn_dir(e->serial, o->serial, c->pass, n);
+	/* the same turn from either member: the earlier serial first */
+	const uint32_t s1 = e->serial < o->serial ? e->serial : o->serial;
+	const uint32_t s2 = e->serial < o->serial ? o->serial : e->serial;
+	turn_dir(s1, s2, c->pass, n);
 	double overlap = radius - dist, half = 0.5 * overlap;
-	c->over |= overlap > fmin(e->rules.separate_tolerance, o->rules.separate_tolerance);
+	if (!(overlap > fmin(e->rules.separate_tolerance, o->rules.separate_tolerance)))
+		return 0; /* within the tolerance: left to the next steps' first passes */
+	c->over = 1;
+	bp_Entity *both[2] = {e, o};
+	const uint32_t slots[2] = {c->self, index};
+	for (int k = 0; k < 2; k++) {
+		if (!(both[k]->pushed & 1)) { /* first touched in this pass */
+			both[k]->adj[0] = both[k]->adj[2] = 0;
+			both[k]->pushed |= 1;
+			c->next[c->nnext++] = slots[k];
+		}
+	}
 	e->adj[0] += n[0] * half;
 	e->adj[2] += n[1] * half;
 	o->adj[0] -= n[0] * half;
 	o->adj[2] -= n[1] * half;
-	e->pushed |= 1;
-	o->pushed |= 1;
 	return 0;
+}
+
+static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity);
+
+/* Sift slot a[i] down the max-heap a[0..n) ordered by serial. */
+static void sift(const bp_Entity *items, uint32_t *a, uint32_t i, uint32_t n)
+{
+	for (;;) {
+		uint32_t big = i, l = 2 * i + 1, r = l + 1;
+		if (l < n && items[a[l]].serial > items[a[big]].serial)
+			big = l;
+		if (r < n && items[a[r]].serial > items[a[big]].serial)
+			big = r;
+		if (big == i)
+			return;
+		uint32_t t = a[i];
+		a[i] = a[big];
+		a[big] = t;
+		i = big;
+	}
+}
+
+/* Slots into creation order (serials are unique): a heapsort, in place, no memory. */
+static void sort_by_serial(const bp_Entity *items, uint32_t *a, uint32_t n)
+{
+	for (uint32_t i = n / 2; i-- > 0;)
+		sift(items, a, i, n);
+	for (uint32_t end = n; end > 1; end--) {
+		uint32_t t = a[0];
+		a[0] = a[end - 1];
+		a[end - 1] = t;
+		sift(items, a, 0, end - 1);
+	}
+}
+
+/* The extra passes (pass 2 up to max_passes): each visits only the entities the pass
+ * before moved (list, n slots in creation order), with all their neighbours: a pair
+ * of entities that did not move has not changed since it was last separated. A pass
+ * whose pairs all overlap by at most their tolerance changes nothing (so a crowd the
+ * first pass separates ends as with one pass), and ends the step's separation. */
+static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list, uint32_t n)
+{
+	bp_EntityPool *p = &w->entities;
+	uint32_t *next = list + p->norder;
+	for (int pass = 2; pass <= max_passes && n && !w->hook_failed; pass++) {
+		for (uint32_t i = 0; i < n; i++) {
+			bp_Entity *e = &p->items[list[i]];
+			e->pushed = (uint8_t)((e->pushed & PUSH_BLOCKED) | PUSH_PREV);
+		}
+		SepPair c = {w, 0, pass, 0, next, 0};
+		for (uint32_t i = 0; i < n && !w->hook_failed; i++) {
+			const bp_Entity *e = &p->items[list[i]];
+			if (e->rules.push != BP_PUSH_SEPARATE || e->rules.separate_iterations < pass)
+				continue;
+			c.self = list[i];
+			bp_broadphase_visit_first(w, &e->box, 0, (uint32_t)e->rules.max_pushes + 1,
+			                          sep_more, &c);
+		}
+		for (uint32_t i = 0; i < n; i++)
+			p->items[list[i]].pushed &= (uint8_t)~PUSH_PREV;
+		if (!c.over || w->hook_failed)
+			return;
+		sort_by_serial(p->items, next, c.nnext);
+		for (uint32_t i = 0; i < c.nnext && !w->hook_failed; i++)
+			sep_apply(w, next[i], dt, 0);
+		for (uint32_t i = 0; i < c.nnext; i++)
+			p->items[next[i]].pushed &= (uint8_t)~1u;
+		uint32_t *t = list;
+		list = next;
+		next = t;
+		n = c.nnext;
+	}
 }
 
 /* Move e by its accumulated push through the per-axis clip (X then Z), so that no
@@ -274,7 +364,7 @@ void bp_push_separate(bp_World *w, double dt)
 		const bp_Entity *e = &p->items[index];
 		if (e->rules.push != BP_PUSH_SEPARATE)
 			continue;
-		SepPair c = {w, index, 1, 0};
+		SepPair c = {w, index, 1, 0, NULL, 0};
 		/* Pairs are handled from their earlier member: only later serials, and only
 		 * the first max_pushes of them (a pile then costs O(n x max_pushes)). */
 		bp_broadphase_visit_first(w, &e->box, e->serial + 1, (uint32_t)e->rules.max_pushes,
@@ -282,34 +372,22 @@ void bp_push_separate(bp_World *w, double dt)
 	}
 	if (w->hook_failed)
 		return;
+	/* The extra passes need two lists of up to norder slots; without the memory for
+	 * them the step keeps its first pass (the only result that is then not the same
+	 * as with memory). */
+	uint32_t *list = NULL, n = 0;
+	if (max_passes > 1 && p->norder <= UINT32_MAX / 2 &&
+	    bp_grow(&w->mem, (void **)&w->sep_list, &w->sep_cap, 2 * p->norder,
+	            sizeof(uint32_t)) == BP_OK)
+		list = w->sep_list;
 	for (uint32_t i = 0; i < p->norder; i++) {
-		if (p->items[p->order[i]].pushed)
-			sep_apply(w, p->order[i], dt, 1);
+		if (!p->items[p->order[i]].pushed)
+			continue;
+		sep_apply(w, p->order[i], dt, 1);
+		p->items[p->order[i]].pushed &= (uint8_t)~1u;
+		if (list)
+			list[n++] = p->order[i];
 	}
-	/* The extra passes: a pass whose pairs all overlap by at most their tolerance
-	 * changes nothing (so a crowd the first pass separates ends as with one pass),
-	 * and the first such pass ends the step's separation. */
-	for (int pass = 2; pass <= max_passes && !w->hook_failed; pass++) {
-		for (uint32_t i = 0; i < p->norder; i++) {
-			bp_Entity *e = &p->items[p->order[i]];
-			e->adj[0] = e->adj[1] = e->adj[2] = 0;
-			e->pushed &= PUSH_BLOCKED;
-		}
-		SepPair c = {w, 0, pass, 0};
-		for (uint32_t i = 0; i < p->norder && !w->hook_failed; i++) {
-			uint32_t index = p->order[i];
-			const bp_Entity *e = &p->items[index];
-			if (e->rules.push != BP_PUSH_SEPARATE || e->rules.separate_iterations < pass)
-				continue;
-			c.self = index;
-			bp_broadphase_visit_first(w, &e->box, e->serial + 1,
-			                          (uint32_t)e->rules.max_pushes, sep_more, &c);
-		}
-		if (!c.over || w->hook_failed)
-			return;
-		for (uint32_t i = 0; i < p->norder && !w->hook_failed; i++) {
-			if (p->items[p->order[i]].pushed & 1)
-				sep_apply(w, p->order[i], dt, 0);
-		}
-	}
+	if (list)
+		extra_passes(w, dt, max_passes, list, n);
 }

@@ -83,7 +83,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 		uint32_t index = p->order[i];
 		if (streaming || p->items[index].frozen) {
 			bp_Entity *f = &p->items[index];
-			f->frozen = (uint8_t)(streaming && bp_world_box_unloaded(w, &f->box));
+			f->frozen = (uint8_t)(streaming && bp_entity_frozen(w, f));
 			if (f->frozen) {
 				separate |= f->rules.push == BP_PUSH_SEPARATE;
 				continue;

@@ -35,8 +35,10 @@ bp_Status bp_world_set_unset(bp_World *w, int unloaded)
 		if (st != BP_OK)
 			return st;
 	}
-	if (w->unset_unloaded != !!unloaded)
+	if (w->unset_unloaded != !!unloaded) {
 		w->block_version++;
+		w->stream_version++;
+	}
 	w->unset_unloaded = !!unloaded;
 	return BP_OK;
 }
@@ -54,13 +56,18 @@ uint16_t bp_world_unloaded_id(const bp_World *w)
 bp_Status bp_world_load_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
                               const unsigned char *data, uint32_t *bad)
 {
-	return bp_chunk_load(w, cx, cy, cz, data, bad);
+	bp_Status st = bp_chunk_load(w, cx, cy, cz, data, bad);
+	w->stream_version += st == BP_OK;
+	return st;
 }
 
 bp_Status bp_world_unload_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 {
 	bp_Status st = ensure_unloaded_type(w);
-	return st != BP_OK ? st : bp_chunk_unload(w, cx, cy, cz);
+	if (st == BP_OK)
+		st = bp_chunk_unload(w, cx, cy, cz);
+	w->stream_version += st == BP_OK;
+	return st;
 }
 
 int bp_world_chunk_data(bp_World *w, int32_t cx, int32_t cy, int32_t cz, unsigned char *out)
@@ -83,15 +90,40 @@ static int axis_chunks(double lo, double hi, int64_t *a, int64_t *b)
 	return 1;
 }
 
-int bp_world_box_unloaded(bp_World *w, const bp_AABB *box)
+/* Chunk of a cell within +-2^30 (no signed shift: offset, then unsigned). */
+static inline int64_t near_chunk(int32_t v)
 {
-	if (!w->unset_unloaded && !w->unloaded_chunks)
-		return 0;
-	int64_t a[3], b[3];
+	return (int64_t)((uint32_t)(v + 0x40000000) >> 4) - 0x4000000;
+}
+
+/* The chunks [a, b] a closed box touches; 0 when it misses the int32 grid. Every
+ * step asks this of every entity in a streamed world: within +-2^30 (every entity in
+ * practice) it takes casts and compares, not libm's floor and ceil. */
+static int box_chunks(const bp_AABB *box, int64_t a[3], int64_t b[3])
+{
+	int near = 1;
+	for (int k = 0; k < 3; k++)
+		near &= box->lo[k] > -0x1p30 && box->hi[k] < 0x1p30 && box->lo[k] <= box->hi[k];
+	if (near) {
+		for (int k = 0; k < 3; k++) {
+			int32_t l = (int32_t)box->lo[k], h = (int32_t)box->hi[k];
+			l += (double)l < box->lo[k]; /* ceil */
+			h -= (double)h > box->hi[k]; /* floor */
+			a[k] = near_chunk(l - 1);
+			b[k] = near_chunk(h);
+		}
+		return 1;
+	}
 	for (int k = 0; k < 3; k++) {
 		if (!axis_chunks(box->lo[k], box->hi[k], &a[k], &b[k]))
 			return 0;
 	}
+	return 1;
+}
+
+/* Whether any of the chunks [a, b] is unloaded. */
+static int chunks_unloaded(bp_World *w, const int64_t a[3], const int64_t b[3])
+{
 	/* An entity's box spans a few chunks; any box is bounded by the caller's limits,
 	 * and the count is capped here so that no call runs long. */
 	if ((b[0] - a[0] + 1) * (b[1] - a[1] + 1) * (b[2] - a[2] + 1) > 4096)
@@ -102,4 +134,38 @@ int bp_world_box_unloaded(bp_World *w, const bp_AABB *box)
 				if (bp_chunk_is_unloaded(w, (int32_t)cx, (int32_t)cy, (int32_t)cz))
 					return 1;
 	return 0;
+}
+
+int bp_world_box_unloaded(bp_World *w, const bp_AABB *box)
+{
+	if (!w->unset_unloaded && !w->unloaded_chunks)
+		return 0;
+	int64_t a[3], b[3];
+	return box_chunks(box, a, b) && chunks_unloaded(w, a, b);
+}
+
+/* Whether entity e's box touches unloaded space. The answer is kept in the entity with
+ * the chunks it covers: a walker stays within the same chunks for many ticks, and
+ * nothing it does can load or unload one, so most steps reuse it instead of looking
+ * chunks up (a streamed crowd would otherwise pay a few hash lookups per entity). */
+int bp_entity_frozen(bp_World *w, bp_Entity *e)
+{
+	int64_t a[3], b[3];
+	if (!box_chunks(&e->box, a, b))
+		return 0;
+	uint32_t span = 0;
+	int cacheable = 1;
+	for (int k = 0; k < 3; k++) {
+		cacheable &= b[k] - a[k] < 1024;
+		span = span << 10 | (uint32_t)((b[k] - a[k]) & 1023);
+	}
+	if (cacheable && e->stream_seen == w->stream_version && e->stream_span == span &&
+	    e->stream_lo[0] == a[0] && e->stream_lo[1] == a[1] && e->stream_lo[2] == a[2])
+		return e->frozen;
+	const int frozen = chunks_unloaded(w, a, b);
+	e->stream_seen = cacheable ? w->stream_version : 0;
+	e->stream_span = span;
+	for (int k = 0; k < 3; k++)
+		e->stream_lo[k] = (int32_t)a[k];
+	return frozen;
 }

@@ -51,6 +51,7 @@ void bp_world_destroy(bp_World *w)
 	bp_entities_free(w);
 	bp_broadphase_free(w);
 	bp_free(&w->mem, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
+	bp_free(&w->mem, w->sep_list, (size_t)w->sep_cap * sizeof(uint32_t));
 	w->mem.fn(w->mem.ud, w, sizeof *w, 0);
 }
 

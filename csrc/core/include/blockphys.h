@@ -129,6 +129,9 @@ int bp_world_chunk_data(bp_World *w, int32_t cx, int32_t cy, int32_t cz, unsigne
 /** 1 if the closed box (blocks; touching counts) meets unloaded space. Source: our
  *  own. */
 int bp_world_box_unloaded(bp_World *w, const bp_AABB *box);
+/** bp_world_box_unloaded of e's box, remembered in e (stream_seen ...) until a chunk
+ *  is loaded or unloaded or the box touches other chunks. Source: our own. */
+int bp_entity_frozen(bp_World *w, bp_Entity *e);
 
 /** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the
  *  caller's check) in the slot freed last (else a new slot), in O(1); its handle (see

@@ -65,6 +65,11 @@ typedef struct bp_Entity {
 	bp_Rules rules;
 	double width, height;
 	double adj[3];      /* separation push accumulated this step */
+	/* The last frozen test (stream.c): its answer is e->frozen while the world's
+	 * stream_version is stream_seen and the box touches the same chunks (stream_lo,
+	 * stream_span: 10 bits per axis). */
+	uint32_t stream_seen, stream_span;
+	int32_t stream_lo[3];
 } bp_Entity;
 
 /** What a script writes every tick, kept per slot in a compact array of the pool, apart

@@ -144,6 +144,7 @@ struct bp_World {
 	int unset_unloaded;
 	uint32_t unloaded_chunks;
 	bp_Chunk unloaded_chunk;
+	uint32_t stream_version; /* bumped by every load, unload and unset change (from 1) */
 
 	bp_StaticCollider *colliders;
 	uint32_t ncolliders, colliders_cap;
@@ -174,6 +175,10 @@ struct bp_World {
 	 * mid-step), `unstable` says some entity may have stable == 0. */
 	uint32_t rules_writes;
 	int unstable;
+	/* The separation's extra passes (push.c): the entities they visit, two lists of up
+	 * to norder slots each, kept between steps. */
+	uint32_t *sep_list;
+	uint32_t sep_cap;
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
