@@ -93,9 +93,9 @@ for _, push in ipairs(PUSHES) do
 end
 
 -- Bytes per entity: the core's state (world:stats().bytes, which counts everything the
--- core allocates: the entity slots, inputs, broadphase cells) and, beside it, all the
--- Lua state's memory (the core allocates through Lua's allocator, so this includes the
--- core's bytes, plus each entity's userdata and its place in the world's tables).
+-- core allocates: the entity slots with their spare capacity, inputs, broadphase
+-- cells) and the Lua side (collectgarbage's count: each entity's userdata and its
+-- place in the world's tables; the core's own allocations do not count there).
 do
   local n = 100000
   collectgarbage()
@@ -113,7 +113,8 @@ do
   collectgarbage()
   local c1, l1 = world:stats().bytes, collectgarbage("count") * 1024
   print(string.format("bytes per entity (%d entities, after one step): C state %.0f, "
-    .. "C and Lua (userdata, tables) %.0f", n, (c1 - c0) / n, (l1 - l0) / n))
+    .. "Lua side (userdata, tables) %.0f, together %.0f", n, (c1 - c0) / n, (l1 - l0) / n,
+    (c1 - c0 + l1 - l0) / n))
   world:destroy()
 end
 

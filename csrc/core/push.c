@@ -221,7 +221,8 @@ static int sep_more(void *ctx, uint32_t index)
 		if (!(both[k]->pushed & 1)) { /* first touched in this pass */
 			both[k]->adj[0] = both[k]->adj[2] = 0;
 			both[k]->pushed |= 1;
-			c->next[c->nnext++] = slots[k];
+			if (c->next)
+				c->next[c->nnext++] = slots[k];
 		}
 	}
 	e->adj[0] += n[0] * half;
@@ -265,41 +266,57 @@ static void sort_by_serial(const bp_Entity *items, uint32_t *a, uint32_t n)
 }
 
 /* The extra passes (pass 2 up to max_passes): each visits only the entities the pass
- * before moved (list, n slots in creation order), with all their neighbours: a pair
- * of entities that did not move has not changed since it was last separated. A pass
- * whose pairs all overlap by at most their tolerance changes nothing (so a crowd the
- * first pass separates ends as with one pass), and ends the step's separation. */
+ * before moved (bit 0 of pushed), with all their neighbours: a pair of entities that
+ * did not move has not changed since it was last separated. A pass whose pairs all
+ * overlap by at most their tolerance changes nothing (so a crowd the first pass
+ * separates ends as with one pass), and ends the step's separation. `list` holds the
+ * slots the first pass moved (n, creation order) and has room for twice norder; NULL
+ * (no memory for it) gives the same passes through scans of every entity. */
 static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list, uint32_t n)
 {
 	bp_EntityPool *p = &w->entities;
-	uint32_t *next = list + p->norder;
-	for (int pass = 2; pass <= max_passes && n && !w->hook_failed; pass++) {
-		for (uint32_t i = 0; i < n; i++) {
-			bp_Entity *e = &p->items[list[i]];
-			e->pushed = (uint8_t)((e->pushed & PUSH_BLOCKED) | PUSH_PREV);
+	uint32_t *next = list ? list + p->norder : NULL;
+	for (int pass = 2; pass <= max_passes && !w->hook_failed; pass++) {
+		const uint32_t count = list ? n : p->norder;
+		int any = 0;
+		for (uint32_t i = 0; i < count; i++) {
+			bp_Entity *e = &p->items[list ? list[i] : p->order[i]];
+			if (e->pushed & 1) {
+				e->pushed = (uint8_t)((e->pushed & PUSH_BLOCKED) | PUSH_PREV);
+				any = 1;
+			}
 		}
+		if (!any)
+			return;
 		SepPair c = {w, 0, pass, 0, next, 0};
-		for (uint32_t i = 0; i < n && !w->hook_failed; i++) {
-			const bp_Entity *e = &p->items[list[i]];
-			if (e->rules.push != BP_PUSH_SEPARATE || e->rules.separate_iterations < pass)
+		for (uint32_t i = 0; i < count && !w->hook_failed; i++) {
+			const uint32_t slot = list ? list[i] : p->order[i];
+			const bp_Entity *e = &p->items[slot];
+			if (!(e->pushed & PUSH_PREV) || e->rules.push != BP_PUSH_SEPARATE ||
+			    e->rules.separate_iterations < pass)
 				continue;
-			c.self = list[i];
+			c.self = slot;
 			bp_broadphase_visit_first(w, &e->box, 0, (uint32_t)e->rules.max_pushes + 1,
 			                          sep_more, &c);
 		}
-		for (uint32_t i = 0; i < n; i++)
-			p->items[list[i]].pushed &= (uint8_t)~PUSH_PREV;
+		for (uint32_t i = 0; i < count; i++)
+			p->items[list ? list[i] : p->order[i]].pushed &= (uint8_t)~PUSH_PREV;
 		if (!c.over || w->hook_failed)
 			return;
-		sort_by_serial(p->items, next, c.nnext);
-		for (uint32_t i = 0; i < c.nnext && !w->hook_failed; i++)
-			sep_apply(w, next[i], dt, 0);
-		for (uint32_t i = 0; i < c.nnext; i++)
-			p->items[next[i]].pushed &= (uint8_t)~1u;
-		uint32_t *t = list;
-		list = next;
-		next = t;
-		n = c.nnext;
+		if (list) {
+			sort_by_serial(p->items, next, c.nnext);
+			for (uint32_t i = 0; i < c.nnext && !w->hook_failed; i++)
+				sep_apply(w, next[i], dt, 0);
+			uint32_t *t = list;
+			list = next;
+			next = t;
+			n = c.nnext;
+		} else {
+			for (uint32_t i = 0; i < p->norder && !w->hook_failed; i++) {
+				if (p->items[p->order[i]].pushed & 1)
+					sep_apply(w, p->order[i], dt, 0);
+			}
+		}
 	}
 }
 
@@ -372,9 +389,8 @@ void bp_push_separate(bp_World *w, double dt)
 	}
 	if (w->hook_failed)
 		return;
-	/* The extra passes need two lists of up to norder slots; without the memory for
-	 * them the step keeps its first pass (the only result that is then not the same
-	 * as with memory). */
+	/* The extra passes keep two lists of up to norder slots; without the memory for
+	 * them they scan every entity instead, with the same results. */
 	uint32_t *list = NULL, n = 0;
 	if (max_passes > 1 && p->norder <= UINT32_MAX / 2 &&
 	    bp_grow(&w->mem, (void **)&w->sep_list, &w->sep_cap, 2 * p->norder,
@@ -383,11 +399,10 @@ void bp_push_separate(bp_World *w, double dt)
 	for (uint32_t i = 0; i < p->norder; i++) {
 		if (!p->items[p->order[i]].pushed)
 			continue;
-		sep_apply(w, p->order[i], dt, 1);
-		p->items[p->order[i]].pushed &= (uint8_t)~1u;
+		sep_apply(w, p->order[i], dt, 1); /* bit 0 stays: moved by this pass */
 		if (list)
 			list[n++] = p->order[i];
 	}
-	if (list)
+	if (max_passes > 1)
 		extra_passes(w, dt, max_passes, list, n);
 }
