@@ -12,7 +12,7 @@
 -- their branches, which blockphys skips the same way when a world has none). It runs
 -- unchanged under Lua 5.1 to 5.4 and LuaJIT. It is the bench's baseline; it is not
 -- part of the library.
-local floor, sqrt, sin = math.floor, math.sqrt, math.sin
+local floor, sin = math.floor, math.sin
 
 local M = {}
 
@@ -120,7 +120,7 @@ end
 
 -- bp_settle: shorten d until f + d does not pass `to` (a rounding past a face).
 local function settle(f, d, to, sign)
-  if not (sign * (f + d) > sign * to) then return d end
+  if sign * (f + d) <= sign * to then return d end -- never NaN here
   local step = EPS * math.max(math.abs(f), math.abs(to))
   if step < TINY then step = TINY end
   local i = 0
