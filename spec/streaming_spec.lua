@@ -59,6 +59,25 @@ describe("World:load_chunk and World:chunk_data", function()
     assert.equal(stone, w:get_block(3, 0, 3))
   end)
 
+  it("keeps no entry for a chunk that a fill clears to air", function()
+    local w, stone = new_world()
+    w:fill(0, 0, 0, 127, 127, 127, stone)
+    assert.equal(512, w:stats().chunks)
+    w:fill(0, 0, 0, 127, 127, 127, "air")
+    assert.equal(0, w:stats().chunks)
+    assert.equal(0, w:stats().blocks)
+    w:fill(0, 0, 0, 20, 20, 20, stone)
+    w:fill(0, 0, 0, 15, 15, 15, "air") -- one whole chunk cleared, seven kept
+    assert.equal(7, w:stats().chunks)
+    assert.equal(stone, w:get_block(16, 16, 16))
+    assert.equal(0, w:get_block(0, 0, 0))
+    -- where unset space is unloaded, an air chunk is loaded space: it stays
+    w.unset = "unloaded"
+    w:fill(16, 0, 0, 31, 15, 15, "air")
+    assert.equal(7, w:stats().chunks)
+    assert.equal(0, w:get_block(16, 0, 0))
+  end)
+
   it("reads air where nothing is stored", function()
     local w = new_world()
     assert.equal(string.rep("\0", 8192), w:chunk_data(100, -3, 7))

@@ -165,6 +165,8 @@ uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z)
 	return c->ids ? c->ids[cell_index(x, y, z)] : c->uniform;
 }
 
+static void chunk_remove(bp_World *w, uint32_t ci);
+
 /* Whether the chunk of index i (chunk_find's answer: -1 for none) is unloaded. */
 static int chunk_unloaded(const bp_World *w, int64_t i)
 {
@@ -372,8 +374,14 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 		for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
 			for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {
 				int64_t ci = chunk_find(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-				if (ci >= 0)
-					fill_chunk(w, (uint32_t)ci, l, h, id);
+				if (ci < 0)
+					continue;
+				fill_chunk(w, (uint32_t)ci, l, h, id);
+				/* A chunk of only air where unset space is air is the same as none:
+				 * its entry goes (a cleared region keeps no entries). */
+				const bp_Chunk *c = &w->chunks[ci];
+				if (!c->ids && c->uniform == 0 && !w->unset_unloaded)
+					chunk_remove(w, (uint32_t)ci);
 			}
 	return BP_OK;
 }
