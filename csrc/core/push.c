@@ -212,7 +212,13 @@ static int sep_more(void *ctx, uint32_t index)
 	const uint32_t s2 = e->serial < o->serial ? o->serial : e->serial;
 	turn_dir(s1, s2, c->pass, n);
 	double overlap = radius - dist, half = 0.5 * overlap;
-	if (!(overlap > fmin(e->rules.separate_tolerance, o->rules.separate_tolerance)))
+	double tolerance = fmin(e->rules.separate_tolerance, o->rules.separate_tolerance);
+	/* A pair in line along X or Z (a row pressed against a wall) gets a quarter of
+	 * the tolerance: the first pass pushes it along the row only, so no later step
+	 * would open it. */
+	if (fabs(dx) <= 1e-9 * dist || fabs(dz) <= 1e-9 * dist)
+		tolerance *= 0.25;
+	if (!(overlap > tolerance))
 		return 0; /* within the tolerance: left to the next steps' first passes */
 	c->over = 1;
 	bp_Entity *both[2] = {e, o};
