@@ -44,7 +44,8 @@ function M.overlap(world, tol)
 end
 
 --- Run the scene. opts: n, side, walk (ticks), rest (ticks), seed, rules (table of
--- extra rule fields), check (true: check speeds and blocks every tick).
+-- extra rule fields), model ("beta173", the default, or "mccpp"), check (true: check
+-- speeds and blocks every tick).
 function M.run(opts)
   local bp = require "blockphys"
   local world = bp.World()
@@ -53,7 +54,7 @@ function M.run(opts)
   local rnd = lcg(opts.seed or 1)
   local fields = { push = "separate" }
   for k, v in pairs(opts.rules or {}) do fields[k] = v end
-  local rules = bp.rules.beta173(fields)
+  local rules = bp.rules[opts.model or "beta173"](fields)
   local mobs = {}
   for i = 1, opts.n do
     local e = world:spawn{ x = 0.3 + rnd() * (side - 0.6), y = 64, z = 0.3 + rnd() * (side - 0.6),

@@ -8,15 +8,15 @@
 local bp = require "blockphys"
 local settle = dofile("bench/settle.lua")
 
-local function scene(n, side, rules, seed)
+local function scene(n, side, rules, seed, model)
   return settle.run{ n = n, side = side, walk = 200, rest = 200, check = true,
-                     seed = seed or 7, rules = rules }
+                     seed = seed or 7, rules = rules, model = model }
 end
 
 describe("separate push: extra passes", function()
   it("has documented defaults and validates them", function()
     for _, r in ipairs{ bp.rules.beta173(), bp.rules.mccpp() } do
-      assert.equal(4, r.separate_iterations)
+      assert.equal(8, r.separate_iterations)
       assert.equal(0.1, r.separate_tolerance)
     end
     assert.has_error(function() bp.rules.beta173{ separate_iterations = 0 } end)
@@ -37,6 +37,13 @@ describe("separate push: extra passes", function()
       assert.is_true(r.max_speed <= r.cap + 1e-12, "speed " .. r.max_speed)
     end)
   end
+
+  it("settles MC-CPP mobs (per-second rules, pushes as b/s) below 0.05 blocks too", function()
+    local r = scene(300, 21, nil, 5, "mccpp")
+    assert.is_true(r.overlap <= 0.05, "worst overlap " .. r.overlap)
+    assert.equal(0, r.inside)
+    assert.is_true(r.max_speed <= r.cap + 1e-9, "speed " .. r.max_speed)
+  end)
 
   it("is what settles it: one pass leaves the rows along the walls jammed", function()
     local r = scene(300, 24, { separate_iterations = 1 })

@@ -216,7 +216,9 @@ static int sep_more(void *ctx, uint32_t index)
 	/* A pair in line along X or Z (a row pressed against a wall) gets a quarter of
 	 * the tolerance: the first pass pushes it along the row only, so no later step
 	 * would open it. */
-	if (fabs(dx) <= 1e-9 * dist || fabs(dz) <= 1e-9 * dist)
+	const bp_EntityInput *ie = &c->w->entities.input[c->self], *io = &c->w->entities.input[index];
+	if (fabs(dx) <= 1e-9 * dist || fabs(dz) <= 1e-9 * dist ||
+	    (ie->forward == 0 && ie->strafe == 0 && io->forward == 0 && io->strafe == 0))
 		tolerance *= 0.25;
 	if (!(overlap > tolerance))
 		return 0; /* within the tolerance: left to the next steps' first passes */
@@ -337,7 +339,7 @@ static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity)
 	for (int a = 0; a < 3; a += 2) {
 		double want = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, e->adj[a]));
 		d[a] = bp_clip(w, e, &e->box, a, want, NULL);
-		if (d[a] != want)
+		if (fabs(want - d[a]) > 1e-6) /* not a rounding's worth along a wall */
 			e->pushed |= PUSH_BLOCKED;
 		e->box.lo[a] += d[a];
 		e->box.hi[a] += d[a];

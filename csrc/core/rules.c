@@ -66,7 +66,7 @@ bp_Rules bp_rules_beta173(void)
 	r.push_threshold = 0.009999999776482582; /* 0.01F */
 	r.max_push_speed = 0.5;                /* our own: b/t cap for "separate" */
 	r.max_pushes = 24;                     /* our own: bounds a pile's step (push.c) */
-	r.separate_iterations = 4;             /* our own: settles a jammed pen (push.c) */
+	r.separate_iterations = 8;             /* our own: settles a jammed pen (push.c) */
 	r.separate_tolerance = 0.1;            /* our own: overlap (blocks) left to later steps */
 	r.depenetrate = 0;                     /* our own: Beta lets a buried entity fall */
 	r.depenetrate_distance = 1.0;
