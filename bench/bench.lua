@@ -1,9 +1,13 @@
---- make bench: throughput of world:step against a pure-Lua per-axis implementation,
+--- make bench: throughput of world:step against two pure-Lua implementations of the
+-- same rules run by the same interpreter: the strongest baseline (bench/lua_fast.lua:
+-- flat arrays, chunked storage, exact to the bit, checked here) and a general one
+-- (bench/lua_axis.lua: blocks in one hash, as a plain Lua port would keep them);
 -- instructions per entity-tick (callgrind), memory per stored block, fill time and
 -- the cost of single moves. Prints measurements and ratios from this one run; no
 -- target is asserted here (docs/performance.md lists the targets).
 local bp = require "blockphys"
 local lua_axis = require "lua_axis"
+local lua_fast = require "lua_fast"
 
 local SIZE, TICKS = 256, 200
 local mode, arg_n, arg_ticks = arg[1], tonumber(arg[2]), tonumber(arg[3])
@@ -47,6 +51,18 @@ local function build_c()
     elseif s then w:set_block(x, top, z, slab) end
   end)
   return w, os.clock() - t0
+end
+
+local function build_fast()
+  local w = lua_fast.new_world()
+  lua_fast.define(w, 1, { { 0, 0, 0, 1, 1, 1 } })
+  lua_fast.define(w, 2, { { 0, 0, 0, 1, 0.5, 1 } })
+  each_column(function(x, z, top, s, p)
+    for y = 0, top - 1 do lua_fast.set(w, x, y, z, 1) end
+    if p then for y = top, top + 2 do lua_fast.set(w, x, y, z, 1) end
+    elseif s then lua_fast.set(w, x, top, z, 2) end
+  end)
+  return w
 end
 
 local function build_lua()
@@ -128,6 +144,27 @@ local impl_lua = {
   end,
 }
 
+local impl_fast = {
+  spawn = function(_, n)
+    for i = 1, n do
+      local x, y, z, yaw = spawn_point(i)
+      lua_fast.spawn(i, x, y, z, yaw)
+    end
+    return n
+  end,
+  tick = function(w, n, t)
+    local tick = lua_fast.tick
+    for i = 1, n do tick(w, i, jumps(i, t)) end
+  end,
+  finish = function(_, n)
+    local s, pos = lua_fast.state, {}
+    for i = 1, n do
+      pos[i] = { (s.X1[i] + s.X2[i]) / 2, s.Y1[i], (s.Z1[i] + s.Z2[i]) / 2 }
+    end
+    return pos
+  end,
+}
+
 -- Run the ticks of one implementation from `from` to `to`; CPU seconds taken.
 local function run_ticks(impl, w, es, from, to)
   local t0 = os.clock()
@@ -139,15 +176,27 @@ end
 -- ticks (C 1-20, Lua 1-20, C 21-40, ...), so that a change of machine load during
 -- the run weighs on both alike; each side's caches warm up again within a segment.
 local SEGMENT = 50
-local function run_both(cw, lw, n, ticks)
-  local ces, les = impl_c.spawn(cw, n), impl_lua.spawn(lw, n)
-  local tc, tl = 0, 0
+local function run_both(cw, lw, fw, n, ticks)
+  local ces, les, fes = impl_c.spawn(cw, n), impl_lua.spawn(lw, n), impl_fast.spawn(fw, n)
+  local tc, tl, tf = 0, 0, 0
   for from = 1, ticks, SEGMENT do
     local to = math.min(ticks, from + SEGMENT - 1)
     tc = tc + run_ticks(impl_c, cw, ces, from, to)
     tl = tl + run_ticks(impl_lua, lw, les, from, to)
+    tf = tf + run_ticks(impl_fast, fw, fes, from, to)
   end
-  return tc, impl_c.finish(cw, ces), tl, impl_lua.finish(lw, les)
+  return tc, impl_c.finish(cw, ces), tl, impl_lua.finish(lw, les), tf, impl_fast.finish(fw, fes)
+end
+
+-- How many entities end at exactly the same position in both (every bit).
+local function exact(pc, pf)
+  local same = 0
+  for i = 1, #pc do
+    if pc[i][1] == pf[i][1] and pc[i][2] == pf[i][2] and pc[i][3] == pf[i][3] then
+      same = same + 1
+    end
+  end
+  return same
 end
 
 -- How many entities end within 0.01 blocks of each other in both implementations
@@ -219,14 +268,18 @@ print(("world: %d stored blocks, %d chunks, %d bytes: %.3f bytes per stored bloc
 print(("fill time (C world, %d fill calls): %.3f s"):format(SIZE * SIZE, cfill))
 local lw, lfill = build_lua()
 print(("fill time (pure-Lua table world): %.3f s"):format(lfill))
+local fw = build_fast()
 
 for _, n in ipairs{ 1000, 10000 } do
-  local tc, pc, tl, pl = run_both(cw, lw, n, TICKS)
-  local rc, rl = n * TICKS / tc, n * TICKS / tl
-  print(("N=%-6d same rules check: %d of %d entities end within 0.01 blocks in both")
+  local tc, pc, tl, pl, tf, pf = run_both(cw, lw, fw, n, TICKS)
+  local rc, rl, rf = n * TICKS / tc, n * TICKS / tl, n * TICKS / tf
+  print(("N=%-6d exactness check (strongest baseline): %d of %d entities end at the same "
+    .. "position, every bit"):format(n, exact(pc, pf), n))
+  print(("N=%-6d same rules check (general baseline): %d of %d entities end within 0.01 blocks in both")
     :format(n, agreement(pc, pl), n))
-  print(("N=%-6d world:step %s entity-ticks/s | pure Lua %s entity-ticks/s | ratio %.1fx (target >= %dx)")
-    :format(n, fmt(rc), fmt(rl), rc / rl, TARGET))
+  print(("N=%-6d world:step %s entity-ticks/s | strongest pure-Lua baseline %s: ratio %.1fx "
+    .. "| general pure-Lua baseline %s: ratio %.1fx (target >= %dx)")
+    :format(n, fmt(rc), fmt(rf), rc / rf, fmt(rl), rc / rl, TARGET))
 end
 
 local ipt = callgrind_instructions(1000, 50)

@@ -1,8 +1,10 @@
 --- Crowd benchmark: step time per entity for pens of 1,000, 10,000 and 100,000 mobs
--- walking into each other (constant density), for both push models. Linear
--- scaling means the per-entity time stays flat: the ratios printed are
--- (time per entity at N) / (time per entity at 1,000). With "all" as the second
--- argument, push = false (no entity-entity work) runs too, as the baseline.
+-- walking into each other (constant density), for both push models and without
+-- pushes (push = false, the baseline). Linear scaling means the per-entity time stays
+-- flat: the ratios printed are (time per entity at N) / (time per entity at 1,000).
+-- Then the bytes one entity takes, and the settle scene of bench/settle.lua (a jammed
+-- pen left at rest: the worst overlap after the rest). With "quick" as the second
+-- argument, only random spawn order runs.
 --
 -- Run from the checkout root (build first with `make`):
 --   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
@@ -15,8 +17,8 @@ local AREA_PER_MOB = 1.0 -- blocks^2: a dense crowd, every mob touching others
 local WARMUP, STEPS = 5, 20
 
 local largest = tonumber(arg and arg[1]) or SIZES[#SIZES]
-local PUSHES = { "beta173", "separate" }
-if arg and arg[2] == "all" then PUSHES[#PUSHES + 1] = false end
+local PUSHES = { "beta173", "separate", false }
+local ORDERS = (arg and arg[2] == "quick") and { "random" } or { "random", "sorted" }
 
 -- Deterministic LCG (no math.random: same crowd on every run, and on every Lua:
 -- seed * 1103515245 in two parts, each exact on doubles).
@@ -77,7 +79,7 @@ end
 print(string.format("crowd: %d steps after %d warm-up steps, %.1f block^2 per mob",
                     STEPS, WARMUP, AREA_PER_MOB))
 for _, push in ipairs(PUSHES) do
-  for _, order in ipairs{ "random", "sorted" } do
+  for _, order in ipairs(ORDERS) do
     local base
     for _, n in ipairs(SIZES) do
       if n <= largest then
@@ -87,5 +89,46 @@ for _, push in ipairs(PUSHES) do
                             tostring(push), order, n, t * 1e6, t / base))
       end
     end
+  end
+end
+
+-- Bytes per entity: the core's state (world:stats().bytes, which counts everything the
+-- core allocates: the entity slots with their spare capacity, inputs, broadphase
+-- cells) and the Lua side (collectgarbage's count: each entity's userdata and its
+-- place in the world's tables; the core's own allocations do not count there).
+do
+  local n = 100000
+  collectgarbage()
+  collectgarbage()
+  local world = bp.World()
+  pen(world, 320)
+  local rules = bp.rules.beta173{ push = "separate" }
+  local rnd = lcg(1)
+  collectgarbage()
+  local c0, l0 = world:stats().bytes, collectgarbage("count") * 1024
+  for _ = 1, n do
+    world:spawn{ x = 0.3 + rnd() * 319, y = 64, z = 0.3 + rnd() * 319, rules = rules }
+  end
+  world:step()
+  collectgarbage()
+  local c1, l1 = world:stats().bytes, collectgarbage("count") * 1024
+  print(string.format("bytes per entity (%d entities, after one step): C state %.0f, "
+    .. "Lua side (userdata, tables) %.0f, together %.0f", n, (c1 - c0) / n, (l1 - l0) / n,
+    (c1 - c0 + l1 - l0) / n))
+  world:destroy()
+end
+
+-- The settle scene (issue 33): 1,500 mobs walked 10 s in a walled 48 x 48 pen, then
+-- 200 ticks at rest, with the default passes and with one pass (as before them).
+do
+  local settle = require "settle"
+  for _, iters in ipairs{ false, 1 } do
+    local t0 = os.clock()
+    local r = settle.run{ n = 1500, side = 48, walk = 200, rest = 200,
+                          rules = iters and { separate_iterations = iters } or nil }
+    print(string.format("settle: 1,500 mobs in a 48x48 pen, %s: worst overlap after 200 ticks "
+      .. "at rest %.4f blocks, %d pairs over 0.05 (%.2f ms per step)",
+      iters and "separate_iterations = 1" or "default passes", r.overlap, r.pairs,
+      (os.clock() - t0) / 400 * 1e3))
   end
 end

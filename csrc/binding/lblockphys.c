@@ -78,6 +78,7 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lbp_add_methods(L, WORLD_MT, lbp_loop_world_methods);
 	lbp_add_methods(L, WORLD_MT, lbp_events_world_methods);
 	lbp_add_methods(L, WORLD_MT, lbp_trigger_world_methods);
+	lbp_add_methods(L, WORLD_MT, lbp_stream_world_methods);
 	lbp_open_testing(L); /* after the World methods: hides World's internal methods */
 	lbp_open_loop(L);    /* World's fields, over the complete methods */
 	lbp_open_entity(L);

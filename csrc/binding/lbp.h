@@ -237,6 +237,11 @@ int lbp_events_newindex(lua_State *L, const char *k);
 extern const luaL_Reg lbp_trigger_world_methods[]; /* add_trigger, remove_trigger */
 void lbp_push_world_table(lua_State *L, int wi, const char *name, int make);
 void lbp_push_trigger_tag(lua_State *L, int wi, uint64_t handle);
+/* ---------------------------------------------------------------- lstream.c */
+
+extern const luaL_Reg lbp_stream_world_methods[]; /* load_chunk, unload_chunk, chunk_data */
+int lbp_stream_index(lua_State *L, const char *k);
+int lbp_stream_newindex(lua_State *L, const char *k);
 
 /* ------------------------------------------------------------------- lffi.c */
 

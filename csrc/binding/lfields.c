@@ -90,6 +90,7 @@ static const PlainField plain_fields[] = {
 	INPUT_BOOL(jumping), INPUT_BOOL(sneaking), INPUT_BOOL(flying),
 	ENTITY_BOOL("solid", solid, 1), ENTITY_BOOL("stable", stable, 0),
 	ENTITY_BOOL("sensor", sensor, 0), ENTITY_BOOL("carry", carry, 1),
+	ENTITY_BOOL("frozen", frozen, 0),
 	{NULL, 0, 0, 0, 0, 0}};
 
 /* Where a field lives: in the entity, or in its inputs (bp_EntityInput). */

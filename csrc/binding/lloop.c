@@ -338,6 +338,8 @@ static int l_world_index(lua_State *L)
 		}
 		if (lbp_events_index(L, k)) /* tick, max_events, events_dropped, hit_speed */
 			return 1;
+		if (lbp_stream_index(L, k)) /* "unset" (lstream.c) */
+			return 1;
 	}
 	lua_pushvalue(L, 2);
 	lua_gettable(L, lua_upvalueindex(1)); /* the methods (and the hidden ones) */
@@ -382,6 +384,8 @@ static int l_world_newindex(lua_State *L)
 		return 0;
 	}
 	if (k && lbp_events_newindex(L, k))
+		return 0;
+	if (k && lbp_stream_newindex(L, k)) /* "unset" (lstream.c) */
 		return 0;
 	return luaL_error(L, "world has no field '%s'", lbp_key_text(L, 2));
 }

@@ -200,6 +200,10 @@ static void set_target_fields(lua_State *L, int kind, const int32_t cell[3], uin
 		set_int_field(L, "y", cell[1]);
 		set_int_field(L, "z", cell[2]);
 		set_int_field(L, "id", id);
+		if (id != 0 && id == bp_world_unloaded_id(lbp_world_of(L, 1))) {
+			lua_pushboolean(L, 1); /* unloaded space (World:unload_chunk) */
+			lua_setfield(L, -2, "unloaded");
+		}
 	} else {
 		lua_pushboolean(L, 1);
 		lua_setfield(L, -2, "collider");

@@ -608,6 +608,11 @@ static int l_world_set_block(lua_State *L)
 	uint16_t id = check_block(L, w, 5);
 	lbp_check_unlocked(L, w, "set_block");
 	bp_Status st = bp_world_set_block(w, x, y, z, id);
+	if (st == BP_EUNLOADED)
+		return luaL_error(L, "set_block: block (%d, %d, %d) lies in unloaded space (load its "
+		                     "chunk first)", (int)x, (int)y, (int)z);
+	if (st == BP_EINVAL)
+		return luaL_error(L, "set_block: the unloaded block type is placed only by unload_chunk");
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
 	return 0;
@@ -684,6 +689,11 @@ static int l_world_fill(lua_State *L)
 		                     "may need 8 KB each; fill in parts)",
 		                  lbp_num_text(cut).s, lbp_num_text(MAX_FILL_CUT_CHUNKS).s);
 	bp_Status st = bp_world_fill(w, lo, hi, id);
+	if (st == BP_EUNLOADED)
+		return luaL_error(L, "fill: the region reaches into unloaded space (load its chunks "
+		                     "first)");
+	if (st == BP_EINVAL)
+		return luaL_error(L, "fill: the unloaded block type is placed only by unload_chunk");
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
 	return 0;

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * chunk.c - the sparse block grid: 16^3 chunks of uint16 ids in an open-addressing
  * hash map keyed by chunk coordinates. Chunks filled with one id keep no array.
+ * Also the grid side of streaming (whole chunks loaded from bytes, unloaded, read
+ * back); stream.c holds the rest. Unloaded space is decided here, in the chunk
+ * lookups every reader goes through (bp_world_chunk, bp_world_get_block).
  */
 #include "chunk.h"
 #include "blockphys.h"
@@ -148,16 +151,29 @@ static void chunks_truncate(bp_World *w, uint32_t keep)
 const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 {
 	int64_t i = chunk_find(w, cx, cy, cz);
-	return i < 0 ? NULL : &w->chunks[i];
+	if (i < 0)
+		return w->unset_unloaded ? &w->unloaded_chunk : NULL;
+	return &w->chunks[i];
 }
 
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z)
 {
 	int64_t i = chunk_find(w, chunk_of(x), chunk_of(y), chunk_of(z));
 	if (i < 0)
-		return 0;
+		return w->unset_unloaded ? w->unloaded_id : 0;
 	const bp_Chunk *c = &w->chunks[i];
 	return c->ids ? c->ids[cell_index(x, y, z)] : c->uniform;
+}
+
+static void chunk_remove(bp_World *w, uint32_t ci);
+
+/* Whether the chunk of index i (chunk_find's answer: -1 for none) is unloaded. */
+static int chunk_unloaded(const bp_World *w, int64_t i)
+{
+	if (i < 0)
+		return w->unset_unloaded;
+	const bp_Chunk *c = &w->chunks[i];
+	return !c->ids && w->unloaded_id && c->uniform == w->unloaded_id;
 }
 
 /* 1 if blocks of type id act on what touches them (web, velocity_factor). */
@@ -206,6 +222,8 @@ static void chunk_compact(bp_World *w, bp_Chunk *c)
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id)
 {
 	int64_t found = chunk_find(w, chunk_of(x), chunk_of(y), chunk_of(z));
+	if (w->unloaded_id && (id == w->unloaded_id || chunk_unloaded(w, found)))
+		return id == w->unloaded_id ? BP_EINVAL : BP_EUNLOADED;
 	if (found < 0 && id == 0)
 		return BP_OK; /* air where no chunk exists: nothing to store */
 	uint32_t ci;
@@ -336,6 +354,15 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 {
 	const int64_t l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
 	const uint32_t nbefore = w->nchunks;
+	if (w->unloaded_id) { /* streaming: no fill reaches into unloaded space */
+		if (id == w->unloaded_id)
+			return BP_EINVAL;
+		for (int64_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)
+			for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
+				for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++)
+					if (chunk_unloaded(w, chunk_find(w, (int32_t)cx, (int32_t)cy, (int32_t)cz)))
+						return BP_EUNLOADED;
+	}
 	bp_Status st = fill_prepare(w, l, h, id);
 	if (st != BP_OK) {
 		fill_unprepare(w, l, h, nbefore);
@@ -347,8 +374,14 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 		for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
 			for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {
 				int64_t ci = chunk_find(w, (int32_t)cx, (int32_t)cy, (int32_t)cz);
-				if (ci >= 0)
-					fill_chunk(w, (uint32_t)ci, l, h, id);
+				if (ci < 0)
+					continue;
+				fill_chunk(w, (uint32_t)ci, l, h, id);
+				/* A chunk of only air where unset space is air is the same as none:
+				 * its entry goes (a cleared region keeps no entries). */
+				const bp_Chunk *c = &w->chunks[ci];
+				if (!c->ids && c->uniform == 0 && !w->unset_unloaded)
+					chunk_remove(w, (uint32_t)ci);
 			}
 	return BP_OK;
 }
@@ -356,6 +389,191 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 void bp_chunks_init(bp_World *w)
 {
 	cache_clear(w);
+	memset(&w->unloaded_chunk, 0, sizeof w->unloaded_chunk);
+	w->stream_version = 1; /* a new entity's stream_seen (0) is never current */
+}
+
+/* ------------------------------------------------------------- streaming */
+
+int bp_chunk_is_unloaded(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
+{
+	return chunk_unloaded(w, chunk_find(w, cx, cy, cz));
+}
+
+/* Remove slot position pos of the table (linear probing: the entries after it that
+ * could no longer be found move back, so no tombstone is needed). */
+static void slot_delete(bp_World *w, uint32_t pos)
+{
+	uint32_t *slots = w->chunk_slots, mask = w->chunk_slot_cap - 1, i = pos;
+	slots[i] = 0;
+	for (uint32_t j = (i + 1) & mask; slots[j]; j = (j + 1) & mask) {
+		const bp_Chunk *c = &w->chunks[slots[j] - 1];
+		uint32_t home = chunk_hash(c->cx, c->cy, c->cz) & mask;
+		/* the entry at j stays if its home lies cyclically in (i, j] */
+		int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+		if (stays)
+			continue;
+		slots[i] = slots[j];
+		slots[j] = 0;
+		i = j;
+	}
+}
+
+/* The slot position holding chunk index ci. */
+static uint32_t slot_of(const bp_World *w, uint32_t ci)
+{
+	const bp_Chunk *c = &w->chunks[ci];
+	uint32_t mask = w->chunk_slot_cap - 1, i = chunk_hash(c->cx, c->cy, c->cz) & mask;
+	while (w->chunk_slots[i] != ci + 1)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Drop chunk index ci from the table and the array (the last chunk takes its index). */
+static void chunk_remove(bp_World *w, uint32_t ci)
+{
+	bp_Chunk *c = &w->chunks[ci];
+	bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	slot_delete(w, slot_of(w, ci));
+	const uint32_t last = w->nchunks - 1;
+	if (ci != last) {
+		w->chunk_slots[slot_of(w, last)] = ci + 1;
+		w->chunks[ci] = w->chunks[last];
+	}
+	w->nchunks--;
+	cache_clear(w);
+}
+
+/* Take a chunk's counts out of the world's totals (before it changes or goes). */
+static void chunk_uncount(bp_World *w, const bp_Chunk *c)
+{
+	w->stored_blocks -= c->nonair;
+	w->liquid_blocks -= c->liquid;
+}
+
+bp_Status bp_chunk_load(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
+                        const unsigned char *data, uint32_t *bad)
+{
+	uint16_t *ids = bp_alloc(&w->mem, BP_CHUNK_VOLUME * sizeof *ids);
+	if (!ids)
+		return BP_ENOMEM;
+	/* Decode, then check every id before anything changes. A little-endian host takes
+	 * the bytes as they are; the checks are one branch-free pass (the compiler's
+	 * vector code), so a load costs little more than the copy. */
+	const uint16_t probe = 1;
+	if (*(const unsigned char *)&probe == 1) {
+		memcpy(ids, data, BP_CHUNK_VOLUME * sizeof *ids);
+	} else {
+		for (uint32_t i = 0; i < BP_CHUNK_VOLUME; i++)
+			ids[i] = (uint16_t)(data[2 * i] | data[2 * i + 1] << 8);
+	}
+	/* 0xFFFF is never an id (at most BP_MAX_TYPES types): the maximum test catches it */
+	const uint16_t forbidden = w->unloaded_id ? w->unloaded_id : 0xFFFF, first = ids[0];
+	uint32_t nonair = 0, liquid = 0, touch = 0, differ = 0, hit = 0;
+	uint16_t most = 0;
+	for (uint32_t i = 0; i < BP_CHUNK_VOLUME; i++) {
+		const uint16_t id = ids[i];
+		most = id > most ? id : most;
+		nonair += id != 0;
+		differ |= (uint32_t)(id ^ first);
+		hit |= id == forbidden;
+	}
+	if (most >= w->ntypes || hit) {
+		uint32_t i = 0;
+		while (ids[i] < w->ntypes && ids[i] != forbidden)
+			i++;
+		*bad = i;
+		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids);
+		return BP_EINVAL;
+	}
+	if (w->has_liquid || w->has_touch) /* rare: most worlds skip this pass */
+		for (uint32_t i = 0; i < BP_CHUNK_VOLUME; i++) {
+			const bp_BlockType *t = &w->types[ids[i]];
+			liquid += t->liquid != 0;
+			touch += t->touch;
+		}
+	int64_t found = chunk_find(w, cx, cy, cz);
+	uint32_t ci;
+	bp_Status st = BP_OK;
+	if (found >= 0)
+		ci = (uint32_t)found;
+	else if (!differ && ids[0] == 0 && !w->unset_unloaded) {
+		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids); /* air where air is unset */
+		return BP_OK;
+	} else if ((st = chunk_get(w, cx, cy, cz, &ci)) != BP_OK) {
+		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids);
+		return st;
+	}
+	bp_Chunk *c = &w->chunks[ci];
+	if (chunk_unloaded(w, found))
+		w->unloaded_chunks -= found >= 0;
+	chunk_uncount(w, c);
+	bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	if (differ) {
+		c->ids = ids;
+	} else { /* one id: no array, as fill stores it */
+		c->ids = NULL;
+		c->uniform = ids[0];
+		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids);
+	}
+	c->nonair = nonair;
+	c->liquid = liquid;
+	c->touch = touch;
+	w->stored_blocks += nonair;
+	w->liquid_blocks += liquid;
+	w->block_version++;
+	return BP_OK;
+}
+
+bp_Status bp_chunk_unload(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
+{
+	int64_t found = chunk_find(w, cx, cy, cz);
+	if (chunk_unloaded(w, found))
+		return BP_OK;
+	w->block_version++;
+	if (w->unset_unloaded) { /* no entry is unloaded space: drop it */
+		chunk_uncount(w, &w->chunks[found]);
+		chunk_remove(w, (uint32_t)found);
+		return BP_OK;
+	}
+	uint32_t ci;
+	bp_Status st = chunk_get(w, cx, cy, cz, &ci);
+	if (st != BP_OK)
+		return st;
+	bp_Chunk *c = &w->chunks[ci];
+	chunk_uncount(w, c);
+	bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	c->ids = NULL;
+	c->uniform = w->unloaded_id;
+	c->nonair = c->liquid = c->touch = 0;
+	w->unloaded_chunks++;
+	return BP_OK;
+}
+
+int bp_chunk_read(bp_World *w, int32_t cx, int32_t cy, int32_t cz, unsigned char *out)
+{
+	int64_t found = chunk_find(w, cx, cy, cz);
+	if (chunk_unloaded(w, found))
+		return 0;
+	const bp_Chunk *c = found >= 0 ? &w->chunks[found] : NULL;
+	if (!c || !c->ids) {
+		const uint16_t id = c ? c->uniform : 0;
+		for (uint32_t i = 0; i < BP_CHUNK_VOLUME; i++) {
+			out[2 * i] = (unsigned char)(id & 0xFF);
+			out[2 * i + 1] = (unsigned char)(id >> 8);
+		}
+		return 1;
+	}
+	const uint16_t probe = 1;
+	if (*(const unsigned char *)&probe == 1) { /* little-endian host: the bytes as stored */
+		memcpy(out, c->ids, BP_CHUNK_VOLUME * sizeof(uint16_t));
+		return 1;
+	}
+	for (uint32_t i = 0; i < BP_CHUNK_VOLUME; i++) {
+		out[2 * i] = (unsigned char)(c->ids[i] & 0xFF);
+		out[2 * i + 1] = (unsigned char)(c->ids[i] >> 8);
+	}
+	return 1;
 }
 
 void bp_chunks_free(bp_World *w)

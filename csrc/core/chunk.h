@@ -23,4 +23,25 @@ int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3]);
  *  is valid until the next block change. Source: our own. */
 const bp_Chunk *bp_world_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
 
+/** Whether chunk (cx, cy, cz) is unloaded space (stream.c). Source: our own. */
+int bp_chunk_is_unloaded(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
+
+/** Set chunk (cx, cy, cz) from 8192 bytes: 4096 little-endian uint16 ids, index
+ *  (y << 8) | (z << 4) | x in chunk-local cells. Every id is checked first: one that
+ *  is not defined, or the unloaded id, gives BP_EINVAL with its cell index in *bad and
+ *  changes nothing; so do BP_ENOMEM and BP_ELIMIT. A chunk of one id keeps no array.
+ *  Source: our own. */
+bp_Status bp_chunk_load(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
+                        const unsigned char *data, uint32_t *bad);
+
+/** Make chunk (cx, cy, cz) unloaded space, freeing its array (w->unloaded_id must be
+ *  defined). With unset_unloaded its entry goes; else it stays as a uniform chunk of the
+ *  unloaded id. BP_ENOMEM or BP_ELIMIT (the entry could not be made) change nothing.
+ *  Source: our own. */
+bp_Status bp_chunk_unload(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
+
+/** Write chunk (cx, cy, cz) as bp_chunk_load reads it (8192 bytes to out) and return 1,
+ *  or return 0 (out untouched) when it is unloaded. Source: our own. */
+int bp_chunk_read(bp_World *w, int32_t cx, int32_t cy, int32_t cz, unsigned char *out);
+
 #endif

@@ -15,9 +15,11 @@ void bp_push_beta173(bp_World *w, uint32_t index);
 /** Positional separation of all "separate" entities after the moves: circles of radius
  *  width/2 on X/Z, half the overlap each, applied through the per-axis clip; stable
  *  entities also gain displacement/dt as velocity, capped by max(max_push_speed, prior
- *  speed). dt: seconds for MC-CPP entities, one tick for Beta ones. Stops early if a
- *  filter failed (w->hook_failed). Source: docs/entities.md ("separate", "Push
- *  models"). */
+ *  speed). Then, while a pair overlaps by more than rules.separate_tolerance (blocks),
+ *  extra passes (up to rules.separate_iterations in all) move positions only, each
+ *  pair's direction turned by a fixed hash angle (our own). dt: seconds for MC-CPP
+ *  entities, one tick for Beta ones. Stops early if a filter failed (w->hook_failed).
+ *  Source: docs/entities.md ("separate", "Push models"). */
 void bp_push_separate(bp_World *w, double dt);
 
 #endif

@@ -66,6 +66,8 @@ bp_Rules bp_rules_beta173(void)
 	r.push_threshold = 0.009999999776482582; /* 0.01F */
 	r.max_push_speed = 0.5;                /* our own: b/t cap for "separate" */
 	r.max_pushes = 24;                     /* our own: bounds a pile's step (push.c) */
+	r.separate_iterations = 8;             /* our own: settles a jammed pen (push.c) */
+	r.separate_tolerance = 0.1;            /* our own: overlap (blocks) left to later steps */
 	r.depenetrate = 0;                     /* our own: Beta lets a buried entity fall */
 	r.depenetrate_distance = 1.0;
 	/* Swept-resolver and MC-CPP fields keep MC-CPP values so that resolver = "swept"
@@ -186,6 +188,8 @@ const bp_RuleField bp_rule_fields[] = {
 	F(push_threshold, N, BP_FOR_BOTH, 0, 16),
 	F(max_push_speed, N, BP_FOR_BOTH, 0, BIG),
 	F(max_pushes, BP_FIELD_INT, BP_FOR_BOTH, 0, 1 << 30),
+	F(separate_iterations, BP_FIELD_INT, BP_FOR_BOTH, 1, 64),
+	F(separate_tolerance, N, BP_FOR_BOTH, 0, 16),
 	F(depenetrate, B, BP_FOR_BOTH, 0, 1),
 	F(depenetrate_distance, N, BP_FOR_BOTH, 0, BP_MAX_DEPENETRATE),
 	F(jump_height, N, BP_FOR_MCCPP, 0, BIG),

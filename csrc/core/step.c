@@ -2,7 +2,8 @@
  * step.c - one step of the whole world: every entity in creation order runs its
  * rules and resolver (the Beta velocity push ends each Beta tick), then the
  * positional separation push, then every entity becomes stable. Structural changes
- * are refused while the world is locked. The broadphase is told of each move. Also
+ * are refused while the world is locked. Entities touching unloaded space are
+ * skipped (frozen). The broadphase is told of each move. Also
  * one entity's move under the world's lock, a script's e:move (bp_world_move_entity).
  */
 #include "blockphys.h"
@@ -85,8 +86,19 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	 * changed some rules mid-step makes the push look for itself. */
 	const uint32_t writes = w->rules_writes;
 	int separate = 0;
+	/* Streaming: an entity whose box touches unloaded space is frozen (not ticked)
+	 * until that space is loaded (stream.c). */
+	const int streaming = w->unset_unloaded || w->unloaded_chunks;
 	for (uint32_t i = 0; i < p->norder; i++) {
 		uint32_t index = p->order[i];
+		if (streaming || p->items[index].frozen) {
+			bp_Entity *f = &p->items[index];
+			f->frozen = (uint8_t)(streaming && bp_entity_frozen(w, f));
+			if (f->frozen) {
+				separate |= f->rules.push == BP_PUSH_SEPARATE;
+				continue;
+			}
+		}
 		w->ticking = index + 1;
 		bp_outcome_begin(&p->items[index]);
 		if (p->items[index].rules.depenetrate)

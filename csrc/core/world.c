@@ -58,6 +58,7 @@ void bp_world_destroy(bp_World *w)
 	bp_sensing_free(w);
 	bp_broadphase_free(w);
 	bp_free(&w->mem, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
+	bp_free(&w->mem, w->sep_list, (size_t)w->sep_cap * sizeof(uint32_t));
 	w->mem.fn(w->mem.ud, w, sizeof *w, 0);
 }
 
@@ -261,6 +262,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	t->velocity_factor = def->velocity_factor;
 	t->touch = t->web || t->velocity_factor != 1;
 	w->has_touch |= t->touch;
+	w->has_liquid |= t->liquid != 0;
 	t->level = (uint8_t)def->level;
 	t->solid = (uint8_t)(def->solid < 0 ? nboxes > 0 && def->liquid == BP_LIQUID_NONE
 	                                    : def->solid != 0);

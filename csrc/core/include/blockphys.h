@@ -117,6 +117,48 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
  *  made are then dropped again. Source: our own. */
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id);
 
+/* ---- streaming (stream.c; docs/streaming.md). With streaming in use, set_block and
+ * fill give BP_EUNLOADED (nothing changed) for blocks in unloaded space, and
+ * BP_EINVAL for the unloaded id. */
+
+/** The name of the block type that unloaded space reads as (a solid full cube,
+ *  defined by the first bp_world_unload_chunk or bp_world_set_unset(w, 1)). */
+#define BP_UNLOADED_NAME "blockphys:unloaded"
+/** The bytes of one chunk's data: 4096 little-endian uint16 ids. */
+#define BP_CHUNK_BYTES 8192
+
+/** What space holding no chunk is: air (unloaded 0, the default) or unloaded space
+ *  (1). Defines the unloaded type first if needed: BP_ENOMEM, BP_ELIMIT, or BP_EEXIST
+ *  when another type took its name; nothing changes then. Source: our own. */
+bp_Status bp_world_set_unset(bp_World *w, int unloaded);
+/** 1 if space holding no chunk is unloaded (bp_world_set_unset). Source: our own. */
+int bp_world_unset_unloaded(const bp_World *w);
+/** The id unloaded space reads as, 0 until the type is defined. Source: our own. */
+uint16_t bp_world_unloaded_id(const bp_World *w);
+
+/** Set the 16^3 chunk at chunk coordinates (cx, cy, cz) (blocks cx*16 .. cx*16+15,
+ *  ...) from BP_CHUNK_BYTES bytes: little-endian uint16 ids, cell (x, y, z) of the
+ *  chunk at index (y*256 + z*16 + x). The chunk is loaded afterwards. An undefined id or
+ *  the unloaded id gives BP_EINVAL with the cell index in *bad; BP_ENOMEM, BP_ELIMIT:
+ *  nothing changed in every case. Cost: one 8 KB allocation and a pass over the
+ *  bytes. Source: our own. */
+bp_Status bp_world_load_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
+                              const unsigned char *data, uint32_t *bad);
+/** Free chunk (cx, cy, cz) and make it unloaded space: it blocks moves like a solid
+ *  block, and entities whose boxes touch it are not stepped. BP_ENOMEM, BP_ELIMIT or
+ *  BP_EEXIST (see bp_world_set_unset) change nothing. Source: our own. */
+bp_Status bp_world_unload_chunk(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
+/** Write chunk (cx, cy, cz) to out (BP_CHUNK_BYTES, the layout of
+ *  bp_world_load_chunk; air where nothing is stored) and return 1, or return 0 when
+ *  it is unloaded. Source: our own. */
+int bp_world_chunk_data(bp_World *w, int32_t cx, int32_t cy, int32_t cz, unsigned char *out);
+/** 1 if the closed box (blocks; touching counts) meets unloaded space. Source: our
+ *  own. */
+int bp_world_box_unloaded(bp_World *w, const bp_AABB *box);
+/** bp_world_box_unloaded of e's box, remembered in e (stream_seen ...) until a chunk
+ *  is loaded or unloaded or the box touches other chunks. Source: our own. */
+int bp_entity_frozen(bp_World *w, bp_Entity *e);
+
 /** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the
  *  caller's check) in the slot freed last (else a new slot), in O(1); its handle (see
  *  BP_MAX_COLLIDERS) goes to *handle. BP_ENOMEM, or BP_ELIMIT past BP_MAX_COLLIDERS

@@ -72,6 +72,7 @@ typedef struct bp_Entity {
 	double stop_reach;  /* the largest requested |displacement| on a stopped axis
 	                     * (blocks): the stopping boxes lie within it (contact.c) */
 	double out_landing; /* the fall distance a move of its last step landed with */
+	uint8_t frozen;     /* its box touched unloaded space at its last step: not ticked */
 	uint32_t generation;
 	uint32_t serial;    /* creation order */
 	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
@@ -79,6 +80,11 @@ typedef struct bp_Entity {
 	bp_Rules rules;
 	double width, height;
 	double adj[3];      /* separation push accumulated this step */
+	/* The last frozen test (stream.c): its answer is e->frozen while the world's
+	 * stream_version is stream_seen and the box touches the same chunks (stream_lo,
+	 * stream_span: 10 bits per axis). */
+	uint32_t stream_seen, stream_span;
+	int32_t stream_lo[3];
 } bp_Entity;
 
 /** What a script writes every tick, kept per slot in a compact array of the pool, apart

@@ -93,6 +93,10 @@ typedef struct bp_Rules {
 	int max_pushes;           /* neighbours one entity's push considers per step (the
 	                           * first in creation order): 24, our own (no cap in Beta;
 	                           * modern Minecraft's maxEntityCramming is 24) */
+	int separate_iterations;  /* separate: at most this many passes a step, the extra
+	                           * ones only while an overlap above separate_tolerance
+	                           * remains: 8, our own (push.c) */
+	double separate_tolerance; /* separate: overlap (blocks) that needs no extra pass */
 
 	/* --- MC-CPP (per second) --- */
 	double jump_height;       /* 1.25 blocks: v = sqrt(2 h g) */

@@ -157,6 +157,7 @@ struct bp_World {
 	int has_touch; /* some type slows what touches it (web, velocity_factor < 1) */
 	int tall_outlines; /* some type's outline rises above its cell: outline rays look
 	                    * one cell lower */
+	int has_liquid; /* some type is a liquid (a chunk load then counts liquids) */
 
 	/* chunk map: open addressing on chunk coordinates, value = chunk index + 1 */
 	bp_Chunk *chunks;
@@ -170,6 +171,16 @@ struct bp_World {
 	uint64_t block_version; /* bumped by every change of blocks or types (from 1) */
 	uint64_t stored_blocks; /* non-air blocks */
 	uint64_t liquid_blocks; /* liquid blocks (liquid tests are skipped when 0) */
+	/* Streaming (stream.c): unloaded space reads as block type unloaded_id, a full cube
+	 * defined on first use (0 until then). A stored chunk is unloaded when it has no
+	 * array and that uniform id (nothing else can place the id). With unset_unloaded,
+	 * space holding no chunk is unloaded too (bp_world_chunk then answers
+	 * unloaded_chunk), else air. unloaded_chunks: stored unloaded chunks. */
+	uint16_t unloaded_id;
+	int unset_unloaded;
+	uint32_t unloaded_chunks;
+	bp_Chunk unloaded_chunk;
+	uint32_t stream_version; /* bumped by every load, unload and unset change (from 1) */
 
 	bp_StaticCollider *colliders;
 	uint32_t ncolliders, colliders_cap;
@@ -207,6 +218,10 @@ struct bp_World {
 	bp_EventQueue events;  /* filled by steps and moves, emptied by the reader (events.c) */
 	bp_Sensing sensing;    /* triggers and the overlaps of triggers and sensors (sensor.c) */
 	int carry_depth;       /* platforms carrying platforms, nested (carry.c) */
+	/* The separation's extra passes (push.c): the entities they visit, two lists of up
+	 * to norder slots each, kept between steps. */
+	uint32_t *sep_list;
+	uint32_t sep_cap;
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
