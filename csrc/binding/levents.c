@@ -120,8 +120,9 @@ static void set_normal(lua_State *L, const int n[3])
  * - `type = "hit"`: a contact that begins: a face of the entity's box stopped by a
  *   move that did not stop it earlier in the tick or in the tick before. `kind` and
  *   the box met as for "land", its normal `nx, ny, nz` (toward the entity: a floor's
- *   is 0, 1, 0) and `speed`, the approach speed along the normal (blocks/s, Beta
- *   velocities times 20), at least world.hit_speed. With several boxes on the face,
+ *   is 0, 1, 0) and `speed`, the approach speed along the normal (blocks/s: the
+ *   stopped move's displacement over its duration, a Beta tick's 1/20 s), at least
+ *   world.hit_speed. With several boxes on the face,
  *   the one the face's centre is over (as Entity:ground chooses).
  *
  * At most `world.max_events` are kept between two calls; later ones are counted in

@@ -311,17 +311,20 @@ static bp_Event *push_face_event(bp_World *w, bp_Entity *e, int type, int dir)
 	return ev;
 }
 
-/* A hit for each face that began to stop the entity in this move. */
-static void note_hits(bp_World *w, bp_Entity *e, uint8_t fresh, const double v0[3])
+/* A hit for each face that began to stop the entity in this move of d, whose approach
+ * speed is the move's own along the face's axis: d over the move's duration (a Beta
+ * tick: 1/20 s; an MC-CPP move: w->move_seconds, set by its integrator). */
+static void note_hits(bp_World *w, bp_Entity *e, uint8_t fresh, const double d[3])
 {
-	const double scale = e->rules.model == BP_MODEL_MCCPP ? 1.0 : BETA_TICKS_PER_SECOND;
+	const double per_second = e->rules.model == BP_MODEL_MCCPP && w->move_seconds > 0
+	                              ? 1.0 / w->move_seconds
+	                              : BETA_TICKS_PER_SECOND;
 	for (int dir = 0; dir < 6; dir++) {
 		if (!(fresh & 1u << dir))
 			continue;
 		const int axis = dir >> 1;
-		/* The speed toward the box: along the move's direction on that axis. */
-		const double toward = dir & 1 ? v0[axis] : -v0[axis];
-		const double speed = toward * scale;
+		const double toward = dir & 1 ? d[axis] : -d[axis];
+		const double speed = toward * per_second;
 		if (!(toward > 0) || speed < w->events.hit_speed)
 			continue;
 		bp_Event *ev = push_face_event(w, e, BP_EVENT_HIT, dir);
@@ -330,9 +333,9 @@ static void note_hits(bp_World *w, bp_Entity *e, uint8_t fresh, const double v0[
 	}
 }
 
-void bp_contact_fresh(bp_World *w, bp_Entity *e, uint8_t fresh, const double v0[3])
+void bp_contact_fresh(bp_World *w, bp_Entity *e, uint8_t fresh, const double d[3])
 {
-	note_hits(w, e, fresh, v0);
+	note_hits(w, e, fresh, d);
 	/* A landing is the first downward stop after a step without one. Later ones of
 	 * the same contact are not new: a swept move stops back_off short of the floor,
 	 * and the next piece of a split MC-CPP step may sink into that gap and land again

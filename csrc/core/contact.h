@@ -12,15 +12,14 @@
 /** The slow half of bp_contact_note, for faces that begin to stop e in this move: hit
  *  events (at least hit_speed fast), and the landing (landing_fall, a land event) when
  *  the floor is among them. Source: our own. */
-void bp_contact_fresh(bp_World *w, bp_Entity *e, uint8_t fresh, const double v0[3]);
+void bp_contact_fresh(bp_World *w, bp_Entity *e, uint8_t fresh, const double d[3]);
 
-/** After a move of e by d (blocks) that started with velocity v0 (e's units): the
+/** After a move of e by d (blocks): the
  *  step's outcome (flags OR-ed over its moves), the faces stopped and how far the move
  *  reached, and for each face that stops it now and did not stop it earlier in this
  *  step or in the step before, bp_contact_fresh. Inline: every move of every tick runs
  *  it, and a walker on the ground does little more than two tests. Source: our own. */
-static inline void bp_contact_note(bp_World *w, bp_Entity *e, const double d[3],
-                                   const double v0[3])
+static inline void bp_contact_note(bp_World *w, bp_Entity *e, const double d[3])
 {
 	e->out_coll_h |= e->coll_h;
 	e->out_coll_v |= e->coll_v;
@@ -49,7 +48,7 @@ static inline void bp_contact_note(bp_World *w, bp_Entity *e, const double d[3],
 	const uint8_t fresh = (uint8_t)(ms & ~(e->stops | e->prev_stops));
 	e->stops |= ms;
 	if (fresh)
-		bp_contact_fresh(w, e, fresh, v0);
+		bp_contact_fresh(w, e, fresh, d);
 }
 
 #endif

@@ -43,6 +43,7 @@ static void resolve(bp_World *w, bp_Entity *e, double dt)
 	for (int a = 0; a < 3; a++)
 		v[a] = e->vel[a] * dt;
 	bp_tick_displacement(v, d);
+	w->move_seconds = dt;
 	bp_move(w, e, d, out);
 }
 

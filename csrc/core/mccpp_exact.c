@@ -406,6 +406,7 @@ static int substep(bp_World *w, uint32_t index, double h, int splits[2], const b
 	e->vel[0] = v[0];
 	e->vel[1] = v[1];
 	e->vel[2] = v[2];
+	w->move_seconds = *used; /* the piece's duration: hits' approach speed */
 	resolve(w, e, d);
 	if (!e->coll_h)
 		return 0;

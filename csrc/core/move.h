@@ -32,12 +32,9 @@ static inline void bp_outcome_begin(bp_Entity *e)
 static inline bp_Status bp_move_plain(bp_World *w, bp_Entity *e, int swept, const double d[3],
                                       double out[3])
 {
-	/* The velocity the move starts with: a hit's approach speed (the resolver zeroes
-	 * the stopped axes). */
-	const double v0[3] = {e->vel[0], e->vel[1], e->vel[2]};
 	const bp_Status st = swept ? bp_move_swept(w, e, d, out) : bp_move_axis(w, e, d, out);
 	if (st == BP_OK)
-		bp_contact_note(w, e, d, v0);
+		bp_contact_note(w, e, d);
 	return st;
 }
 

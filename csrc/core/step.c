@@ -151,10 +151,13 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
 	}
 	w->hooks = hooks;
 	const bp_EventMark mark = bp_events_mark(w);
+	const double seconds = w->move_seconds;
+	w->move_seconds = 0.05; /* a script's move counts as one 20 Hz tick for hit speeds */
 	bp_Entity *e = &w->entities.items[slot];
 	if (!locked || !w->ticking)
 		bp_outcome_begin(e); /* a move of its own; inside a tick, part of the step's */
 	bp_Status st = bp_move_by(w, e, swept, d, out);
+	w->move_seconds = seconds;
 	w->locked = locked;
 	w->hooks = outer;
 	bp_broadphase_moved(w, slot);

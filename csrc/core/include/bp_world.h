@@ -218,6 +218,8 @@ struct bp_World {
 	bp_EventQueue events;  /* filled by steps and moves, emptied by the reader (events.c) */
 	bp_Sensing sensing;    /* triggers and the overlaps of triggers and sensors (sensor.c) */
 	int carry_depth;       /* platforms carrying platforms, nested (carry.c) */
+	double move_seconds;   /* the duration of the MC-CPP move under way (its integrator
+	                        * sets it): a hit's approach speed is its displacement over it */
 	/* The separation's extra passes (push.c): the entities they visit, two lists of up
 	 * to norder slots each, kept between steps. */
 	uint32_t *sep_list;
