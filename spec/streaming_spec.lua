@@ -213,6 +213,30 @@ describe("unloaded space", function()
     assert.is_true(e.x > 17)
   end)
 
+  it("leaves frozen entities where they are: pushes move only their partners", function()
+    local w, stone = new_world()
+    w:fill(-16, 63, -16, 31, 63, 31, stone)
+    w:unload_chunk(1, 4, 0) -- blocks x 16..31, y 64..79, z 0..15
+    local sep = bp.rules.beta173{ push = "separate" }
+    local a = w:spawn{ x = 15.7, y = 64, z = 8, rules = sep } -- touches the unloaded chunk
+    local b = w:spawn{ x = 15.3, y = 64, z = 8, rules = sep }
+    w:step()
+    assert.is_true(a.frozen)
+    assert.is_false(b.frozen)
+    assert.equal(15.7, a.x)
+    assert.equal(8, a.z)
+    assert.is_true(b.x < 15.3)
+    -- the Beta push leaves a frozen entity's velocity alone too
+    local beta = bp.rules.beta173{ push = "beta173" }
+    local c = w:spawn{ x = 15.7, y = 64, z = 4, rules = beta }
+    local d = w:spawn{ x = 15.5, y = 64, z = 4, rules = beta }
+    w:step()
+    assert.is_true(c.frozen)
+    assert.equal(0, c.vx)
+    assert.equal(0, c.vz)
+    assert.is_true(d.vx < 0)
+  end)
+
   it("is reported by rays and sweeps", function()
     local w = new_world()
     w:unload_chunk(0, 1, 0)

@@ -60,8 +60,10 @@ static int beta_one(void *ctx, uint32_t index)
 	dz *= s;
 	dx *= r->push_strength;
 	dz *= r->push_strength;
-	o->vel[0] -= dx;
-	o->vel[2] -= dz;
+	if (!o->frozen) { /* touching unloaded space: left alone until it loads (stream.c) */
+		o->vel[0] -= dx;
+		o->vel[2] -= dz;
+	}
 	self->vel[0] += dx;
 	self->vel[2] += dz;
 	/* self is clamped after its tick, which this ends */
@@ -335,6 +337,8 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity)
 {
 	bp_Entity *e = &w->entities.items[index];
+	if (e->frozen)
+		return; /* touching unloaded space: not moved until it loads (its partner moves) */
 	double d[3] = {0, 0, 0};
 	for (int a = 0; a < 3; a += 2) {
 		double want = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, e->adj[a]));
