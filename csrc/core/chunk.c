@@ -3,7 +3,7 @@
  * hash map keyed by chunk coordinates. Chunks filled with one id keep no array.
  */
 #include "chunk.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 
 #include <string.h>

@@ -2,7 +2,7 @@
  * entity.c - the entity pool: free-list slots, generations, creation order.
  */
 #include "entity.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 
 #include <float.h>

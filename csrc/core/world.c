@@ -2,7 +2,7 @@
  * world.c - world lifetime, block type registry, static colliders.
  * Blocks live in chunk.c, region queries in query.c, entities in entity.c.
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 #include "broadphase.h"
 #include "chunk.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * test_api.c - the C API of libblockphys as a host calls it (<blockphys/blockphys.h>),
- * with cmocka: create, define, fill, spawn, step, query, sweep, raycast, snapshots,
+ * test_api.c - the core's internal interface (bp_internal.h and the layouts of
+ * bp_world.h: what the Lua binding calls, slots, pointers and hooks included), with
+ * cmocka; test_public.c tests the public API alone, as a host sees it. Here: create, define, fill, spawn, step, query, sweep, raycast, snapshots,
  * every status a call returns (BP_ENOMEM from an allocator told to fail), and stale
  * handles. Numbers are exact where the algorithm makes them so (landing heights,
  * hit distances on block faces); the step's own numbers are the Lua suite's job.
@@ -16,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include <blockphys/blockphys.h>
+#include "bp_world.h" /* internal: built with -Icsrc/core/include */
 
 /* An allocator that fails the allocation numbered `fail_at` (1 = the next), counting
  * growths only (frees and shrinks never fail), and keeps the bytes held. */
@@ -277,7 +278,7 @@ static void test_step_lands(void **state)
 	bp_World *w = floor_world(&b);
 	const bp_EntityId id = spawn_at(w, 0.5, 4, 0.5);
 	for (int t = 0; t < 40; t++)
-		assert_int_equal(bp_world_step(w, 0.05, NULL), 0);
+		assert_int_equal(bp_world_step_hooks(w, 0.05, NULL), 0);
 	bp_Entity *e = bp_world_entity(w, id);
 	assert_true(e->on_ground);
 	assert_true(e->box.lo[1] == 1.0); /* feet on the floor's top face, exactly */
@@ -285,14 +286,14 @@ static void test_step_lands(void **state)
 	 * gravity and drag, the same every tick */
 	const double vy = e->vel[1];
 	assert_true(vy < 0 && vy > -0.1);
-	bp_world_step(w, 0.05, NULL);
+	bp_world_step_hooks(w, 0.05, NULL);
 	e = bp_world_entity(w, id);
 	assert_true(e->vel[1] == vy && e->box.lo[1] == 1.0);
 	assert_int_equal(bp_world_lock(w), 0);
 	/* walking forward moves it along +Z at yaw 0 (Beta's convention) */
 	bp_entity_input(w, e)->forward = 1;
 	for (int t = 0; t < 10; t++)
-		bp_world_step(w, 0.05, NULL);
+		bp_world_step_hooks(w, 0.05, NULL);
 	double p[3];
 	bp_entity_position(bp_world_entity(w, id), p);
 	assert_true(p[2] > 0.5 + 0.5);
@@ -300,7 +301,7 @@ static void test_step_lands(void **state)
 	bp_world_destroy(w);
 }
 
-/* A heading hook that aborts the step: bp_world_step reports it. */
+/* A heading hook that aborts the step: bp_world_step_hooks reports it. */
 static int failing_heading(void *ctx, bp_World *w, uint32_t index, double strafe,
                            double forward, double k, double dv[2])
 {
@@ -321,7 +322,7 @@ static void test_step_hook_fails(void **state)
 	assert_int_equal(bp_world_spawn(w, &def, &id), BP_OK);
 	int calls = 0;
 	const bp_Hooks hooks = {&calls, failing_heading, NULL, NULL};
-	assert_int_not_equal(bp_world_step(w, 0.05, &hooks), 0);
+	assert_int_not_equal(bp_world_step_hooks(w, 0.05, &hooks), 0);
 	assert_int_equal(calls, 1);
 	assert_int_equal(bp_world_lock(w), 0); /* unlocked after a failure */
 	bp_world_destroy(w);
@@ -485,7 +486,7 @@ static void test_snapshot(void **state)
 	assert_non_null(buf);
 	bp_world_snapshot_save(w, buf);
 	for (int t = 0; t < 5; t++)
-		bp_world_step(w, 0.05, NULL);
+		bp_world_step_hooks(w, 0.05, NULL);
 	double moved[3];
 	bp_entity_position(bp_world_entity(w, id), moved);
 	assert_true(moved[1] < 4);
@@ -496,7 +497,7 @@ static void test_snapshot(void **state)
 	assert_true(p[1] == 4);
 	/* the same steps again give the same position, bit for bit */
 	for (int t = 0; t < 5; t++)
-		bp_world_step(w, 0.05, NULL);
+		bp_world_step_hooks(w, 0.05, NULL);
 	bp_entity_position(bp_world_entity(w, id), p);
 	assert_memory_equal(p, moved, sizeof p);
 	free(buf);
