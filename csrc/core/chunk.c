@@ -205,6 +205,8 @@ static void chunk_compact(bp_World *w, bp_Chunk *c)
 
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id)
 {
+	if (w->locked || id >= w->ntypes) /* the public API's checks (the binding's first) */
+		return w->locked ? BP_ELOCKED : BP_EINVAL;
 	int64_t found = chunk_find(w, chunk_of(x), chunk_of(y), chunk_of(z));
 	if (found < 0 && id == 0)
 		return BP_OK; /* air where no chunk exists: nothing to store */
@@ -334,6 +336,9 @@ static void fill_unprepare(bp_World *w, const int64_t lo[3], const int64_t hi[3]
 
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id)
 {
+	bp_Status bad = bp_fill_check(w, lo, hi, id); /* the public API's (the binding's first) */
+	if (bad != BP_OK)
+		return bad;
 	const int64_t l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
 	const uint32_t nbefore = w->nchunks;
 	bp_Status st = fill_prepare(w, l, h, id);

@@ -257,7 +257,7 @@ static void test_spawn_and_stale_ids(void **state)
 	assert_int_equal(bp_world_remove(w, a), BP_OK);
 	/* the handle and every copy of it are stale now, and stay so after reuse */
 	assert_null(bp_world_entity(w, a));
-	assert_int_equal(bp_world_remove(w, a), BP_EINVAL);
+	assert_int_equal(bp_world_remove(w, a), BP_ESTALE);
 	const bp_EntityId again = spawn_at(w, 2.5, 1, 2.5);
 	assert_int_equal(again.index1, a.index1); /* the slot is reused ... */
 	assert_true(again.generation != a.generation); /* ... with another generation */
@@ -266,7 +266,7 @@ static void test_spawn_and_stale_ids(void **state)
 	const bp_EntityId none = {0, 0}, far = {999, 1};
 	assert_null(bp_world_entity(w, none));
 	assert_null(bp_world_entity(w, far));
-	assert_int_equal(bp_world_remove(w, far), BP_EINVAL);
+	assert_int_equal(bp_world_remove(w, far), BP_ESTALE);
 	assert_int_equal(bp_world_entity_count(w), 1);
 	bp_world_destroy(w);
 }
@@ -325,6 +325,63 @@ static void test_step_hook_fails(void **state)
 	assert_int_not_equal(bp_world_step_hooks(w, 0.05, &hooks), 0);
 	assert_int_equal(calls, 1);
 	assert_int_equal(bp_world_lock(w), 0); /* unlocked after a failure */
+	bp_world_destroy(w);
+}
+
+/* A heading hook that tries every call a hook may not make: each must give
+ * BP_ELOCKED and change nothing; reads and input/velocity writes are allowed. */
+static int locked_heading(void *ctx, bp_World *w, uint32_t index, double strafe,
+                          double forward, double k, double dv[2])
+{
+	(void)strafe, (void)forward, (void)k;
+	int *bad = ctx;
+	const bp_EntityId self = bp_world_slot_id(w, index);
+	bp_BlockDef def = bp_default_block_def();
+	def.name = "late";
+	uint16_t id;
+	bp_EntityDef edef = bp_default_entity_def();
+	bp_EntityId e;
+	const int32_t lo[3] = {0, 5, 0}, hi[3] = {1, 5, 1};
+	const bp_AABB box = {{0, 5, 0}, {1, 6, 1}};
+	bp_ColliderId c;
+	const double pos[3] = {0.5, 3, 0.5}, v[3] = {0, 0, 0};
+	bp_EntityInput in = {0};
+	*bad += bp_world_define_block(w, &def, &id) != BP_ELOCKED;
+	*bad += bp_world_set_block(w, 0, 5, 0, 1) != BP_ELOCKED;
+	*bad += bp_world_fill(w, lo, hi, 1) != BP_ELOCKED;
+	*bad += bp_world_spawn(w, &edef, &e) != BP_ELOCKED;
+	*bad += bp_world_remove(w, self) != BP_ELOCKED;
+	*bad += bp_world_add_collider(w, &box, &c) != BP_ELOCKED;
+	*bad += bp_world_add_trigger(w, &box, 1, 1, &c) != BP_ELOCKED;
+	*bad += bp_entity_teleport(w, self, pos) != BP_ELOCKED;
+	*bad += bp_world_step(w, 0.05) != BP_ELOCKED;
+	*bad += bp_entity_set_velocity(w, self, v) != BP_OK;
+	*bad += bp_entity_get_input(w, self, &in) != BP_OK;
+	*bad += bp_entity_set_input(w, self, &in) != BP_OK;
+	*bad += bp_world_lock(w) != 1 || bp_world_step_dt(w) != 0.05;
+	dv[0] = dv[1] = 0;
+	return 0;
+}
+
+static void test_locked_from_hook(void **state)
+{
+	(void)state;
+	Budget b;
+	bp_World *w = floor_world(&b);
+	bp_EntityDef def = bp_default_entity_def();
+	def.y = 1;
+	def.rules.hook_heading = 1;
+	bp_EntityId id;
+	assert_int_equal(bp_world_spawn(w, &def, &id), BP_OK);
+	const bp_WorldStats before = bp_world_stats(w);
+	int bad = 0;
+	const bp_Hooks hooks = {&bad, locked_heading, NULL, NULL};
+	assert_int_equal(bp_world_step_hooks(w, 0.05, &hooks), 0);
+	assert_int_equal(bad, 0);
+	const bp_WorldStats after = bp_world_stats(w);
+	assert_true(after.blocks == before.blocks && after.block_types == before.block_types &&
+	            after.entities == 1 && after.colliders == 0);
+	assert_int_equal(bp_world_get_block(w, 0, 5, 0), 0);
 	bp_world_destroy(w);
 }
 
@@ -514,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_move_statuses),  cmocka_unit_test(test_query),
 		cmocka_unit_test(test_raycast),        cmocka_unit_test(test_sweep_and_colliders),
 		cmocka_unit_test(test_snapshot),
+		cmocka_unit_test(test_locked_from_hook),
 	};
 	return cmocka_run_group_tests_name("blockphys C API", tests, NULL, NULL);
 }

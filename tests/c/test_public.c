@@ -111,6 +111,23 @@ static void test_entity_statuses(void **state)
 	def.width = 0; /* BP_EINVAL: size out of range */
 	bp_EntityId bad;
 	assert_int_equal(bp_world_spawn(w, &def, &bad), BP_EINVAL);
+	def.width = 0.6;
+	/* rules: every preset passes; a field the model uses out of range, or an unknown
+	 * model, is named and refused at spawn */
+	assert_null(bp_rules_error(&def.rules));
+	const bp_Rules mccpp = bp_rules_mccpp();
+	assert_null(bp_rules_error(&mccpp));
+	def.rules.passes = 0;
+	assert_string_equal(bp_rules_error(&def.rules), "passes");
+	assert_int_equal(bp_world_spawn(w, &def, &bad), BP_EINVAL);
+	def.rules = bp_rules_beta173();
+	def.rules.gravity = NAN;
+	assert_string_equal(bp_rules_error(&def.rules), "gravity");
+	def.rules = bp_rules_beta173();
+	def.rules.model = 7;
+	assert_string_equal(bp_rules_error(&def.rules), "model");
+	assert_int_equal(bp_world_spawn(w, &def, &bad), BP_EINVAL);
+	assert_int_equal(bp_world_entity_count(w), 1);
 
 	const double nan3[3] = {NAN, 0, 0}, far[3] = {3e9, 0, 0};
 	assert_int_equal(bp_entity_teleport(w, e, nan3), BP_EINVAL);
@@ -221,6 +238,42 @@ static void test_collider_ids(void **state)
 	bp_world_destroy(w);
 }
 
+/* The checks the public API makes where the binding checked before calling. */
+static void test_world_statuses(void **state)
+{
+	(void)state;
+	bp_World *w = floor_world(); /* types: air (0) and stone (1) */
+	assert_int_equal(bp_world_set_block(w, 0, 3, 0, 2), BP_EINVAL); /* undefined id */
+	assert_int_equal(bp_world_get_block(w, 0, 3, 0), 0);
+	assert_int_equal(bp_world_set_block(w, 0, 3, 0, 1), BP_OK);
+	assert_int_equal(bp_world_get_block(w, 0, 3, 0), 1);
+	const int32_t lo[3] = {0, 4, 0}, hi[3] = {3, 4, 3}, flip[3] = {-3, 4, 0};
+	assert_int_equal(bp_world_fill(w, lo, hi, 2), BP_EINVAL);
+	assert_int_equal(bp_world_fill(w, lo, flip, 1), BP_EINVAL); /* lo > hi on x */
+	assert_int_equal(bp_world_get_block(w, 0, 4, 0), 0);
+	/* 2^20 chunks is the most one fill may touch: 2^21 is refused before any work */
+	const int32_t big_lo[3] = {0, 0, 0}, big_hi[3] = {16 * 128 - 1, 16 * 128 - 1, 16 * 128 - 1};
+	assert_int_equal(bp_world_fill(w, big_lo, big_hi, 0), BP_ELIMIT);
+	bp_BlockDef dup = bp_default_block_def();
+	dup.name = "stone";
+	uint16_t id;
+	assert_int_equal(bp_world_define_block(w, &dup, &id), BP_EEXIST);
+	dup.name = "";
+	assert_int_equal(bp_world_define_block(w, &dup, &id), BP_EINVAL);
+	const bp_AABB flipped = {{1, 0, 0}, {0, 1, 1}}, nan_box = {{0, 0, 0}, {NAN, 1, 1}};
+	bp_ColliderId c;
+	assert_int_equal(bp_world_add_collider(w, &flipped, &c), BP_EINVAL);
+	assert_int_equal(bp_world_add_collider(w, &nan_box, &c), BP_EINVAL);
+	assert_int_equal(bp_world_add_trigger(w, &nan_box, 1, 1, &c), BP_EINVAL);
+	assert_int_equal(bp_world_stats(w).colliders, 0);
+	const double o[3] = {0, 5, 0}, zero[3] = {0, 0, 0};
+	bp_RayHit hit;
+	assert_int_equal(bp_world_raycast(w, o, zero, 10, &hit), BP_EINVAL);
+	assert_int_equal(bp_world_set_max_events(w, BP_MAX_EVENTS + 1u), BP_EINVAL);
+	assert_int_equal(bp_world_set_hit_speed(w, -1), BP_EINVAL);
+	bp_world_destroy(w);
+}
+
 static void test_sweep_collider_id(void **state)
 {
 	(void)state;
@@ -248,6 +301,7 @@ int main(void)
 	    cmocka_unit_test(test_entity_ids),
 	    cmocka_unit_test(test_entity_statuses),
 	    cmocka_unit_test(test_collider_ids),
+	    cmocka_unit_test(test_world_statuses),
 	    cmocka_unit_test(test_sweep_collider_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

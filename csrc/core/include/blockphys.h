@@ -96,9 +96,9 @@ bp_WorldStats bp_world_stats(const bp_World *w);
 /** The world's lock: 0 when blocks, block types, colliders and entities may be added
  *  or removed; 1 while a step runs (its hooks and filters); while a script's e:move
  *  runs, the binding's own nonzero value. The functions of this header that add,
- *  remove or teleport return BP_ELOCKED while it is nonzero; the older ones (set_block,
- *  fill, define_block, spawn, remove, add_collider, add_trigger) leave the check to
- *  their caller, as the binding does. Any time. Source: our own. */
+ *  remove or teleport (define_block, set_block, fill, spawn, remove, teleport,
+ *  add_collider, add_trigger, the collider and trigger calls, step) return BP_ELOCKED
+ *  while it is nonzero. Any time. Source: our own. */
 int bp_world_lock(const bp_World *w);
 
 /** Defaults for bp_BlockDef: full cube, slipperiness 0.6F, not liquid, not climbable,
@@ -115,9 +115,9 @@ bp_BlockDef bp_default_block_def(void);
  *  boxes; one_way a BP_FACE_* value. Source: our own. */
 const char *bp_block_def_error(const bp_BlockDef *def);
 
-/** Define a block type; its id (1..65535) goes to *id. Fails with BP_EINVAL when
- *  bp_block_def_error finds a problem, BP_EEXIST on a duplicate name, BP_ELIMIT past
- *  65535 types, BP_ENOMEM. Nothing changes on failure. Source: our own. */
+/** Define a block type; its id (1..65535) goes to *id. The world copies the name and
+ *  boxes. Fails with BP_EINVAL when bp_block_def_error finds a problem, BP_EEXIST on a
+ *  duplicate name, BP_ELIMIT past 65535 types, BP_ELOCKED from a hook, BP_ENOMEM. Nothing changes on failure. Source: our own. */
 bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id);
 
 /** Id of the type named `name`, or -1. Source: our own. */
@@ -126,32 +126,34 @@ int32_t bp_world_find_type(const bp_World *w, const char *name);
 /** Block id at a block coordinate (0 = air). Source: our own (docs/conventions.md). */
 uint16_t bp_world_get_block(bp_World *w, int32_t x, int32_t y, int32_t z);
 
-/** Set one block. `id` must be a defined id (not checked). BP_ENOMEM (or BP_ELIMIT if
- *  the chunk table would pass its size limit) leaves the world unchanged (a chunk
+/** Set one block (any int32 coordinates). BP_EINVAL for an id no type has, BP_ELOCKED
+ *  from a hook; BP_ENOMEM (or BP_ELIMIT if the chunk table would pass its size limit)
+ *  leaves the world unchanged (a chunk
  *  created for the block goes again). Source: our own. */
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id);
 
-/** Set every block of the inclusive box [x1..x2]x[y1..y2]x[z1..z2] (x1 <= x2 etc.).
- *  `id` must be a defined id (not checked). The caller bounds the box's size (the
- *  binding: BP_MAX_FILL_CHUNKS chunks, 65,536 cut ones); here it is
- *  limited only by memory. Whole chunks inside the box become uniform without
- *  per-block work. Two phases:
+/** Set every block of the inclusive box [lo..hi] (block coordinates, lo <= hi on every
+ *  axis). BP_EINVAL for lo > hi or an id no type has, BP_ELIMIT when the box touches
+ *  more than BP_MAX_FILL_CHUNKS chunks of 16^3 blocks, BP_ELOCKED from a hook (nothing
+ *  changes). Memory: 8 KB for each chunk the box cuts (the binding bounds those to
+ *  65,536); whole chunks inside the box become uniform without per-block work. Two phases:
  *  every allocation happens first, so BP_ENOMEM (or BP_ELIMIT if the chunk table would
  *  pass its size limit) leaves every block as it was; the chunks and arrays that phase
  *  made are then dropped again. Source: our own. */
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id);
 
-/** Add a static collider (world space, blocks; copied, not validated: lo <= hi is the
- *  caller's check) in the slot freed last (else a new slot), in O(1); its handle (see
- *  BP_MAX_COLLIDERS) goes to *handle. BP_ENOMEM, or BP_ELIMIT past BP_MAX_COLLIDERS
- *  slots or the array's size limit (nothing changes). Source: our own (docs/architecture.md). */
+/** Add a static collider (world space, blocks; copied) in the slot freed last (else a
+ *  new slot), in O(1); its id goes to *handle. BP_EINVAL unless box->lo <= box->hi on
+ *  every axis (NaN fails), BP_ELOCKED from a hook, BP_ENOMEM, or BP_ELIMIT past
+ *  BP_MAX_COLLIDERS slots or the array's size limit (nothing changes). Source: our own (docs/architecture.md). */
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, bp_ColliderId *handle);
 /** The message of a one_way value outside the BP_FACE_* range. */
 #define BP_ONE_WAY_ERROR "one_way must be \"up\", \"down\", \"north\", \"south\", \"east\" or \"west\""
 
 /* --- triggers (sensor.c) --- */
 
-/** Add a trigger: a box (world space, blocks; copied, not validated) that blocks
+/** Add a trigger: a box (world space, blocks; copied; BP_EINVAL unless lo <= hi on
+ *  every axis, BP_ELOCKED from a hook) that blocks
  *  nothing and reports the entities whose box comes to overlap it (strictly) and
  *  stops overlapping it, as BP_EVENT_ENTER and BP_EVENT_LEAVE events after each step;
  *  an entity counts when (mask & its group) and (its mask & group) are both nonzero.
@@ -175,18 +177,27 @@ double bp_world_region_cells(const bp_World *w, const bp_AABB *region);
  *  group and mask: our own. */
 bp_EntityDef bp_default_entity_def(void);
 
+/** Check rules (from bp_rules_beta173() or bp_rules_mccpp(), then changed): model,
+ *  resolver, push and integrator one of their enum's values, and every field of
+ *  bp_rule_fields that the model uses within its [min, max] (each component of a vector; booleans: any
+ *  value). Returns NULL, or the name of the first field out of range (a static
+ *  string). Any thread, any time. Source: our own. */
+const char *bp_rules_error(const bp_Rules *r);
+
 /** Spawn an entity; its handle goes to *id. def: width in (0, BP_MAX_ENTITY_WIDTH],
  *  height in (0, BP_MAX_ENTITY_HEIGHT], feet position with |x|, |y|, |z| <=
- *  BP_MAX_COORD (all blocks; rules not checked here: the caller's job). BP_EINVAL for
- *  a size or position outside those ranges (NaN included), BP_ENOMEM on allocation
+ *  BP_MAX_COORD (all blocks), rules that bp_rules_error accepts. BP_EINVAL for
+ *  a size, position or rule outside those ranges (NaN included), BP_ELOCKED from a
+ *  hook, BP_ENOMEM on allocation
  *  failure, BP_ELIMIT if a pool array would pass bp_grow's limit (nothing changes on
  *  any of them). A solid entity counts among the world's solid entities. Source: our
  *  own (handles: bp_entity.h). */
 bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id);
 
 /** Remove a live entity; its handle and copies of it become invalid (a solid one no
- *  longer counts among the solid entities). BP_EINVAL for an invalid handle, BP_ENOMEM
- *  if the free list cannot grow (nothing changes). Source: our own. */
+ *  longer counts among the solid entities). BP_ESTALE for an id naming no live entity,
+ *  BP_ELOCKED from a hook, BP_ENOMEM if the free list cannot grow (nothing changes).
+ *  Source: our own. */
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 
 /** The number of live entities. Source: our own. */

@@ -374,4 +374,13 @@ int bp_world_slot_holds(const bp_World *w, uint32_t slot, uint32_t serial);
 /** Note whether entity e has a filter function (the binding keeps the function). */
 void bp_entity_set_has_filter(bp_Entity *e, int has);
 
+/** The checks the public API makes before adding a box (collider, trigger): BP_ELOCKED
+ *  while locked, BP_EINVAL unless lo <= hi on every axis (NaN fails). */
+bp_Status bp_box_check(const bp_World *w, const bp_AABB *box);
+
+/** The checks of bp_world_fill: BP_ELOCKED while locked, BP_EINVAL for an undefined
+ *  id or lo > hi on an axis, BP_ELIMIT past BP_MAX_FILL_CHUNKS chunks. */
+bp_Status bp_fill_check(const bp_World *w, const int32_t lo[3], const int32_t hi[3],
+                        uint16_t id);
+
 #endif
