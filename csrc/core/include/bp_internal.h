@@ -374,6 +374,8 @@ int bp_world_slot_holds(const bp_World *w, uint32_t slot, uint32_t serial);
 /** Note whether entity e has a filter function (the binding keeps the function). */
 void bp_entity_set_has_filter(bp_Entity *e, int has);
 
+/* --- the public API's shared checks (check.c) --- */
+
 /** The checks the public API makes before adding a box (collider, trigger): BP_ELOCKED
  *  while locked, BP_EINVAL unless lo <= hi on every axis (NaN fails). */
 bp_Status bp_box_check(const bp_World *w, const bp_AABB *box);
