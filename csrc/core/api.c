@@ -42,6 +42,32 @@ bp_Status bp_world_step(bp_World *w, double dt)
 	return bp_world_step_hooks(w, dt, NULL) ? BP_EHOOK : BP_OK;
 }
 
+/* --- block types --- */
+
+bp_Status bp_world_block_def(const bp_World *w, uint32_t id, bp_BlockDef *def)
+{
+	const bp_BlockType *t = bp_world_block_type(w, id);
+	if (!t)
+		return BP_EINVAL;
+	*def = bp_default_block_def();
+	def->name = t->name;
+	def->boxes = t->shape;
+	def->nboxes = t->nshape;
+	def->slipperiness = t->slipperiness;
+	def->liquid = t->liquid;
+	def->climbable = t->climbable;
+	def->velocity_factor = t->velocity_factor;
+	def->web = t->web;
+	def->level = t->level;
+	def->solid = t->solid;
+	def->ice = t->ice;
+	def->normal_cube = t->normal_cube;
+	def->outline = t->outline;
+	def->noutline = t->noutline;
+	def->one_way = t->one_way;
+	return BP_OK;
+}
+
 /* --- entities --- */
 
 /* The live entity id names, or NULL. bp_world_entity only reads w. */
@@ -261,4 +287,17 @@ int bp_world_slot_holds(const bp_World *w, uint32_t slot, uint32_t serial)
 void bp_entity_set_has_filter(bp_Entity *e, int has)
 {
 	e->has_filter = (uint8_t)(has != 0);
+}
+
+const bp_Rules *bp_entity_rules(const bp_Entity *e)
+{
+	return &e->rules;
+}
+
+void bp_entity_set_hook(bp_Entity *e, int jump, int on)
+{
+	if (jump)
+		e->rules.hook_jump = (uint8_t)(on != 0);
+	else
+		e->rules.hook_heading = (uint8_t)(on != 0);
 }

@@ -254,6 +254,16 @@ static void test_world_statuses(void **state)
 	/* 2^20 chunks is the most one fill may touch: 2^21 is refused before any work */
 	const int32_t big_lo[3] = {0, 0, 0}, big_hi[3] = {16 * 128 - 1, 16 * 128 - 1, 16 * 128 - 1};
 	assert_int_equal(bp_world_fill(w, big_lo, big_hi, 0), BP_ELIMIT);
+	bp_BlockDef got;
+	assert_int_equal(bp_world_block_def(w, 1, &got), BP_OK);
+	assert_string_equal(got.name, "stone");
+	assert_int_equal(got.nboxes, 1); /* the full cube's one unit box */
+	assert_true(got.boxes[0].lo[1] == 0 && got.boxes[0].hi[1] == 1);
+	assert_true(got.slipperiness == (double)0.6F && got.solid == 1 && got.normal_cube == 1);
+	assert_int_equal(bp_world_block_def(w, 0, &got), BP_OK);
+	assert_string_equal(got.name, "air");
+	assert_int_equal(got.nboxes, 0);
+	assert_int_equal(bp_world_block_def(w, 2, &got), BP_EINVAL);
 	bp_BlockDef dup = bp_default_block_def();
 	dup.name = "stone";
 	uint16_t id;

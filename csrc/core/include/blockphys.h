@@ -120,6 +120,13 @@ const char *bp_block_def_error(const bp_BlockDef *def);
  *  duplicate name, BP_ELIMIT past 65535 types, BP_ELOCKED from a hook, BP_ENOMEM. Nothing changes on failure. Source: our own. */
 bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id);
 
+/** The definition of block type `id` as the world keeps it, into *def: the name and
+ *  boxes given (a full cube's one unit box; pointers owned by the world, valid until
+ *  it is destroyed), the outline (the boxes when the definition gave none), and solid
+ *  and normal_cube derived (0 or 1). Air (id 0) is a type without boxes named "air".
+ *  BP_EINVAL when no type has that id. Any time. Source: our own. */
+bp_Status bp_world_block_def(const bp_World *w, uint32_t id, bp_BlockDef *def);
+
 /** Id of the type named `name`, or -1. Source: our own. */
 int32_t bp_world_find_type(const bp_World *w, const char *name);
 

@@ -374,6 +374,14 @@ int bp_world_slot_holds(const bp_World *w, uint32_t slot, uint32_t serial);
 /** Note whether entity e has a filter function (the binding keeps the function). */
 void bp_entity_set_has_filter(bp_Entity *e, int has);
 
+/** The rules of entity e (read only: changes go through bp_entity_set_rules). Valid
+ *  until the next spawn or remove. */
+const bp_Rules *bp_entity_rules(const bp_Entity *e);
+
+/** Note whether entity e has a Lua heading (jump = 0) or jump (jump = 1) hook, as the
+ *  binding's e.rules.heading and .jump writes do (the functions live on the Lua side). */
+void bp_entity_set_hook(bp_Entity *e, int jump, int on);
+
 /* --- the public API's shared checks (check.c) --- */
 
 /** The checks the public API makes before adding a box (collider, trigger): BP_ELOCKED
