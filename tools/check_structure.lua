@@ -23,9 +23,9 @@ local LAYOUT = {["bp_world.h"] = true, ["bp_entity.h"] = true, ["bp_events.h"] =
 -- The binding files that may include a layout header: the hot paths (lfields.c writes
 -- entity fields by offsetof, lffi.c hands LuaJIT pointers into the pools, lstep.c
 -- runs the hooks, lloop.c reads and writes every entity's position and inputs in one
--- call) and lentity.c, whose field accesses are not ported to accessors yet.
+-- call).
 local LAYOUT_ALLOWED = {["lfields.c"] = true, ["lffi.c"] = true, ["lstep.c"] = true,
-  ["lentity.c"] = true, ["lloop.c"] = true}
+  ["lloop.c"] = true}
 
 local function lines(cmd)
   local p = assert(io.popen(cmd))

@@ -123,8 +123,6 @@ bp_Status bp_entity_teleport(bp_World *w, bp_EntityId id, const double pos[3])
 	bp_Entity *e = live(w, id);
 	if (!e)
 		return BP_ESTALE;
-	if (w->locked)
-		return BP_ELOCKED;
 	for (int a = 0; a < 3; a++) {
 		if (!(fabs(pos[a]) <= BP_MAX_COORD))
 			return BP_EINVAL;
@@ -300,4 +298,34 @@ void bp_entity_set_hook(bp_Entity *e, int jump, int on)
 		e->rules.hook_jump = (uint8_t)(on != 0);
 	else
 		e->rules.hook_heading = (uint8_t)(on != 0);
+}
+
+void(bp_entity_position)(const bp_Entity *e, double pos[3])
+{
+	bp_entity_position_inline(e, pos);
+}
+
+bp_EntityInput *(bp_entity_input)(bp_World *w, const bp_Entity *e)
+{
+	return bp_entity_input_inline(w, e);
+}
+
+const bp_AABB *bp_entity_box(const bp_Entity *e)
+{
+	return &e->box;
+}
+
+double *bp_entity_vel(bp_Entity *e)
+{
+	return e->vel;
+}
+
+const double *bp_entity_prev(const bp_Entity *e)
+{
+	return e->prev;
+}
+
+int bp_entity_in_events(const bp_Entity *e)
+{
+	return e->in_events;
 }

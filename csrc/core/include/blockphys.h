@@ -26,8 +26,9 @@
  * Hooks. A C host has none: the hooks that replace rule stages and entity filters are
  *   the Lua binding's (<blockphys/lua.h>). While a step or a script's move runs them,
  *   bp_world_lock is nonzero, and a function that adds or removes something (spawn,
- *   remove, set_block, fill, define_block, add or remove a collider or trigger,
- *   teleport, step) returns BP_ELOCKED from code such a hook runs; reads are allowed.
+ *   remove, set_block, fill, define_block, add or remove a collider or trigger, step)
+ *   returns BP_ELOCKED from code such a hook runs; reads, teleports and velocity and
+ *   input writes are allowed.
  * Threads. A world and everything it owns belong to one thread at a time: calls on one
  *   world are never concurrent (the caller locks if it moves a world between threads).
  *   Different worlds on different threads are safe: the library keeps no global
@@ -96,8 +97,8 @@ bp_WorldStats bp_world_stats(const bp_World *w);
 /** The world's lock: 0 when blocks, block types, colliders and entities may be added
  *  or removed; 1 while a step runs (its hooks and filters); while a script's e:move
  *  runs, the binding's own nonzero value. The functions of this header that add,
- *  remove or teleport (define_block, set_block, fill, spawn, remove, teleport,
- *  add_collider, add_trigger, the collider and trigger calls, step) return BP_ELOCKED
+ *  or remove (define_block, set_block, fill, spawn, remove, add_collider,
+ *  add_trigger, the collider and trigger calls, step) return BP_ELOCKED
  *  while it is nonzero. Any time. Source: our own. */
 int bp_world_lock(const bp_World *w);
 
@@ -117,7 +118,8 @@ const char *bp_block_def_error(const bp_BlockDef *def);
 
 /** Define a block type; its id (1..65535) goes to *id. The world copies the name and
  *  boxes. Fails with BP_EINVAL when bp_block_def_error finds a problem, BP_EEXIST on a
- *  duplicate name, BP_ELIMIT past 65535 types, BP_ELOCKED from a hook, BP_ENOMEM. Nothing changes on failure. Source: our own. */
+ *  duplicate name, BP_ELIMIT past 65535 types, BP_ELOCKED from a hook, BP_ENOMEM.
+ *  Nothing changes on failure. Source: our own. */
 bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id);
 
 /** The definition of block type `id` as the world keeps it, into *def: the name and
@@ -152,7 +154,8 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 /** Add a static collider (world space, blocks; copied) in the slot freed last (else a
  *  new slot), in O(1); its id goes to *handle. BP_EINVAL unless box->lo <= box->hi on
  *  every axis (NaN fails), BP_ELOCKED from a hook, BP_ENOMEM, or BP_ELIMIT past
- *  BP_MAX_COLLIDERS slots or the array's size limit (nothing changes). Source: our own (docs/architecture.md). */
+ *  BP_MAX_COLLIDERS slots or the array's size limit (nothing changes). Source: our own
+ *  (docs/architecture.md). */
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, bp_ColliderId *handle);
 /** The message of a one_way value outside the BP_FACE_* range. */
 #define BP_ONE_WAY_ERROR "one_way must be \"up\", \"down\", \"north\", \"south\", \"east\" or \"west\""
@@ -186,8 +189,8 @@ bp_EntityDef bp_default_entity_def(void);
 
 /** Check rules (from bp_rules_beta173() or bp_rules_mccpp(), then changed): model,
  *  resolver, push and integrator one of their enum's values, and every field of
- *  bp_rule_fields that the model uses within its [min, max] (each component of a vector; booleans: any
- *  value). Returns NULL, or the name of the first field out of range (a static
+ *  bp_rule_fields that the model uses within its [min, max] (each component of a
+ *  vector; booleans: any value). Returns NULL, or the name of the first field out of range (a static
  *  string). Any thread, any time. Source: our own. */
 const char *bp_rules_error(const bp_Rules *r);
 
@@ -344,12 +347,14 @@ uint64_t bp_world_tick(const bp_World *w);
 
 /** Step every entity once, in creation order (its rules -> its resolver -> the Beta
  *  push), then the separation push; events are queued (bp_world_events). dt: seconds
- *  in [1e-6, 1], as the binding's world:step (BP_EINVAL otherwise, NaN included), used by per-second models only (Beta rules
- *  are per tick). BP_ELIMIT, nothing moved, when some entity's velocity would move it
- *  more than BP_MAX_MOVE blocks on an axis in this step (its |velocity| x dt for
- *  MC-CPP rules, x 1 tick for Beta ones); BP_ELOCKED from a hook. Without hooks (a C
- *  host's case) it cannot fail otherwise. Linear in the live entities, plus the work
- *  of their moves. Source: docs/api.md, "Stepping"; docs/beta173.md and docs/mccpp.md
+ *  in [1e-6, 1], as the binding's world:step (BP_EINVAL otherwise, NaN included), used
+ *  by per-second models only (Beta rules are per tick). BP_ELIMIT, nothing moved, when
+ *  some entity's velocity would move it more than BP_MAX_MOVE blocks on an axis in
+ *  this step (its |velocity| x dt for MC-CPP rules, x 1 tick for Beta ones);
+ *  BP_ELOCKED from a hook. The scripts' Lua hooks and filters do not run here (the
+ *  native stages do): a host whose scripts set them steps with bp_lua_step
+ *  (<blockphys/lua.h>). It cannot fail otherwise. Linear in the live entities, plus
+ *  the work of their moves. Source: docs/api.md, "Stepping"; docs/beta173.md and docs/mccpp.md
  *  for the rules. */
 bp_Status bp_world_step(bp_World *w, double dt);
 
@@ -381,8 +386,8 @@ bp_Status bp_entity_get_box(const bp_World *w, bp_EntityId id, bp_AABB *box);
 /** Put the entity's feet at pos (blocks) without collision, as the binding's
  *  e:teleport: its previous position too (no interpolation jump), on_ground, fall
  *  distance and landing cleared, velocity kept. BP_EINVAL for a coordinate not finite
- *  or above BP_MAX_COORD in size, BP_ESTALE, BP_ELOCKED while a step or move runs
- *  (from a hook). Source: our own. */
+ *  or above BP_MAX_COORD in size, BP_ESTALE. Allowed from a hook (as e:teleport).
+ *  Source: our own. */
 bp_Status bp_entity_teleport(bp_World *w, bp_EntityId id, const double pos[3]);
 
 /** The entity's velocity into v: blocks/tick for Beta rules, blocks/s for MC-CPP

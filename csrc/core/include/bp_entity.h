@@ -78,22 +78,6 @@ typedef struct bp_Entity {
 	double adj[3];      /* separation push accumulated this step */
 } bp_Entity;
 
-/** Set the jump input: a press also latches until the entity's next tick, so that a
- *  tap released before any tick ran still jumps once. Every writer of `jumping` calls
- *  it. Source: our own (docs/game-loop.md). */
-static inline void bp_input_set_jumping(bp_EntityInput *in, int jumping)
-{
-	in->jumping = (uint8_t)(jumping != 0);
-	if (jumping)
-		in->jump_latch = 1;
-}
-
-/** Whether the entity jumps this tick: held now, or pressed since its last tick. */
-static inline int bp_input_jump(const bp_EntityInput *in)
-{
-	return in->jumping || in->jump_latch;
-}
-
 /** One entity and its inputs, saved and put back whole (bp_world_entity_save): the
  *  state a failed e:move restores. */
 typedef struct bp_EntityState {

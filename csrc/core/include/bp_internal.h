@@ -361,6 +361,22 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
  *  without entities. Source: our own (docs/api.md, "Stepping"). */
 double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot);
 
+/** Set the jump input: a press also latches until the entity's next tick, so that a
+ *  tap released before any tick ran still jumps once. Every writer of `jumping` calls
+ *  it. Source: our own (docs/game-loop.md). */
+static inline void bp_input_set_jumping(bp_EntityInput *in, int jumping)
+{
+	in->jumping = (uint8_t)(jumping != 0);
+	if (jumping)
+		in->jump_latch = 1;
+}
+
+/** Whether the entity jumps this tick: held now, or pressed since its last tick. */
+static inline int bp_input_jump(const bp_EntityInput *in)
+{
+	return in->jumping || in->jump_latch;
+}
+
 /* --- accessors for the binding's files that do not see the layouts (api.c) --- */
 
 /** The id of the entity in slot `slot` (0-based, below the slots ever used): the slot's
@@ -370,6 +386,20 @@ bp_EntityId bp_world_slot_id(const bp_World *w, uint32_t slot);
 /** Whether slot `slot` (0-based, below the slots ever used) holds a live entity of
  *  creation serial `serial`. */
 int bp_world_slot_holds(const bp_World *w, uint32_t slot, uint32_t serial);
+
+/** The feet position of entity e (centre of the box's bottom face, blocks) into pos;
+ *  its inputs (see bp_EntityInput); its box, velocity (b/t or b/s, by model; writable)
+ *  and position at the start of its last step. Valid until the next spawn or remove.
+ *  Functions here; inline (macros over the fields) where bp_world.h is seen. */
+void bp_entity_position(const bp_Entity *e, double pos[3]);
+bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e);
+const bp_AABB *bp_entity_box(const bp_Entity *e);
+double *bp_entity_vel(bp_Entity *e);
+const double *bp_entity_prev(const bp_Entity *e);
+
+/** Whether an event of the queue names entity e (the binding then keeps its userdata
+ *  for the events' readers). */
+int bp_entity_in_events(const bp_Entity *e);
 
 /** Note whether entity e has a filter function (the binding keeps the function). */
 void bp_entity_set_has_filter(bp_Entity *e, int has);

@@ -166,14 +166,14 @@ typedef struct bp_Hooks {
 } bp_Hooks;
 
 /** The inputs of a live entity of w (see bp_EntityInput; units there). Source: our own. */
-static inline bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e)
+static inline bp_EntityInput *bp_entity_input_inline(bp_World *w, const bp_Entity *e)
 {
 	return &w->entities.input[e - w->entities.items];
 }
 
 /** Position (feet: centre of the bottom face) from the box, into pos (blocks). Source:
  *  docs/conventions.md. */
-static inline void bp_entity_position(const bp_Entity *e, double pos[3])
+static inline void bp_entity_position_inline(const bp_Entity *e, double pos[3])
 {
 	pos[0] = (e->box.lo[0] + e->box.hi[0]) / 2;
 	pos[1] = e->box.lo[1];
@@ -182,10 +182,13 @@ static inline void bp_entity_position(const bp_Entity *e, double pos[3])
 
 /* The core and the binding files that see this layout read the world's state directly:
  * these accessors are real functions for a host (blockphys.h, bp_internal.h, defined
- * in api.c, whose definitions put their names in parentheses), and a field read here,
+ * in api.c, whose definitions put their names in parentheses), and a field read here
+ * (or an inline function),
  * as they were before the world became opaque (entity field writes and hooks call
  * them on every access). */
 #define bp_world_lock(w) ((w)->locked)
+#define bp_entity_input(w, e) bp_entity_input_inline((w), (e))
+#define bp_entity_position(e, pos) bp_entity_position_inline((e), (pos))
 #define bp_world_ticking(w) ((w)->ticking)
 #define bp_world_step_dt(w) ((w)->step_dt)
 
