@@ -20,16 +20,20 @@
 #define BP_MAX_ENTITY_WIDTH 16.0
 #define BP_MAX_ENTITY_HEIGHT 32.0
 
-/** What a script writes every tick, kept per slot in a compact array of the pool, apart
- *  from bp_Entity: writing an input then touches little memory (a large crowd's
- *  entities do not stay in cache from one step to the next). */
+/** An entity's inputs, what a player or a script sets every tick
+ *  (bp_entity_set_input): forward and strafe in [-1, 1] (strafe > 0 is left), yaw in
+ *  degrees, and three flags. The world keeps them apart from the rest of the entity,
+ *  so that writing them touches little memory. */
 typedef struct bp_EntityInput {
 	double forward, strafe, yaw; /* [-1, 1], [-1, 1] (left > 0), degrees */
 	uint8_t jumping, sneaking, flying;
 	uint8_t jump_latch; /* jumping was set since the entity's last tick (a tap) */
 } bp_EntityInput;
 
-/** Handle of an entity: index1 = slot + 1 (0 is null), plus the slot's generation. */
+/** Id of an entity: index1 = its slot + 1 (0 is the null id), plus the slot's
+ *  generation, bumped when the slot is reused. Passed by value; every call checks it:
+ *  a removed entity's id, or an id whose slot was reused, gives BP_ESTALE and never
+ *  names another entity (Box2D v3's id pool). */
 typedef struct bp_EntityId {
 	uint32_t index1;
 	uint32_t generation;
@@ -125,9 +129,9 @@ typedef struct bp_Contact {
 	int normal[3];       /* one component is +-1 */
 	int32_t cell[3];     /* block position (BP_HIT_BLOCK) */
 	uint16_t id;         /* block id (BP_HIT_BLOCK) */
-	uint64_t collider;   /* the collider's handle (BP_HIT_COLLIDER) */
+	bp_ColliderId collider; /* the collider (BP_HIT_COLLIDER) */
 	bp_EntityId entity;  /* the other entity (BP_HIT_ENTITY) */
-	uint32_t serial;     /* its creation order (BP_HIT_ENTITY), for sorting */
+	uint32_t serial;     /* internal: its creation order (BP_HIT_ENTITY), for sorting */
 	bp_AABB box;         /* the box touched (world space, blocks) */
 } bp_Contact;
 
@@ -147,9 +151,10 @@ typedef struct bp_Event {
 	bp_Contact what;     /* hit: the box met; land: the ground (kind BP_HIT_NONE: none found) */
 	double fall;         /* land: the fall distance (blocks) */
 	double speed;        /* hit: the approach speed along the normal (blocks/s) */
-	uint64_t trigger;    /* enter / leave: the trigger's handle, 0 for a sensor */
+	bp_ColliderId trigger; /* enter / leave: the trigger, 0 for a sensor */
 	bp_EntityId sensor;  /* enter / leave of a sensor entity */
-	/* What a hit or landing met is found when the queue is read (bp_world_events): */
+	/* Internal: what a hit or landing met is found when the queue is read
+	 * (bp_world_events) from these. */
 	bp_AABB box;         /* the entity's box after the move */
 	double reach;        /* how far beyond its face the move reached (blocks) */
 	uint8_t face;        /* the face: 2 * axis + 1 for a move toward +axis */
