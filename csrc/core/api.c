@@ -207,6 +207,22 @@ bp_Status bp_entity_on_ground(const bp_World *w, bp_EntityId id, int *on_ground)
 	return BP_OK;
 }
 
+bp_Status bp_entity_get_contacts(bp_World *w, bp_EntityId id, bp_Contact *out,
+                                 uint32_t cap, uint32_t *n)
+{
+	if (!live(w, id))
+		return BP_ESTALE;
+	return bp_entity_contacts(w, id.index1 - 1, out, cap, n);
+}
+
+bp_Status bp_entity_get_ground(bp_World *w, bp_EntityId id, bp_Contact *ground, int *found)
+{
+	if (!live(w, id))
+		return BP_ESTALE;
+	*found = bp_entity_ground(w, id.index1 - 1, ground);
+	return BP_OK;
+}
+
 /* --- static colliders and triggers --- */
 
 int bp_collider_is_valid(const bp_World *w, bp_ColliderId id)

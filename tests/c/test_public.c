@@ -166,6 +166,23 @@ static void test_entity_statuses(void **state)
 	assert_int_equal(on, 1);
 	assert_int_equal(bp_entity_get_position(w, e, p), BP_OK);
 	assert_true(p[1] == 1); /* standing on the floor's top */
+	/* what stopped it: the floor block under it, found from the world as it is */
+	bp_Contact ground, contacts[4];
+	int found = 0;
+	assert_int_equal(bp_entity_get_ground(w, e, &ground, &found), BP_OK);
+	assert_int_equal(found, 1);
+	assert_int_equal(ground.kind, BP_HIT_BLOCK);
+	assert_true(ground.cell[0] == 0 && ground.cell[1] == 0 && ground.cell[2] == 0);
+	assert_true(ground.normal[1] == 1 && ground.box.hi[1] == 1);
+	uint32_t nc;
+	assert_int_equal(bp_entity_get_contacts(w, e, NULL, 0, &nc), BP_OK);
+	assert_int_equal(nc, 1); /* a 0.6-wide box inside one block column: that block */
+	assert_int_equal(bp_entity_get_contacts(w, e, contacts, 4, &nc), BP_OK);
+	assert_int_equal(contacts[0].kind, BP_HIT_BLOCK);
+	assert_true(contacts[0].cell[1] == 0 && contacts[0].normal[1] == 1);
+	const bp_EntityId gone = {e.index1 + 7, 1};
+	assert_int_equal(bp_entity_get_contacts(w, gone, contacts, 4, &nc), BP_ESTALE);
+	assert_int_equal(bp_entity_get_ground(w, gone, &ground, &found), BP_ESTALE);
 
 	/* the step's own statuses: dt out of range, a velocity past BP_MAX_MOVE */
 	assert_int_equal(bp_world_step(w, 0), BP_EINVAL);

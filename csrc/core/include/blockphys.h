@@ -419,6 +419,25 @@ bp_Status bp_entity_get_rules(const bp_World *w, bp_EntityId id, bp_Rules *rules
  *  1). BP_ESTALE. Any time. Source: docs/beta173.md (onGround). */
 bp_Status bp_entity_on_ground(const bp_World *w, bp_EntityId id, int *on_ground);
 
+/** The boxes touching the entity on the faces where its last step stopped it: on each
+ *  such face, the block boxes, static colliders and blocking entity boxes nearest
+ *  beyond it within the move's reach, overlapping the face (not at an edge). One entry
+ *  per box, sorted by face (normal +X, -X, +Y, -Y, +Z, -Z), kind (blocks, colliders,
+ *  entities), then cell, collider id or entity creation order, then box; found when
+ *  asked, from the world as it is now. The first min(n, cap) into out (may be NULL
+ *  when cap is 0), their number to *n: call again with room for n when n > cap.
+ *  BP_ESTALE, BP_ENOMEM. Any time. Source: our own (docs/events.md). */
+bp_Status bp_entity_get_contacts(bp_World *w, bp_EntityId id, bp_Contact *out,
+                                 uint32_t cap, uint32_t *n);
+
+/** What the entity stands on, into *ground with *found = 1: among its contacts below
+ *  (normal +Y) after a step that stopped a downward move, the one whose top the centre
+ *  of its box's bottom is over (edges included), else the nearest to that point; ties
+ *  to the first in contact order. *found = 0 in the air. BP_ESTALE. Any time. Source:
+ *  our own (Beta reads the block under the centre for slipperiness:
+ *  docs/beta173.md). */
+bp_Status bp_entity_get_ground(bp_World *w, bp_EntityId id, bp_Contact *ground, int *found);
+
 /* --- static colliders and triggers by id (api.c) --- */
 
 /** Whether id names a live static collider of w (1) or not (0). Any time. */
