@@ -262,8 +262,8 @@ lint:
 # every C source and Lua module.
 structure:
 	$(NEED)"$(DEBS_BUILD)"
-	$(MAKE) --no-print-directory module
-	$(LUA) tools/check_structure.lua $(BUILD)/obj
+	$(MAKE) --no-print-directory module lib-files
+	$(LUA) tools/check_structure.lua $(BUILD)/obj $(LIB_SO)
 	$(LUA) tools/check_requires.lua
 	$(LUA) tools/check_rockspec.lua
 
@@ -337,7 +337,10 @@ BIND_OBJ    = $(BIND_SRC:csrc/%.c=$(BUILD)/obj/%.o)
 # The binding's objects for libblockphys-lua: lluadir.o in its PREFIX's version.
 LUALIB_OBJ  = $(filter-out %/lluadir.o,$(BIND_OBJ)) $(LIBB)/lluadir.o
 LUA_PC     ?= $(if $(filter luajit%,$(LUA_NAME)),luajit,lua$(LUA_V))
-PUB_HEADERS = $(wildcard csrc/core/include/*.h)
+# The public headers: blockphys.h and what it includes. The others of csrc/core/include
+# (bp_internal.h and the layouts: bp_world.h, bp_entity.h, bp_events.h, bp_sensor.h,
+# bp_broadphase.h) are internal and never installed or staged.
+PUB_HEADERS = $(addprefix csrc/core/include/,blockphys.h bp_aabb.h bp_base.h bp_rules.h bp_types.h)
 STAGE_INC   = $(BUILD)/include/blockphys
 STAGED      = $(PUB_HEADERS:csrc/core/include/%=$(STAGE_INC)/%) $(STAGE_INC)/lua.h
 .PHONY: lib lib-files install-lib headers
@@ -357,9 +360,13 @@ $(LIB_SO): $(CORE_OBJ) | $(LIBB)
 	ln -sf libblockphys.so.$(LIB_MAJOR) $(LIBB)/libblockphys.so
 $(LUALIB_A): $(LUALIB_OBJ) | $(LIBB)
 	rm -f $@ && ar rcs $@ $(LUALIB_OBJ)
-$(LUALIB_SO): $(LUALIB_OBJ) $(LIB_SO) | $(LIBB)
+# The binding calls the core's internal functions, which libblockphys does not export:
+# libblockphys-lua links its own copy of the core from the archive, with the archive's
+# symbols kept local (--exclude-libs), so that it exports only the bridge and
+# luaopen_blockphys_core. The world a host hands over has the same layout (same version).
+$(LUALIB_SO): $(LUALIB_OBJ) $(LIB_A) $(LIB_SO) | $(LIBB)
 	$(CC) -shared $(BASE_CFLAGS) -Wl,-soname,libblockphys-lua.so.$(LIB_MAJOR) -o $@ \
-	  $(LUALIB_OBJ) -L$(LIBB) -lblockphys -lm
+	  $(LUALIB_OBJ) $(LIB_A) -Wl,--exclude-libs,libblockphys.a -lm
 	ln -sf libblockphys-lua.so.$(LIB_VERSION) $(LIBB)/libblockphys-lua.so.$(LIB_MAJOR)
 	ln -sf libblockphys-lua.so.$(LIB_MAJOR) $(LIBB)/libblockphys-lua.so
 
@@ -402,7 +409,8 @@ install-lib:
 # `make ctest` runs them (make test and make sanitize do, before the busted suite).
 # test_bridge and c_host embed $(LUA) (the bridge; spec/c_host_spec.lua runs c_host).
 CTEST_DIR    = $(BUILD)/ctest
-CTESTS       = $(CTEST_DIR)/test_api $(CTEST_DIR)/test_threads $(CTEST_DIR)/test_bridge
+CTESTS       = $(CTEST_DIR)/test_api $(CTEST_DIR)/test_public $(CTEST_DIR)/test_threads \
+               $(CTEST_DIR)/test_bridge
 C_HOST       = $(BUILD)/c_host
 CTEST_CFLAGS = -std=c11 $(WARN) -ffp-contract=off $(OPT) -I$(BUILD)/include -I$(LUA_INCDIR) \
                $(if $(COMPAT53_INCDIR),-I$(COMPAT53_INCDIR))
@@ -411,6 +419,8 @@ DEBS_CTEST   = libcmocka-dev
 .PHONY: ctest
 test-tools: $(CTESTS) $(C_HOST)
 $(CTEST_DIR)/test_api: tests/c/test_api.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
+	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) -Icsrc/core/include $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
+$(CTEST_DIR)/test_public: tests/c/test_public.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
 	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
 $(CTEST_DIR)/test_threads: tests/c/test_threads.c $(CORE_OBJ) $(STAGED) | $(CTEST_DIR)
 	@echo "cc -o $@"; $(CC) $(CTEST_CFLAGS) -pthread $< $(CORE_OBJ) -o $@ $(CTEST_LINK) -lcmocka -lm
@@ -422,10 +432,10 @@ $(CTEST_DIR):
 	mkdir -p $@
 # run_ctests(build directory, environment): each suite's log in its .log, its result
 # line shown (the whole log on a failure), then "ctest: N suites passed".
-run_ctests = @for t in $(addprefix $(1)/ctest/,test_api test_threads test_bridge); do \
+run_ctests = @for t in $(addprefix $(1)/ctest/,test_api test_public test_threads test_bridge); do \
 	  $(2) $$t > $$t.log 2>&1 || { cat $$t.log; echo "ctest: $$t failed"; exit 1; }; \
 	  grep -E '^\[  PASSED  \]' $$t.log | sed "s|^|$$(basename $$t): |"; done; \
-	  echo "ctest: 3 suites passed"
+	  echo "ctest: 4 suites passed"
 ctest:
 	$(NEED)"$(DEBS_TEST)"
 	$(MAKE) --no-print-directory module test-tools

@@ -212,7 +212,7 @@ local function agreement(pc, pl)
   return close
 end
 
--- Callgrind mode: only the steps are counted (--toggle-collect=bp_world_step).
+-- Callgrind mode: only the steps are counted (--toggle-collect=bp_world_step_hooks).
 if mode == "--steps-only" then
   local w = build_c()
   run_ticks(impl_c, w, impl_c.spawn(w, arg_n), 1, arg_ticks)
@@ -226,7 +226,7 @@ local function callgrind_instructions(n, ticks)
   if found ~= true and found ~= 0 then return nil end -- true from Lua 5.2 on, 0 before
   local out = os.tmpname()
   local cmd = string.format(
-    "valgrind --tool=callgrind --callgrind-out-file=%s --toggle-collect=bp_world_step " ..
+    "valgrind --tool=callgrind --callgrind-out-file=%s --toggle-collect=bp_world_step_hooks " ..
     "%s -e 'package.path=%q; package.cpath=%q' bench/bench.lua --steps-only %d %d >/dev/null 2>&1",
     out, LUA, package.path, package.cpath, n, ticks)
   os.execute(cmd)

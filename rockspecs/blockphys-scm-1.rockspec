@@ -33,6 +33,7 @@ build = {
         "csrc/core/version.c", "csrc/core/world.c",
         "csrc/core/contact.c", "csrc/core/events.c", "csrc/core/sensor.c",
         "csrc/core/carry.c",
+        "csrc/core/api.c", "csrc/core/check.c",
         "csrc/binding/laux.c", "csrc/binding/lblockphys.c", "csrc/binding/lbridge.c",
         "csrc/binding/lcollider.c",
         "csrc/binding/lcompat.c", "csrc/binding/lentity.c", "csrc/binding/lffi.c",

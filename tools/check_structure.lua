@@ -2,10 +2,30 @@
 --   * no circle among the C files' calls (from `nm` on the objects: file A calls B when
 --     A uses a symbol B defines), the core's and the binding's;
 --   * no circle among the #include lines (each file's project includes);
---   * no file of csrc/core includes a Lua header, and none includes a binding header.
+--   * no file of csrc/core includes a Lua header, and none includes a binding header;
+--   * the public headers (PUBLIC below, what make install-lib installs) include no
+--     internal one, and of the binding only the files of LAYOUT_ALLOWED include a
+--     header with the core's struct layouts (the rest uses the public API and the
+--     layout-free internal interface of bp_internal.h);
+--   * given the shared library, it exports exactly the functions and data that the
+--     public headers declare (nm -D --defined-only against the declarations).
 -- (tools/check_requires.lua checks the Lua modules.)
--- Usage: lua tools/check_structure.lua [objdir]   (default build/obj; run `make` first)
+-- Usage: lua tools/check_structure.lua [objdir [libblockphys.so]]
+--   (default build/obj; run `make`, and `make lib` for the export check, first)
 local objdir = arg[1] or "build/obj"
+local shared = arg[2]
+
+-- The installed headers (Makefile's PUB_HEADERS).
+local PUBLIC = {"blockphys.h", "bp_aabb.h", "bp_base.h", "bp_rules.h", "bp_types.h"}
+-- The core's headers with struct layouts, and bp_internal.h (no layout).
+local LAYOUT = {["bp_world.h"] = true, ["bp_entity.h"] = true, ["bp_events.h"] = true,
+  ["bp_sensor.h"] = true, ["bp_broadphase.h"] = true}
+-- The binding files that may include a layout header: the hot paths (lfields.c writes
+-- entity fields by offsetof, lffi.c hands LuaJIT pointers into the pools, lstep.c
+-- runs the hooks, lloop.c reads and writes every entity's position and inputs in one
+-- call).
+local LAYOUT_ALLOWED = {["lfields.c"] = true, ["lffi.c"] = true, ["lstep.c"] = true,
+  ["lloop.c"] = true}
 
 local function lines(cmd)
   local p = assert(io.popen(cmd))
@@ -116,6 +136,63 @@ for _, f in ipairs(files) do
 end
 for _, c in ipairs(circles(headers)) do problems[#problems + 1] = "include circle: " .. c end
 
+-- The public headers include only public headers (and system ones).
+local public = {}
+for _, h in ipairs(PUBLIC) do public[h] = true end
+for _, h in ipairs(PUBLIC) do
+  for l in io.lines("csrc/core/include/" .. h) do
+    local quoted = l:match('^%s*#%s*include%s+"([^"]+)"')
+    if quoted and not public[quoted] then
+      problems[#problems + 1] = "public header " .. h .. " includes " .. quoted .. " (not public)"
+    end
+  end
+end
+-- Only the allowed binding files see the layouts.
+local nallowed = 0
+for _, f in ipairs(files) do
+  local name = f:match("^csrc/binding/(.+)$")
+  if name then
+    for l in io.lines(f) do
+      local quoted = l:match('^%s*#%s*include%s+"([^"]+)"')
+      if quoted and LAYOUT[quoted] and not LAYOUT_ALLOWED[name] then
+        problems[#problems + 1] = f .. " includes " .. quoted .. " (a layout: only "
+          .. "LAYOUT_ALLOWED of tools/check_structure.lua may)"
+      end
+    end
+    if LAYOUT_ALLOWED[name] then nallowed = nallowed + 1 end
+  end
+end
+
+-- The shared library exports exactly what the public headers declare.
+local nexported = 0
+if shared then
+  local declared = {}
+  for _, h in ipairs(PUBLIC) do
+    for l in io.lines("csrc/core/include/" .. h) do
+      if not l:match("^[%s/*#]") and not l:match("^static") and not l:match("^typedef") then
+        local name = l:match("[%s*](bp_[%w_]+)%s*%(") or l:match("^extern .-(bp_[%w_]+)%s*%[")
+        if name then declared[name] = true end
+      end
+    end
+  end
+  local exported = {}
+  for _, l in ipairs(lines("nm -D --defined-only " .. shared)) do
+    local sym = l:match("^%x*%s+%a%s+(%S+)$")
+    if sym then exported[sym] = true end
+  end
+  for name in pairs(declared) do
+    if not exported[name] then
+      problems[#problems + 1] = shared .. " does not export " .. name .. " (declared public)"
+    end
+  end
+  for sym in pairs(exported) do
+    nexported = nexported + 1
+    if not declared[sym] then
+      problems[#problems + 1] = shared .. " exports " .. sym .. ", which no public header declares"
+    end
+  end
+end
+
 local ncalls, nfiles = 0, 0
 for _, to in pairs(calls) do
   nfiles = nfiles + 1
@@ -127,4 +204,7 @@ if #problems > 0 then
   os.exit(1)
 end
 print(("%d C files, %d call edges between them, no circle; the core includes no Lua "
-  .. "or binding header"):format(nfiles, ncalls))
+  .. "or binding header; %d binding files may see the layouts"):format(nfiles, ncalls, nallowed))
+if shared then
+  print(("%s exports exactly the %d symbols the public headers declare"):format(shared, nexported))
+end

@@ -90,7 +90,7 @@ bp_EntityId bp_lua_check_entity(lua_State *L, int idx, bp_World **w);
 
 /** Read a rules table or RulesView at stack index idx (as spawn's `rules` field reads
  *  it: a preset from bp.rules.*, tuned, or a plain table with `model`) into *out, for
- *  bp_EntityDef.rules or bp_entity_set_rules. Raises the same errors as
+ *  bp_EntityDef.rules (bp_entity_get_rules reads an entity's back). Raises the same errors as
  *  World:spawn's rules ("<fn>: ..."), and "<fn>: heading and jump hooks are Lua
  *  functions: set them on the entity from Lua" when the rules carry hooks. */
 void bp_lua_check_rules(lua_State *L, int idx, bp_Rules *out, const char *fn);
@@ -98,8 +98,9 @@ void bp_lua_check_rules(lua_State *L, int idx, bp_Rules *out, const char *fn);
 /** Step w by dt seconds as world:step does from Lua (entities' Lua hooks and filters
  *  run; a failing step changes nothing), after bp_lua_sync_world. Never raises:
  *  returns LUA_OK, or the error code of lua_pcall with the message on the stack top
- *  (pop it), or LUA_ERRMEM with nothing pushed when L's stack cannot grow. A host whose entities carry no Lua hooks or filters may call
- *  bp_world_step directly instead (see docs/c-api.md on a failing step). */
+ *  (pop it), or LUA_ERRMEM with nothing pushed when L's stack cannot grow. A host
+ *  whose entities carry no Lua hooks or filters may call bp_world_step(w, dt)
+ *  directly instead (then bp_lua_sync_world before scripts run again). */
 int bp_lua_step(lua_State *L, bp_World *w, double dt);
 
 #if defined(__GNUC__)

@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-#include "blockphys.h"
+#include "bp_internal.h"
 #include "lcompat.h" /* lua.h and lauxlib.h, with 5.4's API on every version (but no %I
                      * in lua_pushfstring: lbp_int_text) */
 

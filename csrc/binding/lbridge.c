@@ -63,11 +63,10 @@ static void note_world(lua_State *L, const bp_World *w)
 static void sync_slot(lua_State *L, int wi, bp_World *w, uint32_t slot)
 {
 	const LWorld *lw = lua_touserdata(L, wi);
-	const bp_Entity *e = bp_world_slot_entity(w, slot);
 	lua_getiuservalue(L, wi, 1);
 	lua_rawgeti(L, -1, (lua_Integer)slot + 1);
 	const LEntity *le = lua_touserdata(L, -1);
-	const bp_EntityId id = {slot + 1, e->generation};
+	const bp_EntityId id = bp_world_slot_id(w, slot);
 	const int fresh = le && le->id.index1 == id.index1 && le->id.generation == id.generation;
 	lua_pop(L, 2);
 	if (fresh)

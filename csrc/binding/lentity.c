@@ -43,7 +43,7 @@ static int l_entity_velocity(lua_State *L)
 {
 	bp_Entity *e = lbp_check_entity(L, 1);
 	for (int a = 0; a < 3; a++)
-		lua_pushnumber(L, e->vel[a]);
+		lua_pushnumber(L, bp_entity_vel(e)[a]);
 	return 3;
 }
 
@@ -57,7 +57,7 @@ static int l_entity_velocity(lua_State *L)
  */
 static int l_entity_box(lua_State *L)
 {
-	lbp_push_collider(L, &lbp_check_entity(L, 1)->box);
+	lbp_push_collider(L, bp_entity_box(lbp_check_entity(L, 1)));
 	return 1;
 }
 
@@ -84,17 +84,11 @@ static void check_position(lua_State *L, int i, double p[3])
 static int l_entity_teleport(lua_State *L)
 {
 	bp_World *w;
-	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
+	lbp_check_entity_w(L, 1, &w);
 	double p[3];
 	check_position(L, 2, p);
-	bp_entity_place(e, p);
-	memcpy(e->prev, p, sizeof p);
-	e->on_ground = 0;
-	e->fall_distance = 0;
-	e->landing_fall = 0;
-	e->out_landing = 0;
-	e->stops = e->prev_stops = 0; /* no contacts where nothing stopped it */
-	bp_broadphase_moved(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
+	/* the previous position too, on_ground, fall and contacts cleared (api.c) */
+	bp_entity_teleport(w, ((LEntity *)lua_touserdata(L, 1))->id, p);
 	return 0;
 }
 
@@ -271,11 +265,11 @@ static int l_entity_knockback(lua_State *L)
 	const double dx = lbp_check_finite(L, 2), dz = lbp_check_finite(L, 3);
 	bp_World *w;
 	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
-	if (e->rules.model != BP_MODEL_BETA173)
+	if (bp_entity_rules(e)->model != BP_MODEL_BETA173)
 		return luaL_error(L, "knockback: needs Beta rules (model beta173), not %s",
-		                  lbp_model_names[e->rules.model]);
+		                  lbp_model_names[bp_entity_rules(e)->model]);
 	double before[3];
-	memcpy(before, e->vel, sizeof before);
+	memcpy(before, bp_entity_vel(e), sizeof before);
 	if (bp_knockback_beta173(e, dx, dz) != BP_OK)
 		return luaL_error(L, "knockback: the direction (dx, dz) must have a length "
 		                     "between about 1e-45 and 3.4e38");
@@ -318,7 +312,7 @@ static int l_entity_native_heading(lua_State *L)
 	bp_World *w;
 	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
 	double dv[2];
-	if (e->rules.model == BP_MODEL_BETA173) {
+	if (bp_entity_rules(e)->model == BP_MODEL_BETA173) {
 		const float s = check_float(L, 2), f = check_float(L, 3), k = check_float(L, 4);
 		bp_heading_beta173(e, bp_entity_input(w, e)->yaw, s, f, k, dv);
 	} else {
@@ -348,8 +342,8 @@ static int l_entity_native_jump(lua_State *L)
 	bp_World *w;
 	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
 	double before[3];
-	memcpy(before, e->vel, sizeof before);
-	if (e->rules.model == BP_MODEL_BETA173)
+	memcpy(before, bp_entity_vel(e), sizeof before);
+	if (bp_entity_rules(e)->model == BP_MODEL_BETA173)
 		bp_jump_beta173(e);
 	else
 		bp_jump_mccpp(e);
@@ -375,7 +369,7 @@ static int l_entity_lerp(lua_State *L)
 	double t = lbp_check_finite(L, 2), p[3], r[3];
 	bp_entity_position(e, p);
 	for (int a = 0; a < 3; a++) {
-		r[a] = t == 1 ? p[a] : e->prev[a] + (p[a] - e->prev[a]) * t;
+		r[a] = t == 1 ? p[a] : bp_entity_prev(e)[a] + (p[a] - bp_entity_prev(e)[a]) * t;
 		if (!isfinite(r[a])) /* a huge alpha extrapolates past the doubles */
 			return luaL_argerror(L, 2, "alpha extrapolates past the finite numbers");
 	}
@@ -594,12 +588,13 @@ static int l_world_spawn(lua_State *L)
 	}
 	/* From here on no Lua call may raise or run code: the entity must end whole. */
 	bp_Entity *e = bp_world_entity(w, le->id);
-	double *dst[4] = {&bp_entity_input(w, e)->yaw, &e->vel[0], &e->vel[1], &e->vel[2]};
+	double *dst[4] = {&bp_entity_input(w, e)->yaw, &bp_entity_vel(e)[0], &bp_entity_vel(e)[1],
+	                  &bp_entity_vel(e)[2]};
 	for (int i = 0; i < 4; i++) {
 		if (given[i])
 			*dst[i] = motion[i];
 	}
-	e->has_filter = (uint8_t)has_filter;
+	bp_entity_set_has_filter(e, has_filter);
 	lua_pushvalue(L, 5);
 	return 1;
 }
@@ -626,8 +621,9 @@ static int l_world_remove(lua_State *L)
 	bp_Status st = bp_world_remove(w, le->id);
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
-	if (bp_world_slot_entity(w, le->id.index1 - 1)->in_events) /* an event names it (its */
-		lbp_keep_departed(L, 1, 2, le->id); /* leave events too): the same userdata */
+	/* an event names it (its leave events too): the same userdata */
+	if (bp_entity_in_events(bp_world_slot_entity(w, le->id.index1 - 1)))
+		lbp_keep_departed(L, 1, 2, le->id);
 	for (int uv = 1; uv <= 2; uv++) {
 		lua_getiuservalue(L, 1, uv);
 		lua_pushnil(L);

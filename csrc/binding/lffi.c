@@ -11,6 +11,7 @@
  */
 #include <math.h>
 
+#include "bp_world.h" /* the layouts: an allowed file (tools/check_structure.lua) */
 #include "lbp.h"
 
 /* Bump with any change of LbpFfiApi (ffi.lua declares the same struct). */

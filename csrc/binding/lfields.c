@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bp_world.h" /* the layouts: an allowed file (tools/check_structure.lua) */
 #include "lbp.h"
 
 /* ------------------------------------------------- velocities inside a step */

@@ -191,7 +191,7 @@ void lbp_set_filter(lua_State *L, int wi, uint32_t index, bp_Entity *e)
 	lua_pop(L, 1);
 	lbp_push_hooks(L, wi, index);
 	lua_insert(L, -2);
-	e->has_filter = (uint8_t)lua_isfunction(L, -1);
+	bp_entity_set_has_filter(e, lua_isfunction(L, -1));
 	lua_setfield(L, -2, "filter");
 	lua_pop(L, 1);
 }

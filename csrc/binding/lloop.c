@@ -8,6 +8,7 @@
 /***
  * @module blockphys.core
  */
+#include "bp_world.h" /* the layouts: an allowed file (tools/check_structure.lua) */
 #include "lbp.h"
 
 #include <math.h>

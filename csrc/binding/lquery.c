@@ -438,8 +438,7 @@ static int push_crossing(lua_State *L, const bp_SweepCross *x)
 		 * still holds the entity crossed: a finalizer run by an earlier allocation may
 		 * have removed it, and a spawn taken its slot. */
 		bp_World *w = lbp_world_of(L, 1);
-		const bp_Entity *e = bp_world_slot_entity(w, x->entity);
-		if (!e->alive || e->serial != x->serial)
+		if (!bp_world_slot_holds(w, x->entity, x->serial))
 			return 0;
 		lbp_push_entity(L, 1, x->entity);
 	}

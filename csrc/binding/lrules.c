@@ -450,13 +450,13 @@ static int l_view_index(lua_State *L)
 	int ei;
 	bp_Entity *e = view_entity(L, &ei, NULL);
 	if (strcmp(k, "model") == 0) {
-		lua_pushstring(L, lbp_model_names[e->rules.model]);
+		lua_pushstring(L, lbp_model_names[bp_entity_rules(e)->model]);
 	} else if (strcmp(k, "resolver") == 0) {
-		lua_pushstring(L, RESOLVER_NAMES[e->rules.resolver]);
+		lua_pushstring(L, RESOLVER_NAMES[bp_entity_rules(e)->resolver]);
 	} else if (strcmp(k, "push") == 0) {
-		push_push_model(L, e->rules.push);
-	} else if (strcmp(k, "integrator") == 0 && e->rules.model == BP_MODEL_MCCPP) {
-		lua_pushstring(L, INTEGRATOR_NAMES[e->rules.integrator]);
+		push_push_model(L, bp_entity_rules(e)->push);
+	} else if (strcmp(k, "integrator") == 0 && bp_entity_rules(e)->model == BP_MODEL_MCCPP) {
+		lua_pushstring(L, INTEGRATOR_NAMES[bp_entity_rules(e)->integrator]);
 	} else if (is_hook_name(k)) {
 		lua_getiuservalue(L, ei, 1);
 		lbp_push_hooks(L, lua_gettop(L), ((LEntity *)lua_touserdata(L, ei))->id.index1 - 1);
@@ -466,9 +466,9 @@ static int l_view_index(lua_State *L)
 			lua_pushnil(L);
 	} else {
 		const bp_RuleField *f = find_field(k);
-		if (!f || !(f->models & (1 << e->rules.model)))
-			return unknown_rule(L, NULL, k, e->rules.model);
-		const bp_Rules r = e->rules; /* a table may be allocated: copy first */
+		if (!f || !(f->models & (1 << bp_entity_rules(e)->model)))
+			return unknown_rule(L, NULL, k, bp_entity_rules(e)->model);
+		const bp_Rules r = *bp_entity_rules(e); /* a table may be allocated: copy first */
 		push_field(L, &r, f);
 	}
 	return 1;
@@ -511,9 +511,9 @@ static int l_view_newindex(lua_State *L)
 		 * moves): find the entity again. */
 		e = view_entity(L, &ei, NULL);
 		if (k[0] == 'h')
-			e->rules.hook_heading = lua_isfunction(L, 3);
+			bp_entity_set_hook(e, 0, lua_isfunction(L, 3));
 		else
-			e->rules.hook_jump = lua_isfunction(L, 3);
+			bp_entity_set_hook(e, 1, lua_isfunction(L, 3));
 		return 0;
 	}
 	if (lua_type(L, 3) == LUA_TTABLE) {
@@ -527,7 +527,7 @@ static int l_view_newindex(lua_State *L)
 		lua_replace(L, 3);
 		e = view_entity(L, &ei, NULL);
 	}
-	bp_Rules r = e->rules; /* validate on a copy: nothing half-written */
+	bp_Rules r = *bp_entity_rules(e); /* validate on a copy: nothing half-written */
 	lua_pushvalue(L, 3);
 	if (!set_rule(L, &r, k, "entity.rules"))
 		return unknown_rule(L, "entity.rules", k, r.model);
@@ -561,7 +561,7 @@ int lbp_rules_copy(lua_State *L)
 		return luaL_error(L, "bp.rules.copy: bad argument #1 (e.rules or a rules table "
 		                     "expected, got %s)", luaL_typename(L, 1));
 	int ei;
-	const bp_Rules r = view_entity(L, &ei, NULL)->rules; /* copied before any allocation
+	const bp_Rules r = *bp_entity_rules(view_entity(L, &ei, NULL)); /* copied before any allocation
 	                                                      * (finalizers) */
 	LEntity *le = lua_touserdata(L, ei);
 	lua_getiuservalue(L, ei, 1);

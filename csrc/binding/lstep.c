@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bp_world.h" /* the layouts: an allowed file (tools/check_structure.lua) */
 #include "lbp.h"
 
 /* ----------------------------------- hooks and filters called from the core */
@@ -338,7 +339,7 @@ static int step(lua_State *L, double dt, const char *fn)
 		bp_world_snapshot_save(w, snap);
 	int base = lua_gettop(L);
 	lbp_nest(1); /* the hooks and filters run under pcall: nothing raises through it */
-	const int failed = bp_world_step(w, dt, &hooks);
+	const int failed = bp_world_step_hooks(w, dt, &hooks);
 	lbp_nest(-1);
 	if (failed) {
 		/* Restore first: building a message may raise (out of memory). */

@@ -502,9 +502,9 @@ static int l_world_block_id(lua_State *L)
 	return 1;
 }
 
-/* A table describing block type `id`. The type is copied first: a finalizer run by an
- * allocation may define blocks (moving the types: see bp_world_block_type); its name
- * and boxes stay put. */
+/* A table describing block type `id`, from its definition as the world keeps it
+ * (bp_world_block_def: a copy, whose name and boxes stay put while the world lives, so
+ * that a finalizer run by an allocation may define blocks meanwhile). */
 /* A list of block-local boxes, as define_block reads them, pushed. */
 static void push_boxes(lua_State *L, const bp_AABB *boxes, int n)
 {
@@ -519,15 +519,14 @@ static void push_boxes(lua_State *L, const bp_AABB *boxes, int n)
 	}
 }
 
-static void push_block_info(lua_State *L, const bp_BlockType *type, uint16_t id)
+static void push_block_info(lua_State *L, const bp_BlockDef *t, uint16_t id)
 {
-	const bp_BlockType copy = *type, *t = &copy;
 	lua_createtable(L, 0, 13);
 	lua_pushinteger(L, id);
 	lua_setfield(L, -2, "id");
 	lua_pushstring(L, t->name);
 	lua_setfield(L, -2, "name");
-	push_boxes(L, t->shape, t->nshape);
+	push_boxes(L, t->boxes, t->nboxes);
 	lua_setfield(L, -2, "boxes");
 	if (t->one_way) {
 		lua_pushstring(L, FACE_NAMES[t->one_way]);
@@ -574,7 +573,9 @@ static int l_world_block_info(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	uint16_t id = check_block(L, w, 2);
-	push_block_info(L, bp_world_block_type(w, id), id);
+	bp_BlockDef def;
+	bp_world_block_def(w, id, &def);
+	push_block_info(L, &def, id);
 	return 1;
 }
 

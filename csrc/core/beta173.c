@@ -7,7 +7,7 @@
  */
 #include "beta173.h"
 #include "move.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "beta173_flow.h"
 #include "beta173_push_out.h"
 #include "chunk.h"

@@ -7,7 +7,7 @@
  * MathHelper.sqrt_double, which returns a float, as the game does.
  */
 #include "beta173_flow.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "query.h"
 
 #include <math.h>

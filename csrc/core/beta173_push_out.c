@@ -6,7 +6,7 @@
  * World.isBlockNormalCube as in the decompilations docs/beta173.md names.
  */
 #include "beta173_push_out.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "query.h"
 
 #include <math.h>

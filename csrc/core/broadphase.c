@@ -8,7 +8,7 @@
  * each cell, so a pile of n entities on one cell costs O(n) per step too, not O(n^2).
  */
 #include "broadphase.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 #include "entity.h"
 

@@ -5,7 +5,7 @@
 #ifndef BP_CORE_BROADPHASE_H
 #define BP_CORE_BROADPHASE_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 
 /** Free the grid's memory (bp_world_destroy). Source: our own. */
 void bp_broadphase_free(bp_World *w);

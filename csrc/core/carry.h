@@ -4,7 +4,7 @@
 #ifndef BP_CORE_CARRY_H
 #define BP_CORE_CARRY_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 
 /** Move a carrying platform (carry and solid) by d like bp_move_by, and its riders (the
  *  entities whose ground it is, and theirs) with it, each through its resolver, their

@@ -6,7 +6,7 @@
  * lookups every reader goes through (bp_world_chunk, bp_world_get_block).
  */
 #include "chunk.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 
 #include <string.h>
@@ -221,6 +221,8 @@ static void chunk_compact(bp_World *w, bp_Chunk *c)
 
 bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint16_t id)
 {
+	if (w->locked || id >= w->ntypes) /* the public API's checks (the binding's first) */
+		return w->locked ? BP_ELOCKED : BP_EINVAL;
 	int64_t found = chunk_find(w, chunk_of(x), chunk_of(y), chunk_of(z));
 	if (w->unloaded_id && (id == w->unloaded_id || chunk_unloaded(w, found)))
 		return id == w->unloaded_id ? BP_EINVAL : BP_EUNLOADED;
@@ -352,6 +354,9 @@ static void fill_unprepare(bp_World *w, const int64_t lo[3], const int64_t hi[3]
 
 bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], uint16_t id)
 {
+	bp_Status bad = bp_fill_check(w, lo, hi, id); /* the public API's (the binding's first) */
+	if (bad != BP_OK)
+		return bad;
 	const int64_t l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
 	const uint32_t nbefore = w->nchunks;
 	if (w->unloaded_id) { /* streaming: no fill reaches into unloaded space */

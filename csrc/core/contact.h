@@ -5,7 +5,7 @@
 #ifndef BP_CORE_CONTACT_H
 #define BP_CORE_CONTACT_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 
 #include <math.h>
 

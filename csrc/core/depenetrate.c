@@ -14,7 +14,7 @@
  * cannot leave it an ulp inside an obstacle.
  */
 #include "depenetrate.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 #include "solid.h"
 

@@ -5,6 +5,6 @@
 #ifndef BP_CORE_DEPENETRATE_H
 #define BP_CORE_DEPENETRATE_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 
 #endif

@@ -2,7 +2,7 @@
  * entity.c - the entity pool: free-list slots, generations, creation order.
  */
 #include "entity.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 
 #include <float.h>
@@ -47,7 +47,9 @@ uint32_t bp_world_next_slot(const bp_World *w)
 bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 {
 	bp_EntityPool *p = &w->entities;
-	if (!def_ok(def))
+	if (w->locked) /* the public API's check (the binding's first) */
+		return BP_ELOCKED;
+	if (!def_ok(def) || bp_rules_error(&def->rules)) /* rules: the public API's check */
 		return BP_EINVAL;
 	/* Reserve every array first so that a failure changes nothing. */
 	bp_entities_compact(w); /* bounds the order array: holes come back here at the latest */

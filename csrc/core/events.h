@@ -4,7 +4,7 @@
 #ifndef BP_CORE_EVENTS_H
 #define BP_CORE_EVENTS_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 
 /** A new world's queue: empty, max BP_DEFAULT_MAX_EVENTS. Source: our own. */
 void bp_events_init(bp_World *w);

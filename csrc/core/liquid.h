@@ -7,7 +7,7 @@
 #ifndef BP_CORE_LIQUID_H
 #define BP_CORE_LIQUID_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 #include "query.h"
 #include "solid.h"
 

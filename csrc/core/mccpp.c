@@ -10,7 +10,7 @@
  * (docs/mccpp.md). The native heading and jump stages: mccpp_stages.c.
  */
 #include "mccpp.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "move.h"
 #include "move_limits.h"
 #include "push.h"

@@ -29,7 +29,7 @@
  * constants and their derivation: rules.c, bp_rules_mccpp).
  */
 #include "mccpp.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "liquid.h"
 #include "move.h"
 #include "move_limits.h"

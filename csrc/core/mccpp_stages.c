@@ -3,7 +3,7 @@
  * mccpp_exact.c) and the hooks' native_heading / native_jump call: input to
  * acceleration, and the jump. A leaf: it calls nothing else in the core.
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "mccpp.h"
 
 #include <math.h>

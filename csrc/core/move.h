@@ -7,7 +7,7 @@
 #ifndef BP_CORE_MOVE_H
 #define BP_CORE_MOVE_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 #include "carry.h"
 #include "contact.h"
 

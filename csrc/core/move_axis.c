@@ -7,7 +7,7 @@
  * the results are the same while the work grows with the distance, not with the
  * region's volume (docs/architecture.md).
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "entity.h"
 #include "query.h"
 #include "solid.h"

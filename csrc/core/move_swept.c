@@ -19,7 +19,7 @@
  * - Boxes are visited along the path in segments of at most one entity size (at
  *   least one block) per axis, so the work grows with the distance, not its cube.
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "entity.h"
 #include "solid.h"
 

@@ -10,7 +10,7 @@
  * Neighbours come from the broadphase in creation order (deterministic).
  */
 #include "push.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "broadphase.h"
 #include "move_limits.h"
 #include "solid.h"

@@ -4,7 +4,7 @@
  * (y, then z, then x) so results never depend on memory layout.
  */
 #include "query.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 #include "chunk.h"
 

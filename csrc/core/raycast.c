@@ -8,7 +8,7 @@
  * between two blocks, hits nothing there (touching is not overlap, as for moves),
  * and a face exactly at max_distance counts.
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "entity.h"
 #include "query.h"
 
@@ -210,6 +210,7 @@ bp_Status bp_world_raycast_with(bp_World *w, const double o[3], const double dir
 {
 	double d[3];
 	hit->kind = BP_HIT_NONE;
+	hit->collider_id = 0;
 	if (bp_ray_normalize(dir, d) != BP_OK || !(max > 0 && max <= BP_MAX_RAY))
 		return BP_EINVAL;
 	for (int a = 0; a < 3; a++) {
@@ -240,6 +241,8 @@ bp_Status bp_world_raycast_with(bp_World *w, const double o[3], const double dir
 		next[a] = boundary(cell[a], step[a], o[a], d[a]);
 	}
 	ray_colliders(w, o, d, max, hit);
+	if (hit->kind == BP_HIT_COLLIDER) /* the public name of what the slot holds */
+		hit->collider_id = bp_world_collider_handle(w, hit->collider);
 	return BP_OK;
 }
 

@@ -3,7 +3,7 @@
  * Beta values: docs/beta173.md (float literals widened to double).
  * MC-CPP values: docs/mccpp.md.
  */
-#include "blockphys.h"
+#include "bp_world.h"
 
 #include <float.h>
 #include <math.h>

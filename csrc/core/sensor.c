@@ -29,6 +29,9 @@ static uint64_t trigger_handle(const bp_World *w, uint32_t index1)
 bp_Status bp_world_add_trigger(bp_World *w, const bp_AABB *box, uint32_t group, uint32_t mask,
                                uint64_t *handle)
 {
+	bp_Status bad = bp_box_check(w, box); /* the public API's (the binding's first) */
+	if (bad != BP_OK)
+		return bad;
 	bp_Sensing *s = &w->sensing;
 	uint32_t slot;
 	if (s->free) {

@@ -5,7 +5,7 @@
 #ifndef BP_CORE_SENSOR_H
 #define BP_CORE_SENSOR_H
 
-#include "blockphys.h"
+#include "bp_world.h"
 
 /** After a step: the overlaps of every trigger and sensor entity with the entities
  *  (broadphase queries), enter and leave events against the last step's. Nothing to

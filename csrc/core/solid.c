@@ -3,7 +3,7 @@
  * boxes of solid entities (boats, minecarts: docs/beta173.md section 4).
  */
 #include "solid.h"
-#include "blockphys.h"
+#include "bp_world.h"
 #include "broadphase.h"
 #include "entity.h"
 #include "query.h"

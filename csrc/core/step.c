@@ -6,7 +6,7 @@
  * skipped (frozen). The broadphase is told of each move. Also
  * one entity's move under the world's lock, a script's e:move (bp_world_move_entity).
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "beta173.h"
 #include "carry.h"
 #include "entity.h"
@@ -67,7 +67,7 @@ static void depenetrate(bp_World *w, uint32_t index)
 	bp_entity_depenetrate(w, index, e->rules.depenetrate_distance, d, &found);
 }
 
-int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
+int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 {
 	bp_entities_compact(w); /* no spawn or remove while locked: no hole appears in it */
 	bp_EntityPool *p = &w->entities;

@@ -3,7 +3,7 @@
  * a block shape or static collider (world:sweep), and every box it crosses on the way
  * (world:sweep_all). Per box, the swept AABB test of bp_aabb_sweep.
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 #include "broadphase.h"
 #include "entity.h"
@@ -252,6 +252,7 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 {
 	hit->kind = BP_HIT_NONE;
 	hit->t = 1;
+	hit->collider_id = 0;
 	for (int a = 0; a < 3; a++) {
 		hit->move[a] = v[a] + 0.0; /* no -0 */
 		if (!(fabs(v[a]) <= BP_MAX_MOVE))
@@ -291,6 +292,8 @@ bp_Status bp_world_sweep(bp_World *w, const bp_AABB *m, const double v[3], bp_Sw
 		if (w->colliders[i].alive == BP_COLLIDER_LIVE)
 			settle_against(m, hit->move, &w->colliders[i].box);
 	}
+	if (hit->kind == BP_HIT_COLLIDER) /* the public name of what the slot holds */
+		hit->collider_id = bp_world_collider_handle(w, hit->collider);
 	return BP_OK;
 }
 

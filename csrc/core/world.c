@@ -2,7 +2,7 @@
  * world.c - world lifetime, block type registry, static colliders.
  * Blocks live in chunk.c, region queries in query.c, entities in entity.c.
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "alloc.h"
 #include "broadphase.h"
 #include "chunk.h"
@@ -203,6 +203,8 @@ static bp_Status name_reserve(bp_World *w, uint32_t n)
 
 bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *id)
 {
+	if (w->locked)
+		return BP_ELOCKED;
 	if (bp_block_def_error(def))
 		return BP_EINVAL;
 	if (bp_world_find_type(w, def->name) >= 0)
@@ -305,6 +307,9 @@ static bp_Status grow_colliders(bp_World *w, uint32_t *slot)
 
 bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handle)
 {
+	bp_Status bad = bp_box_check(w, box); /* the public API's (the binding's first) */
+	if (bad != BP_OK)
+		return bad;
 	uint32_t slot;
 	if (w->colliders_free) { /* the last freed slot: O(1), no search */
 		slot = w->colliders_free - 1;
@@ -375,6 +380,8 @@ const bp_AABB *bp_world_collider_box(const bp_World *w, uint32_t index1)
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 {
 	const bp_Entity *e = bp_world_entity(w, id);
+	if (!e || w->locked) /* the public API's checks (the binding's first) */
+		return e ? BP_ELOCKED : BP_ESTALE;
 	const int sensed = e && e->sensed;
 	bp_Status st = bp_entities_remove(w, id);
 	if (st == BP_OK && sensed) /* its overlaps end: leave events (the slot keeps its */

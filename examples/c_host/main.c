@@ -49,15 +49,21 @@ static int fail(lua_State *L, const char *what)
  * order, hashed h = (h * 31 + byte) mod 2^32 (the spec computes it the same way). */
 static uint32_t digest(bp_World *w)
 {
-	uint32_t h = 0;
-	for (uint32_t i = 0; i < bp_world_entity_count(w); i++) {
+	uint32_t h = 0, n;
+	bp_world_get_entities(w, NULL, 0, &n);
+	bp_EntityId *ids = malloc(sizeof *ids * (n ? n : 1));
+	if (!ids)
+		return 0;
+	bp_world_get_entities(w, ids, n, &n);
+	for (uint32_t i = 0; i < n; i++) {
 		double p[3];
 		char line[96];
-		bp_entity_position(bp_world_slot_entity(w, bp_world_entity_slot(w, i)), p);
+		bp_entity_get_position(w, ids[i], p);
 		snprintf(line, sizeof line, "%.17g %.17g %.17g\n", p[0], p[1], p[2]);
 		for (const char *c = line; *c; c++)
 			h = h * 31u + (unsigned char)*c;
 	}
+	free(ids);
 	return h;
 }
 
@@ -101,16 +107,16 @@ int main(int argc, char **argv)
 		def.y = 1 + (i % 5) * 0.5;
 		if (bp_world_spawn(w, &def, &id) != BP_OK)
 			return fprintf(stderr, "c_host: spawn failed\n"), 1;
-		bp_Entity *e = bp_world_entity(w, id);
-		e->vel[0] = (i % 11 - 5) * 0.01;
-		e->vel[2] = (i % 13 - 6) * 0.01;
-		bp_EntityInput *in = bp_entity_input(w, e);
-		in->forward = i % 3 == 0 ? 1 : 0;
-		in->yaw = (i * 37) % 360;
-		in->jumping = i % 7 == 0;
+		const double v[3] = {(i % 11 - 5) * 0.01, 0, (i % 13 - 6) * 0.01};
+		bp_EntityInput in = {0};
+		in.forward = i % 3 == 0 ? 1 : 0;
+		in.yaw = (i * 37) % 360;
+		in.jumping = i % 7 == 0;
+		if (bp_entity_set_velocity(w, id, v) != BP_OK || bp_entity_set_input(w, id, &in) != BP_OK)
+			return fprintf(stderr, "c_host: bad velocity or input\n"), 1;
 	}
 	for (int t = 0; t < ticks; t++) {
-		if (bp_world_step(w, 0.05, NULL)) /* no hooks: it cannot fail */
+		if (bp_world_step(w, 0.05) != BP_OK) /* no hooks: it cannot fail */
 			return fprintf(stderr, "c_host: step failed\n"), 1;
 	}
 	printf("c_host %08lx %u %d\n", (unsigned long)digest(w), bp_world_entity_count(w), ticks);

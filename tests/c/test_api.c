@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * test_api.c - the C API of libblockphys as a host calls it (<blockphys/blockphys.h>),
- * with cmocka: create, define, fill, spawn, step, query, sweep, raycast, snapshots,
+ * test_api.c - the core's internal interface (bp_internal.h and the layouts of
+ * bp_world.h: what the Lua binding calls, slots, pointers and hooks included), with
+ * cmocka; test_public.c tests the public API alone, as a host sees it. Here: create, define, fill, spawn, step, query, sweep, raycast, snapshots,
  * every status a call returns (BP_ENOMEM from an allocator told to fail), and stale
  * handles. Numbers are exact where the algorithm makes them so (landing heights,
  * hit distances on block faces); the step's own numbers are the Lua suite's job.
@@ -16,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include <blockphys/blockphys.h>
+#include "bp_world.h" /* internal: built with -Icsrc/core/include */
 
 /* An allocator that fails the allocation numbered `fail_at` (1 = the next), counting
  * growths only (frees and shrinks never fail), and keeps the bytes held. */
@@ -256,7 +257,7 @@ static void test_spawn_and_stale_ids(void **state)
 	assert_int_equal(bp_world_remove(w, a), BP_OK);
 	/* the handle and every copy of it are stale now, and stay so after reuse */
 	assert_null(bp_world_entity(w, a));
-	assert_int_equal(bp_world_remove(w, a), BP_EINVAL);
+	assert_int_equal(bp_world_remove(w, a), BP_ESTALE);
 	const bp_EntityId again = spawn_at(w, 2.5, 1, 2.5);
 	assert_int_equal(again.index1, a.index1); /* the slot is reused ... */
 	assert_true(again.generation != a.generation); /* ... with another generation */
@@ -265,7 +266,7 @@ static void test_spawn_and_stale_ids(void **state)
 	const bp_EntityId none = {0, 0}, far = {999, 1};
 	assert_null(bp_world_entity(w, none));
 	assert_null(bp_world_entity(w, far));
-	assert_int_equal(bp_world_remove(w, far), BP_EINVAL);
+	assert_int_equal(bp_world_remove(w, far), BP_ESTALE);
 	assert_int_equal(bp_world_entity_count(w), 1);
 	bp_world_destroy(w);
 }
@@ -277,7 +278,7 @@ static void test_step_lands(void **state)
 	bp_World *w = floor_world(&b);
 	const bp_EntityId id = spawn_at(w, 0.5, 4, 0.5);
 	for (int t = 0; t < 40; t++)
-		assert_int_equal(bp_world_step(w, 0.05, NULL), 0);
+		assert_int_equal(bp_world_step_hooks(w, 0.05, NULL), 0);
 	bp_Entity *e = bp_world_entity(w, id);
 	assert_true(e->on_ground);
 	assert_true(e->box.lo[1] == 1.0); /* feet on the floor's top face, exactly */
@@ -285,14 +286,14 @@ static void test_step_lands(void **state)
 	 * gravity and drag, the same every tick */
 	const double vy = e->vel[1];
 	assert_true(vy < 0 && vy > -0.1);
-	bp_world_step(w, 0.05, NULL);
+	bp_world_step_hooks(w, 0.05, NULL);
 	e = bp_world_entity(w, id);
 	assert_true(e->vel[1] == vy && e->box.lo[1] == 1.0);
 	assert_int_equal(bp_world_lock(w), 0);
 	/* walking forward moves it along +Z at yaw 0 (Beta's convention) */
 	bp_entity_input(w, e)->forward = 1;
 	for (int t = 0; t < 10; t++)
-		bp_world_step(w, 0.05, NULL);
+		bp_world_step_hooks(w, 0.05, NULL);
 	double p[3];
 	bp_entity_position(bp_world_entity(w, id), p);
 	assert_true(p[2] > 0.5 + 0.5);
@@ -300,7 +301,7 @@ static void test_step_lands(void **state)
 	bp_world_destroy(w);
 }
 
-/* A heading hook that aborts the step: bp_world_step reports it. */
+/* A heading hook that aborts the step: bp_world_step_hooks reports it. */
 static int failing_heading(void *ctx, bp_World *w, uint32_t index, double strafe,
                            double forward, double k, double dv[2])
 {
@@ -321,9 +322,66 @@ static void test_step_hook_fails(void **state)
 	assert_int_equal(bp_world_spawn(w, &def, &id), BP_OK);
 	int calls = 0;
 	const bp_Hooks hooks = {&calls, failing_heading, NULL, NULL};
-	assert_int_not_equal(bp_world_step(w, 0.05, &hooks), 0);
+	assert_int_not_equal(bp_world_step_hooks(w, 0.05, &hooks), 0);
 	assert_int_equal(calls, 1);
 	assert_int_equal(bp_world_lock(w), 0); /* unlocked after a failure */
+	bp_world_destroy(w);
+}
+
+/* A heading hook that tries every call a hook may not make: each must give
+ * BP_ELOCKED and change nothing; reads and input/velocity writes are allowed. */
+static int locked_heading(void *ctx, bp_World *w, uint32_t index, double strafe,
+                          double forward, double k, double dv[2])
+{
+	(void)strafe, (void)forward, (void)k;
+	int *bad = ctx;
+	const bp_EntityId self = bp_world_slot_id(w, index);
+	bp_BlockDef def = bp_default_block_def();
+	def.name = "late";
+	uint16_t id;
+	bp_EntityDef edef = bp_default_entity_def();
+	bp_EntityId e;
+	const int32_t lo[3] = {0, 5, 0}, hi[3] = {1, 5, 1};
+	const bp_AABB box = {{0, 5, 0}, {1, 6, 1}};
+	bp_ColliderId c;
+	const double pos[3] = {0.5, 3, 0.5}, v[3] = {0, 0, 0};
+	bp_EntityInput in = {0};
+	*bad += bp_world_define_block(w, &def, &id) != BP_ELOCKED;
+	*bad += bp_world_set_block(w, 0, 5, 0, 1) != BP_ELOCKED;
+	*bad += bp_world_fill(w, lo, hi, 1) != BP_ELOCKED;
+	*bad += bp_world_spawn(w, &edef, &e) != BP_ELOCKED;
+	*bad += bp_world_remove(w, self) != BP_ELOCKED;
+	*bad += bp_world_add_collider(w, &box, &c) != BP_ELOCKED;
+	*bad += bp_world_add_trigger(w, &box, 1, 1, &c) != BP_ELOCKED;
+	*bad += bp_entity_teleport(w, self, pos) != BP_OK; /* allowed, as e:teleport */
+	*bad += bp_world_step(w, 0.05) != BP_ELOCKED;
+	*bad += bp_entity_set_velocity(w, self, v) != BP_OK;
+	*bad += bp_entity_get_input(w, self, &in) != BP_OK;
+	*bad += bp_entity_set_input(w, self, &in) != BP_OK;
+	*bad += bp_world_lock(w) != 1 || bp_world_step_dt(w) != 0.05;
+	dv[0] = dv[1] = 0;
+	return 0;
+}
+
+static void test_locked_from_hook(void **state)
+{
+	(void)state;
+	Budget b;
+	bp_World *w = floor_world(&b);
+	bp_EntityDef def = bp_default_entity_def();
+	def.y = 1;
+	def.rules.hook_heading = 1;
+	bp_EntityId id;
+	assert_int_equal(bp_world_spawn(w, &def, &id), BP_OK);
+	const bp_WorldStats before = bp_world_stats(w);
+	int bad = 0;
+	const bp_Hooks hooks = {&bad, locked_heading, NULL, NULL};
+	assert_int_equal(bp_world_step_hooks(w, 0.05, &hooks), 0);
+	assert_int_equal(bad, 0);
+	const bp_WorldStats after = bp_world_stats(w);
+	assert_true(after.blocks == before.blocks && after.block_types == before.block_types &&
+	            after.entities == 1 && after.colliders == 0);
+	assert_int_equal(bp_world_get_block(w, 0, 5, 0), 0);
 	bp_world_destroy(w);
 }
 
@@ -485,7 +543,7 @@ static void test_snapshot(void **state)
 	assert_non_null(buf);
 	bp_world_snapshot_save(w, buf);
 	for (int t = 0; t < 5; t++)
-		bp_world_step(w, 0.05, NULL);
+		bp_world_step_hooks(w, 0.05, NULL);
 	double moved[3];
 	bp_entity_position(bp_world_entity(w, id), moved);
 	assert_true(moved[1] < 4);
@@ -496,7 +554,7 @@ static void test_snapshot(void **state)
 	assert_true(p[1] == 4);
 	/* the same steps again give the same position, bit for bit */
 	for (int t = 0; t < 5; t++)
-		bp_world_step(w, 0.05, NULL);
+		bp_world_step_hooks(w, 0.05, NULL);
 	bp_entity_position(bp_world_entity(w, id), p);
 	assert_memory_equal(p, moved, sizeof p);
 	free(buf);
@@ -513,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_move_statuses),  cmocka_unit_test(test_query),
 		cmocka_unit_test(test_raycast),        cmocka_unit_test(test_sweep_and_colliders),
 		cmocka_unit_test(test_snapshot),
+		cmocka_unit_test(test_locked_from_hook),
 	};
 	return cmocka_run_group_tests_name("blockphys C API", tests, NULL, NULL);
 }

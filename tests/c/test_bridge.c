@@ -174,13 +174,13 @@ static void test_script_defines_spawns_tunes(void **state)
 	bp_World *ew = NULL;
 	const bp_EntityId id = bp_lua_check_entity(L, -1, &ew);
 	assert_ptr_equal(ew, f->w);
-	const bp_Entity *e = bp_world_entity(f->w, id);
-	assert_non_null(e);
-	assert_true(e->rules.jump_impulse == 0.6);
-	assert_true(e->rules.gravity == 0.1);
+	bp_Rules rules;
+	assert_int_equal(bp_entity_get_rules(f->w, id, &rules), BP_OK);
+	assert_true(rules.jump_impulse == 0.6);
+	assert_true(rules.gravity == 0.1);
 	/* C steps; Lua reads the result through its own Entity */
 	for (int t = 0; t < 30; t++)
-		assert_int_equal(bp_world_step(f->w, 0.05, NULL), 0);
+		assert_int_equal(bp_world_step(f->w, 0.05), BP_OK);
 	run(L, "local e = ... return e.y, e.on_ground", 1, 2);
 	assert_true(lua_tonumber(L, -2) == 1.0);
 	assert_true(lua_toboolean(L, -1));
@@ -234,7 +234,7 @@ static void test_c_spawns_and_removes(void **state)
 	/* and removed from Lua: C sees it gone */
 	bp_lua_push_world(L, f->w);
 	run(L, "local w = ... w:remove(w:entities()[1])", 1, 0);
-	assert_null(bp_world_entity(f->w, ids[0]));
+	assert_false(bp_entity_is_valid(f->w, ids[0]));
 }
 
 static void test_lua_cannot_free_host_world(void **state)
@@ -288,11 +288,15 @@ static void test_step_runs_lua_hooks(void **state)
 	lua_getglobal(L, "calls");
 	assert_int_equal(lua_tointeger(L, -1), 1);
 	lua_pop(L, 1);
-	const bp_Entity *e = bp_world_slot_entity(f->w, bp_world_entity_slot(f->w, 0));
-	assert_true(e->box.lo[0] > 0.5 - 0.3 + 0.2); /* pushed +X by the hook's 0.25 */
+	bp_EntityId first;
+	uint32_t n;
+	assert_int_equal(bp_world_get_entities(f->w, &first, 1, &n), BP_OK);
+	bp_AABB box;
+	assert_int_equal(bp_entity_get_box(f->w, first, &box), BP_OK);
+	assert_true(box.lo[0] > 0.5 - 0.3 + 0.2); /* pushed +X by the hook's 0.25 */
 	/* a hook that raises: the step fails, changes nothing, and says why */
 	double before[3];
-	bp_entity_position(e, before);
+	assert_int_equal(bp_entity_get_position(f->w, first, before), BP_OK);
 	bp_lua_push_world(L, f->w);
 	run(L, "local w = ... w:entities()[1].rules.heading = function() error('no heading') end",
 	    1, 0);
@@ -300,7 +304,7 @@ static void test_step_runs_lua_hooks(void **state)
 	assert_non_null(strstr(lua_tostring(L, -1), "no heading"));
 	lua_pop(L, 1);
 	double after[3];
-	bp_entity_position(bp_world_slot_entity(f->w, bp_world_entity_slot(f->w, 0)), after);
+	assert_int_equal(bp_entity_get_position(f->w, first, after), BP_OK);
 	assert_memory_equal(before, after, sizeof before);
 }
 

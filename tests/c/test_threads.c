@@ -75,19 +75,22 @@ static void *run_scene(void *arg)
 			job->failed = 1;
 			continue;
 		}
-		bp_Entity *ent = bp_world_entity(w, id);
-		bp_EntityInput *in = bp_entity_input(w, ent);
-		in->forward = (i + job->seed) % 3 ? 1 : -0.5;
-		in->strafe = (i % 5) * 0.25 - 0.5;
-		in->yaw = (i * 47 + job->seed * 90) % 360;
-		in->jumping = (i + job->seed) % 6 == 0;
+		bp_EntityInput in = {0};
+		in.forward = (i + job->seed) % 3 ? 1 : -0.5;
+		in.strafe = (i % 5) * 0.25 - 0.5;
+		in.yaw = (i * 47 + job->seed * 90) % 360;
+		in.jumping = (i + job->seed) % 6 == 0;
+		job->failed |= bp_entity_set_input(w, id, &in) != BP_OK;
 	}
 	for (int t = 0; t < TICKS; t++)
-		job->failed |= bp_world_step(w, 0.05, NULL) != 0;
+		job->failed |= bp_world_step(w, 0.05) != BP_OK;
 	uint64_t h = 1469598103934665603u;
-	for (uint32_t i = 0; i < bp_world_entity_count(w); i++) {
+	bp_EntityId ids[ENTITIES];
+	uint32_t n;
+	job->failed |= bp_world_get_entities(w, ids, ENTITIES, &n) != BP_OK || n > ENTITIES;
+	for (uint32_t i = 0; i < n && i < ENTITIES; i++) {
 		double p[3];
-		bp_entity_position(bp_world_slot_entity(w, bp_world_entity_slot(w, i)), p);
+		job->failed |= bp_entity_get_position(w, ids[i], p) != BP_OK;
 		const unsigned char *c = (const unsigned char *)p;
 		for (size_t k = 0; k < sizeof p; k++)
 			h = (h ^ c[k]) * 1099511628211u;

@@ -16,8 +16,12 @@ typedef enum bp_Status {
 	BP_EINVAL,     /* an argument is out of its documented range */
 	BP_EHOOK,      /* a hook or filter (the caller's code) failed; the caller holds its
 	                * message (bp_world_move_entity) */
-	BP_EUNLOADED   /* the blocks to change lie in unloaded space (stream.c); nothing
+	BP_EUNLOADED,  /* the blocks to change lie in unloaded space (stream.c); nothing
 	                * was changed */
+	BP_ESTALE,     /* an id names nothing live: null, removed, its slot reused, or
+	                * another world's */
+	BP_ELOCKED     /* the world is locked (bp_world_lock): called from a hook during a
+	                * step or a script's move */
 } bp_Status;
 
 /** Allocator with lua_Alloc's contract (nsize 0 frees; returns NULL on failure): the

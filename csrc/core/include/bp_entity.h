@@ -10,10 +10,7 @@
 
 #include "bp_aabb.h"
 #include "bp_rules.h"
-
-/** Largest entity width and height (blocks): bounds the work of one move. */
-#define BP_MAX_ENTITY_WIDTH 16.0
-#define BP_MAX_ENTITY_HEIGHT 32.0
+#include "bp_types.h"
 
 /** Most non-air cells one bp_GatherCache holds. */
 #define BP_GATHER_CELLS 16
@@ -87,31 +84,6 @@ typedef struct bp_Entity {
 	int32_t stream_lo[3];
 } bp_Entity;
 
-/** What a script writes every tick, kept per slot in a compact array of the pool, apart
- *  from bp_Entity: writing an input then touches little memory (a large crowd's
- *  entities do not stay in cache from one step to the next). */
-typedef struct bp_EntityInput {
-	double forward, strafe, yaw; /* [-1, 1], [-1, 1] (left > 0), degrees */
-	uint8_t jumping, sneaking, flying;
-	uint8_t jump_latch; /* jumping was set since the entity's last tick (a tap) */
-} bp_EntityInput;
-
-/** Set the jump input: a press also latches until the entity's next tick, so that a
- *  tap released before any tick ran still jumps once. Every writer of `jumping` calls
- *  it. Source: our own (docs/game-loop.md). */
-static inline void bp_input_set_jumping(bp_EntityInput *in, int jumping)
-{
-	in->jumping = (uint8_t)(jumping != 0);
-	if (jumping)
-		in->jump_latch = 1;
-}
-
-/** Whether the entity jumps this tick: held now, or pressed since its last tick. */
-static inline int bp_input_jump(const bp_EntityInput *in)
-{
-	return in->jumping || in->jump_latch;
-}
-
 /** One entity and its inputs, saved and put back whole (bp_world_entity_save): the
  *  state a failed e:move restores. */
 typedef struct bp_EntityState {
@@ -139,22 +111,5 @@ typedef struct bp_EntityPool {
 
 /** A hole in bp_EntityPool.order: a slot removed since the last compaction. */
 #define BP_NO_SLOT UINT32_MAX
-
-/** Handle of an entity: index1 = slot + 1 (0 is null), plus the slot's generation. */
-typedef struct bp_EntityId {
-	uint32_t index1;
-	uint32_t generation;
-} bp_EntityId;
-
-/** Definition for bp_world_spawn; fill from bp_default_entity_def(). */
-typedef struct bp_EntityDef {
-	double x, y, z;        /* feet: centre of the bottom face (blocks) */
-	double width, height;  /* blocks; defaults 0.6F x 1.8F (the Beta player) */
-	int solid;
-	int sensor;            /* a sensor (sensor.c): never solid, no push */
-	int carry;             /* a carrying platform (carry.c) */
-	uint32_t group, mask;  /* defaults: group 1, mask all */
-	bp_Rules rules;
-} bp_EntityDef;
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * bp_world.h - the world: block type registry, chunked sparse block grid over the
  * whole int32 range, free-standing static colliders, and region queries.
- * The struct is public so that blockphys.h's inline accessors (bp_world_lock,
- * bp_world_ticking, bp_world_step_dt, bp_entity_input) read fields cheaply; a binding
- * reads a world only through blockphys.h's functions and those accessors.
+ * Internal (not installed): the core includes it, and of the binding only the files
+ * that tools/check_structure.lua allows; a host sees bp_World as an opaque type
+ * (blockphys.h) and the public value types in bp_types.h.
  * The world owns everything (Box2D v3 model); callers hold indices and handles only.
  */
 #ifndef BP_WORLD_H
@@ -18,26 +18,8 @@
 #include "bp_entity.h"
 #include "bp_events.h"
 #include "bp_sensor.h"
-
-enum { BP_LIQUID_NONE = 0, BP_LIQUID_WATER = 1, BP_LIQUID_LAVA = 2 };
-
-/** The face of a one-way block type or static collider: its boxes stop only the moves
- *  that reach them through that face from outside (BP_FACE_UP: a platform landed on
- *  from above and jumped through from below). East is +X, south +Z (docs/conventions.md).
- *  The face's axis is (face - 1) / 2; odd faces look toward +, even ones toward -. */
-enum {
-	BP_FACE_NONE = 0,
-	BP_FACE_EAST = 1,
-	BP_FACE_WEST = 2,
-	BP_FACE_UP = 3,
-	BP_FACE_DOWN = 4,
-	BP_FACE_SOUTH = 5,
-	BP_FACE_NORTH = 6
-};
-
-/** Most boxes one block type may have, and most block types per world (ids are uint16). */
-#define BP_MAX_TYPE_BOXES 64
-#define BP_MAX_TYPES 65535
+#include "bp_internal.h"
+#include "bp_types.h"
 
 /** A block type. Boxes are in block-local coordinates: x and z in [0, 1], y in [0, 2]
  *  (a shape may rise at most one block above its cell, like a 1.5-high fence). */
@@ -68,25 +50,6 @@ typedef struct bp_BlockType {
 	uint8_t one_way;        /* BP_FACE_*: the face through which its boxes stop moves */
 } bp_BlockType;
 
-/** Definition of a block type; fill from bp_default_block_def(). */
-typedef struct bp_BlockDef {
-	const char *name;
-	const bp_AABB *boxes; /* NULL with nboxes < 0 means "full cube" */
-	int nboxes;
-	double slipperiness;
-	int liquid;
-	int climbable;
-	double velocity_factor; /* in [0, 1]; 1: none */
-	int web;
-	int level; /* 0..15; not 0 only for a liquid */
-	int solid; /* < 0: derived (some box and not a liquid); else a boolean */
-	int ice;
-	int normal_cube; /* < 0: derived (the unit cube and solid); else a boolean */
-	const bp_AABB *outline; /* the cursor's shape, checked as boxes are */
-	int noutline;           /* < 0: the collision boxes (the default) */
-	int one_way;            /* BP_FACE_*: BP_FACE_NONE (0) blocks from every side */
-} bp_BlockDef;
-
 /** 16x16x16 blocks. A chunk whose blocks are all one id keeps no array (ids == NULL),
  *  so solid ground and cleared air cost a few bytes. */
 #define BP_CHUNK_SIZE 16
@@ -99,15 +62,6 @@ typedef struct bp_Chunk {
 	uint32_t liquid; /* liquid blocks: liquid tests skip chunks without any */
 	uint32_t touch;  /* blocks that act on what touches them (web, velocity_factor) */
 } bp_Chunk;
-
-/** Collider handles are one integer of 63 bits: the 1-based slot in the low 24, the
- *  slot's generation in the next 24 and the world's handle_tag in the top 15, so that
- *  a handle from another world names nothing here. A slot whose generation reaches
- *  BP_MAX_COLLIDER_GEN is retired instead of wrapping, so that no removed handle ever
- *  names a collider again. */
-#define BP_MAX_COLLIDERS ((1u << 24) - 1)
-#define BP_MAX_COLLIDER_GEN ((1u << 24) - 1)
-#define BP_HANDLE_TAG_MAX ((1u << 15) - 1)
 
 /** A free-standing static collider (world space). */
 typedef struct bp_StaticCollider {
@@ -122,18 +76,6 @@ typedef struct bp_StaticCollider {
 /** bp_StaticCollider.alive: a free slot, a collider that blocks every move, a live
  *  one-way collider (only solid.c's one-way walk and rays see it). */
 enum { BP_COLLIDER_FREE = 0, BP_COLLIDER_LIVE = 1, BP_COLLIDER_ONE_WAY = 2 };
-
-typedef struct bp_World bp_World;
-
-/** Counters of a world (bp_world_stats). */
-typedef struct bp_WorldStats {
-	uint64_t blocks;      /* stored non-air blocks */
-	uint32_t chunks;      /* 16^3 chunks stored */
-	size_t bytes;         /* memory held through the world's allocator (the core's only) */
-	uint32_t block_types; /* defined types, air included */
-	uint32_t entities;    /* live entities */
-	uint32_t colliders;   /* live static colliders */
-} bp_WorldStats;
 
 #define BP_CHUNK_CACHE 8
 
@@ -241,9 +183,30 @@ typedef struct bp_Hooks {
 } bp_Hooks;
 
 /** The inputs of a live entity of w (see bp_EntityInput; units there). Source: our own. */
-static inline bp_EntityInput *bp_entity_input(bp_World *w, const bp_Entity *e)
+static inline bp_EntityInput *bp_entity_input_inline(bp_World *w, const bp_Entity *e)
 {
 	return &w->entities.input[e - w->entities.items];
 }
+
+/** Position (feet: centre of the bottom face) from the box, into pos (blocks). Source:
+ *  docs/conventions.md. */
+static inline void bp_entity_position_inline(const bp_Entity *e, double pos[3])
+{
+	pos[0] = (e->box.lo[0] + e->box.hi[0]) / 2;
+	pos[1] = e->box.lo[1];
+	pos[2] = (e->box.lo[2] + e->box.hi[2]) / 2;
+}
+
+/* The core and the binding files that see this layout read the world's state directly:
+ * these accessors are real functions for a host (blockphys.h, bp_internal.h, defined
+ * in api.c, whose definitions put their names in parentheses), and a field read here
+ * (or an inline function),
+ * as they were before the world became opaque (entity field writes and hooks call
+ * them on every access). */
+#define bp_world_lock(w) ((w)->locked)
+#define bp_entity_input(w, e) bp_entity_input_inline((w), (e))
+#define bp_entity_position(e, pos) bp_entity_position_inline((e), (pos))
+#define bp_world_ticking(w) ((w)->ticking)
+#define bp_world_step_dt(w) ((w)->step_dt)
 
 #endif
