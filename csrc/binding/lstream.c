@@ -49,7 +49,9 @@ static void raise_stream_status(lua_State *L, bp_Status st, const char *fn)
  * returns. Every id is checked before anything changes. Cost: about a copy of the
  * 8 KB. Source: our own (docs/streaming.md).
  * @function World:load_chunk
- * @tparam integer cx @tparam integer cy @tparam integer cz chunk coordinates
+ * @tparam integer cx chunk coordinate (blocks cx * 16 .. cx * 16 + 15)
+ * @tparam integer cy chunk coordinate
+ * @tparam integer cz chunk coordinate
  *   (block coordinate // 16), integers in [-2^27, 2^27 - 1]
  * @tparam string data 8192 bytes
  * @raise "bad argument #n to 'load_chunk' (chunk coordinate must be an integer in
@@ -95,7 +97,9 @@ static int l_world_load_chunk(lua_State *L)
  * box touches it is not stepped (`e.frozen`) until the chunk is loaded. Unloading an
  * unloaded chunk does nothing. Source: our own (docs/streaming.md).
  * @function World:unload_chunk
- * @tparam integer cx @tparam integer cy @tparam integer cz chunk coordinates
+ * @tparam integer cx chunk coordinate (blocks cx * 16 .. cx * 16 + 15)
+ * @tparam integer cy chunk coordinate
+ * @tparam integer cz chunk coordinate
  * @raise chunk coordinate errors as World:load_chunk; "unload_chunk: world is locked:
  *   ..." inside world:step; "unload_chunk: a block type named 'blockphys:unloaded'
  *   exists ..."; "not enough memory". Nothing changes when it raises.
@@ -116,7 +120,9 @@ static int l_world_unload_chunk(lua_State *L)
  * unloaded. The bulk read of a region: about 1 ns a cell against get_block's
  * call per cell. Source: our own.
  * @function World:chunk_data
- * @tparam integer cx @tparam integer cy @tparam integer cz chunk coordinates
+ * @tparam integer cx chunk coordinate (blocks cx * 16 .. cx * 16 + 15)
+ * @tparam integer cy chunk coordinate
+ * @tparam integer cz chunk coordinate
  * @treturn ?string data
  * @raise chunk coordinate errors as World:load_chunk.
  */
