@@ -87,6 +87,7 @@ static int l_entity_teleport(lua_State *L)
 	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
 	double p[3];
 	check_position(L, 2, p);
+	bp_entity_touch(w, e); /* it and the sleepers near where it was wake */
 	bp_entity_place(e, p);
 	memcpy(e->prev, p, sizeof p);
 	e->on_ground = 0;
@@ -95,6 +96,7 @@ static int l_entity_teleport(lua_State *L)
 	e->out_landing = 0;
 	e->stops = e->prev_stops = 0; /* no contacts where nothing stopped it */
 	bp_broadphase_moved(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1);
+	bp_entity_touch(w, e); /* and those near where it went */
 	return 0;
 }
 
@@ -138,6 +140,7 @@ static int l_entity_set_input(lua_State *L)
 	const double strafe = check_input_axis(L, 3, "strafe");
 	const double yaw = lbp_check_finite(L, 4);
 	const uint8_t jumping = check_input_flag(L, 5), sneaking = check_input_flag(L, 6);
+	bp_entity_wake(w, e);
 	bp_EntityInput *in = bp_entity_input(w, e);
 	in->forward = forward;
 	in->strafe = strafe;
@@ -183,12 +186,14 @@ static void raise_depenetrate(lua_State *L, bp_Status st, const char *fn)
 static int l_entity_depenetrate(lua_State *L)
 {
 	bp_World *w;
-	lbp_check_entity_w(L, 1, &w);
+	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
 	const double max = check_depenetrate_distance(L, 2);
 	double d[3];
 	int found;
+	bp_entity_touch(w, e); /* it and the sleepers near it wake, before and after */
 	bp_Status st = bp_entity_depenetrate(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1,
 	                                     max, d, &found);
+	bp_entity_touch(w, bp_world_slot_entity(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1));
 	if (st != BP_OK)
 		raise_depenetrate(L, st, "depenetrate");
 	if (!found) {
@@ -276,6 +281,7 @@ static int l_entity_knockback(lua_State *L)
 		                  lbp_model_names[e->rules.model]);
 	double before[3];
 	memcpy(before, e->vel, sizeof before);
+	bp_entity_wake(w, e);
 	if (bp_knockback_beta173(e, dx, dz) != BP_OK)
 		return luaL_error(L, "knockback: the direction (dx, dz) must have a length "
 		                     "between about 1e-45 and 3.4e38");

@@ -658,6 +658,31 @@ static inline double bp_world_step_dt(const bp_World *w)
  *  instead. Source: our own. */
 uint32_t bp_world_step_over_limit(const bp_World *w, double *by);
 
+/* --- sleeping (sleep.c) --- */
+
+/** Turn sleeping on or off (world.sleeping). Off (a new world's default in C; the Lua
+ *  binding turns it on) wakes every sleeper. Results are the same bit for bit either
+ *  way, provided every write of an entity's fields outside a step is preceded by
+ *  bp_entity_touch (inputs: bp_entity_wake). Source: our own. */
+void bp_world_set_sleeping(bp_World *w, int on);
+
+/** Whether sleeping is on. Source: our own. */
+int bp_world_sleeping(const bp_World *w);
+
+/** Whether entity e sleeps: its tick was a fixed point and nothing that could change
+ *  it happened since, so steps skip it (e.sleeping). Source: our own. */
+int bp_entity_sleeping(const bp_World *w, const bp_Entity *e);
+
+/** Wake entity e: every writer of its inputs calls it (before or after the write).
+ *  O(1). Source: our own. */
+void bp_entity_wake(bp_World *w, bp_Entity *e);
+
+/** Wake entity e and the sleepers within reach of its box: every writer of its state
+ *  (box, velocity, flags, rules, filters) calls it before the write, and a writer of
+ *  its box also after. One broadphase query while some entity sleeps, else nothing.
+ *  Source: our own. */
+void bp_entity_touch(bp_World *w, bp_Entity *e);
+
 /** Move the entity in live slot `slot` (0-based) by d (blocks) with the per-axis
  *  (swept = 0: bp_move_axis) or the swept resolver (bp_move_swept), as a script's
  *  e:move: hooks->filter decides the pairs of entities with a filter (hooks may be

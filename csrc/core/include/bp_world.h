@@ -222,6 +222,22 @@ struct bp_World {
 	 * to norder slots each, kept between steps. */
 	uint32_t *sep_list;
 	uint32_t sep_cap;
+	/* Sleeping (sleep.c): an entity whose tick is a fixed point is not stepped until
+	 * something that could change its tick wakes it. sleep_on: world.sleeping.
+	 * awake: the slots a step walks, creation order, rebuilt when awake_dirty (cap
+	 * >= norder, reserved by spawns); late: slots woken during a step's entity loop
+	 * whose turn is still to come (serial order). sleep_interactive: sleepers that
+	 * are solid, push, carry or have a filter. sleep_dt: the last step's dt. */
+	int sleep_on;
+	int awake_dirty;
+	uint32_t *awake;
+	uint32_t nawake, awake_cap;
+	uint32_t *late;
+	uint32_t nlate, late_next, late_cap;
+	uint32_t nsleeping, sleep_interactive;
+	uint32_t tick_serial; /* serial + 1 of the entity whose tick runs (0: none) */
+	uint32_t spawn_seen;  /* next_serial when the last step began: later ones are new */
+	double sleep_dt;
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to

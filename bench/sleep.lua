@@ -1,0 +1,62 @@
+--- Sleeping benchmark: 100,000 idle mobs (asleep after their first ticks) beside 1,000
+-- walkers, against the 1,000 walkers alone, measured in one run; then the same with
+-- the Beta push on for everyone (the idle mobs touch nothing, so none runs its push
+-- search). The target (issue 33): the crowd with sleepers costs at most 2x the walkers.
+--
+-- Run from the checkout root (build first with `make`):
+--   lua5.4 -e 'package.path="./lua/?.lua;./lua/?/init.lua;"..package.path;
+--              package.cpath="./build/lua5.4/?.so;"..package.cpath' bench/sleep.lua
+-- Optional argument: the number of idle mobs (default 100000).
+local bp = require "blockphys"
+
+local IDLE = tonumber(arg and arg[1]) or 100000
+local WALKERS = 1000
+local WARMUP, STEPS = 5, 40
+
+local function world(idle, push)
+  local w = bp.World()
+  local stone = w:define_block{ name = "stone" }
+  local side = math.ceil(math.sqrt(idle + WALKERS) * 1.5) + 4
+  w:fill(-2, 0, -2, side + 2, 0, side + 2, stone)
+  local rules = bp.rules.beta173{ push = push }
+  -- Idle mobs on a grid 1.5 blocks apart (touching nothing); walkers in their own
+  -- strip beside them, walking back and forth.
+  local per_row = math.floor(side / 1.5)
+  for i = 0, idle - 1 do
+    w:spawn{ x = 0.5 + (i % per_row) * 1.5, y = 1, z = 0.5 + math.floor(i / per_row) * 1.5,
+             rules = rules }
+  end
+  local walkers = {}
+  for i = 0, WALKERS - 1 do
+    walkers[#walkers + 1] = w:spawn{ x = -600.5 - (i % 40) * 2, y = 1,
+      z = 0.5 + math.floor(i / 40) * 2, rules = rules }
+  end
+  w:fill(-700, 0, -2, -590, 0, 60, stone)
+  return w, walkers
+end
+
+local function clock(w, walkers)
+  local t0
+  for s = 1, WARMUP + STEPS do
+    if s == WARMUP + 1 then t0 = os.clock() end
+    local f = (math.floor(s / 20) % 2 == 0) and 1 or -1
+    for _, e in ipairs(walkers) do e:set_input(f, 0, 0, false) end
+    w:step(0.05)
+  end
+  return (os.clock() - t0) / STEPS
+end
+
+for _, push in ipairs{ false, "beta173" } do
+  local w1, k1 = world(0, push)
+  local alone = clock(w1, k1)
+  local w2, k2 = world(IDLE, push)
+  for _ = 1, 4 do w2:step(0.05) end -- the idle ones settle and fall asleep
+  local asleep = 0
+  for _, e in ipairs(w2:entities()) do if e.sleeping then asleep = asleep + 1 end end
+  local crowd = clock(w2, k2)
+  w2.sleeping = false
+  local awake = clock(w2, k2)
+  print(("sleep push=%-7s walkers %d alone %.3f ms/step; + %d idle (%d asleep) %.3f ms/step (%.2fx); same crowd awake %.2f ms/step (%.1fx)"):format(
+    tostring(push), WALKERS, alone * 1e3, IDLE, asleep, crowd * 1e3, crowd / alone,
+    awake * 1e3, awake / alone))
+end
