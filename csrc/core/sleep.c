@@ -18,7 +18,7 @@
 /* Margin (blocks) around an entity's box within which another entity's tick may see
  * it or act on it, beyond the other's push radius: a sleeper's own reach (resting
  * move, step-up, guard probe, push radius, each bounded by bp_sleep_candidate) fits. */
-#define ENTITY_REACH 3.0
+#define ENTITY_REACH 2.0
 
 static int interactive(const bp_Entity *e)
 {
@@ -57,6 +57,9 @@ static void wake(bp_World *w, uint32_t slot)
 	p->asleep[slot] = 0;
 	w->nsleeping--;
 	w->sleep_interactive -= (uint32_t)interactive(e);
+	bp_sleep_map_add(w, &e->box, -1);
+	if (!w->nsleeping)
+		bp_sleep_map_free(w);
 	w->awake_dirty = 1;
 	e->quiet = 0;
 	if (w->tick_serial && e->serial >= w->tick_serial && w->nlate < w->late_cap) {
@@ -93,6 +96,8 @@ static int wake_one(void *ctx, uint32_t index)
 /* Wake the sleepers whose boxes overlap r (all, or only interactive ones). */
 static void wake_in(bp_World *w, const bp_AABB *r, uint32_t self, int all)
 {
+	if (!bp_sleep_map_any(w, r))
+		return; /* no sleeper near: no query */
 	Near c = {w, self, all};
 	bp_broadphase_visit(w, r, wake_one, &c);
 }
@@ -276,6 +281,7 @@ void bp_sleep_settle(bp_World *w)
 				p->asleep[slot] = 1;
 				w->nsleeping++;
 				w->sleep_interactive += (uint32_t)interactive(e);
+				bp_sleep_map_add(w, &e->box, 1);
 			} else if (list == w->awake) {
 				w->awake[k++] = slot;
 			}
@@ -314,6 +320,7 @@ int bp_entity_sleeping(const bp_World *w, const bp_Entity *e)
 
 void bp_sleep_free(bp_World *w)
 {
+	bp_sleep_map_free(w);
 	bp_free(&w->mem, w->awake, (size_t)w->awake_cap * sizeof(uint32_t));
 	bp_free(&w->mem, w->late, (size_t)w->late_cap * sizeof(uint32_t));
 }

@@ -60,6 +60,16 @@ void bp_sleep_wake_all(bp_World *w);
  *  changing falls asleep. Source: our own. */
 void bp_sleep_settle(bp_World *w);
 
+/** Count a sleeper's box in (delta 1) or out of (delta -1) the regions it overlaps
+ *  (sleep_map.c). Source: our own. */
+void bp_sleep_map_add(bp_World *w, const bp_AABB *box, int delta);
+
+/** Whether some sleeper's box may overlap `region` (1 also when unknown). */
+int bp_sleep_map_any(const bp_World *w, const bp_AABB *region);
+
+/** Free the map (when nothing sleeps, and by bp_world_destroy). */
+void bp_sleep_map_free(bp_World *w);
+
 /** Free the sleeping lists (bp_world_destroy). */
 void bp_sleep_free(bp_World *w);
 

@@ -125,6 +125,19 @@ enum { BP_COLLIDER_FREE = 0, BP_COLLIDER_LIVE = 1, BP_COLLIDER_ONE_WAY = 2 };
 
 typedef struct bp_World bp_World;
 
+/** Sleepers counted per 16-block region their boxes overlap (sleep_map.c). */
+typedef struct bp_SleepRegion {
+	int32_t k[3];
+	uint32_t count;
+	uint8_t used;
+} bp_SleepRegion;
+
+typedef struct bp_SleepMap {
+	bp_SleepRegion *items; /* open addressing, cap a power of two (0: none yet) */
+	uint32_t cap, used;
+	int broken; /* out of memory once: every region may hold sleepers */
+} bp_SleepMap;
+
 /** Counters of a world (bp_world_stats). */
 typedef struct bp_WorldStats {
 	uint64_t blocks;      /* stored non-air blocks */
@@ -237,6 +250,7 @@ struct bp_World {
 	uint32_t nsleeping, sleep_interactive;
 	uint32_t tick_serial; /* serial + 1 of the entity whose tick runs (0: none) */
 	uint32_t spawn_seen;  /* next_serial when the last step began: later ones are new */
+	bp_SleepMap sleep_map; /* where sleepers are, coarsely (sleep_map.c) */
 	double sleep_dt;
 };
 
