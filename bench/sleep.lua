@@ -62,7 +62,8 @@ for _, case in ipairs{ { false }, { "beta173" }, { false, true }, { "beta173", t
   for i = 1, IDLE do if all[i].sleeping then asleep = asleep + 1 end end
   w2.sleeping = false
   local awake = clock(w2, k2)
-  print(("sleep push=%-7s %-13s walkers %d alone %.3f ms/step; + %d idle (%d asleep at the end) %.3f ms/step (%.2fx); sleeping off %.2f ms/step (%.1fx)"):format(
+  print(("sleep push=%-7s %-13s walkers %d alone %.3f ms/step; + %d idle (%d asleep at the end) "
+    .. "%.3f ms/step (%.2fx); sleeping off %.2f ms/step (%.1fx)"):format(
     tostring(push), among and "among them" or "apart", WALKERS, alone * 1e3, IDLE, asleep,
     crowd * 1e3, crowd / alone, awake * 1e3, awake / alone))
 end

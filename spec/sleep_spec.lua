@@ -101,19 +101,19 @@ local function run(seed, ticks)
     elseif op < 0.2 and n > 0 then
       local f, s = r() < 0.5 and 1 or 0, 0
       local jump = r() < 0.3
-      each(function(w, k) ents[k][i]:set_input(f, s, r and 45 or 0, jump) end)
+      each(function(_, k) ents[k][i]:set_input(f, s, 45, jump) end)
     elseif op < 0.27 and n > 0 then
-      each(function(w, k) ents[k][i]:set_input(0, 0, 0, false) end)
+      each(function(_, k) ents[k][i]:set_input(0, 0, 0, false) end)
     elseif op < 0.3 and n > 0 then
       local tx, tz = math.floor(r() * 30 - 15) + 0.5, math.floor(r() * 30 - 15) + 0.5
-      each(function(w, k) ents[k][i]:teleport(tx, 1, tz) end)
+      each(function(_, k) ents[k][i]:teleport(tx, 1, tz) end)
     elseif op < 0.33 and n > 0 then
-      each(function(w, k)
+      each(function(_, k)
         local e = ents[k][i]
         if e.rules.model == "beta173" then e:knockback(1, 0.5) else e.vx = 2 end
       end)
     elseif op < 0.35 and n > 0 then
-      each(function(w, k) ents[k][i].vy = 0.3 end)
+      each(function(_, k) ents[k][i].vy = 0.3 end)
     elseif op < 0.37 and n > 1 then
       each(function(w, k) w:remove(ents[k][i]) end)
     elseif op < 0.4 then
@@ -127,7 +127,7 @@ local function run(seed, ticks)
       each(function(w, k) w:remove_collider(table.remove(colliders[k], c)) end)
     elseif op < 0.48 and n > 0 then
       local solid = r() < 0.5
-      each(function(w, k) ents[k][i].solid = solid end)
+      each(function(_, k) ents[k][i].solid = solid end)
     end
     -- Moving platforms: every carrier walks back and forth.
     if tick % 20 == 0 then
@@ -159,7 +159,8 @@ local function run(seed, ticks)
 end
 
 describe("sleeping", function()
-  it("gives the same results bit for bit on and off over random runs with edits, pushes, spawns, removals and platforms", function()
+  it("gives the same results bit for bit on and off over random runs with edits, pushes, "
+    .. "spawns, removals and platforms", function()
     local slept = 0
     for seed = 1, 4 do slept = slept + run(seed * 7919, 500) end
     -- The runs do sleep (else the comparison would prove nothing).
@@ -278,6 +279,68 @@ describe("sleeping", function()
       if not e.sleeping and e.x ~= 0.5 then woke = true break end
     end
     assert.is_true(woke)
+  end)
+
+  it("wakes on a spawn or a removal near it, not far away", function()
+    local w, e = resting(bp.rules.beta173{ push = "beta173" })
+    local far = w:spawn{ x = 20.5, y = 1, z = 20.5 }
+    w:step()
+    assert.is_true(e.sleeping)
+    local near = w:spawn{ x = 1.5, y = 1, z = 0.5 }
+    w:step()
+    assert.is_false(e.sleeping)
+    for _ = 1, 4 do w:step() end
+    assert.is_true(e.sleeping and near.sleeping)
+    w:remove(far)
+    assert.is_true(e.sleeping)
+    w:remove(near)
+    assert.is_false(e.sleeping)
+  end)
+
+  -- (A change of dt wakes every sleeper for that step: the random runs above change
+  -- it and compare.)
+  it("wakes on a block type defined", function()
+    local w, e = resting(bp.rules.mccpp{ integrator = "exact" })
+    w:step(0.05)
+    assert.is_true(e.sleeping)
+    w:define_block{ name = "fence", boxes = { { 0, 0, 0, 1, 1.5, 1 } } }
+    assert.is_false(e.sleeping)
+  end)
+
+  it("wakes a rider when its platform moves, and a mob a solid entity moves into", function()
+    local w, e = resting()
+    local plat = w:spawn{ x = 3.5, y = 1, z = 0.5, width = 3, height = 0.5, solid = true,
+      carry = true }
+    for _ = 1, 4 do w:step() end
+    e:teleport(3.5, 1.5, 0.5) -- onto the platform
+    for _ = 1, 6 do w:step() end
+    assert.is_true(e.sleeping and plat.sleeping) -- a platform at rest sleeps too
+    plat:set_input(1, 0, 0, false)
+    w:step()
+    assert.is_false(e.sleeping)
+    assert.are_not.equal(0.5, e.z)
+  end)
+
+  it("reports trigger overlaps of a sleeper as when awake", function()
+    local w = resting()
+    local t = w:add_trigger(bp.Collider(0, 1, 0, 1, 2, 1), "plate")
+    local enter = 0
+    w:step()
+    for _, ev in ipairs(w:events()) do if ev.type == "enter" then enter = enter + 1 end end
+    assert.are.equal(1, enter)
+    w:remove_trigger(t)
+  end)
+
+  it("keeps a separating crowd awake while it overlaps and lets it sleep once apart", function()
+    local w = floor_world(true)
+    local r = bp.rules.beta173{ push = "separate" }
+    local a = w:spawn{ x = 0.5, y = 1, z = 0.5, rules = r }
+    local b = w:spawn{ x = 0.7, y = 1, z = 0.5, rules = r }
+    w:step()
+    assert.is_false(a.sleeping or b.sleeping)
+    for _ = 1, 2000 do w:step() end
+    assert.is_true(a.sleeping and b.sleeping)
+    assert.is_true(b.x - a.x >= 0.6)
   end)
 
   it("never sleeps an entity with hooks or filters", function()

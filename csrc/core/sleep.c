@@ -193,8 +193,7 @@ int bp_sleep_candidate(bp_World *w, uint32_t slot, bp_SleepSnap *s)
 	const bp_EntityInput *in = &p->input[slot];
 	const bp_Rules *r = &e->rules;
 	if (!w->sleep_on || in->forward != 0 || in->strafe != 0 || in->jumping ||
-	    in->jump_latch || r->hook_heading || r->hook_jump || e->has_filter || e->carry ||
-	    e->carried || !e->stable || e->in_water || e->in_lava || e->in_web || e->frozen)
+	    in->jump_latch || r->hook_heading || r->hook_jump || e->has_filter || e->carried || !e->stable || e->in_water || e->in_lava || e->in_web || e->frozen)
 		return 0;
 	/* Reaches the wake margins assume (ENTITY_REACH, BP_SLEEP_BLOCK_REACH). */
 	const double scale = r->model == BP_MODEL_MCCPP ? w->step_dt : 1.0;

@@ -113,6 +113,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 			index = list[i++];
 		else
 			break;
+		p->items[index].quiet = 0; /* (a failed step may have left it set) */
 		if (streaming || p->items[index].frozen) {
 			bp_Entity *f = &p->items[index];
 			f->frozen = (uint8_t)(streaming && bp_entity_frozen(w, f));
