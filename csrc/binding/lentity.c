@@ -140,13 +140,14 @@ static int l_entity_set_input(lua_State *L)
 	const double strafe = check_input_axis(L, 3, "strafe");
 	const double yaw = lbp_check_finite(L, 4);
 	const uint8_t jumping = check_input_flag(L, 5), sneaking = check_input_flag(L, 6);
-	bp_entity_wake(w, e);
 	bp_EntityInput *in = bp_entity_input(w, e);
+	const bp_EntityInput before = *in;
 	in->forward = forward;
 	in->strafe = strafe;
 	in->yaw = yaw;
 	bp_input_set_jumping(in, jumping);
 	in->sneaking = sneaking;
+	bp_entity_input_changed(w, e, &before); /* a sleeper wakes if they changed */
 	return 0;
 }
 

@@ -336,11 +336,11 @@ static int l_entity_newindex(lua_State *L)
 		return luaL_error(L, "entity has no field '%s'", KEY);
 	bp_World *w;
 	bp_Entity *e = field_entity(L, le, &w);
-	/* A write wakes it (sleep.c); one that others may see, the sleepers near it too. */
-	if ((code & ~0xFF) == FIELD_PLAIN && plain_fields[code & 0xFF].input)
-		bp_entity_wake(w, e);
-	else
+	/* A write wakes it (sleep.c), and the sleepers near it that it may act on; an
+	 * input wakes it only if it changes (below). */
+	if ((code & ~0xFF) != FIELD_PLAIN || !plain_fields[code & 0xFF].input)
 		bp_entity_touch(w, e);
+	const bp_EntityInput before = *bp_entity_input(w, e);
 	if ((code & ~0xFF) == FIELD_PLAIN) {
 		const PlainField *f = &plain_fields[code & 0xFF];
 		if (!f->writable)
@@ -356,6 +356,7 @@ static int l_entity_newindex(lua_State *L)
 			if (f->velocity && bp_world_lock(w) == 1) /* inside a step, past its pre-check */
 				check_step_velocity(L, w, e->rules.model, v, "entity field", KEY);
 			*(double *)at = v;
+			bp_entity_input_changed(w, e, &before);
 			return 0;
 		}
 		if (!lua_isboolean(L, 3))
@@ -366,6 +367,7 @@ static int l_entity_newindex(lua_State *L)
 			bp_input_set_jumping(bp_entity_input(w, e), lua_toboolean(L, 3));
 		else
 			*(uint8_t *)at = (uint8_t)lua_toboolean(L, 3);
+		bp_entity_input_changed(w, e, &before);
 		return 0;
 	}
 	switch (code) {
@@ -451,10 +453,9 @@ int lbp_ffi_field_set(const LEntity *le, int code, double v, int boolean)
 	const PlainField *f = &plain_fields[code & 0xFF];
 	if (!f->writable || !f->boolean != !boolean)
 		return -1;
-	if (f->input) /* a write wakes it, and the sleepers near it when others see it */
-		bp_entity_wake(w, e);
-	else
+	if (!f->input) /* a write wakes it, and the sleepers near it that it may act on */
 		bp_entity_touch(w, e);
+	const bp_EntityInput before = *bp_entity_input(w, e); /* an input: if it changes */
 	char *at = field_base(w, e, f->input) + f->offset;
 	if (boolean) {
 		if (at == (char *)&e->solid)
@@ -463,12 +464,14 @@ int lbp_ffi_field_set(const LEntity *le, int code, double v, int boolean)
 			bp_input_set_jumping(bp_entity_input(w, e), v != 0);
 		else
 			*(uint8_t *)at = (uint8_t)(v != 0);
+		bp_entity_input_changed(w, e, &before);
 		return 0;
 	}
 	if (!isfinite(v) || (f->writable == 2 && !(v >= -1 && v <= 1)) ||
 	    (f->velocity && bp_world_lock(w) == 1))
 		return -1;
 	*(double *)at = v;
+	bp_entity_input_changed(w, e, &before);
 	return 0;
 }
 

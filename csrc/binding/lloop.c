@@ -296,9 +296,7 @@ static int l_world_set_inputs(lua_State *L)
 	const uint32_t count = bp_world_entity_count(w) < n ? bp_world_entity_count(w) : n;
 	const int top = lua_gettop(L);
 	for (uint32_t i = 0; i < count; i++) {
-		bp_Entity *e = bp_world_slot_entity(w, bp_world_entity_slot(w, i));
-		bp_entity_wake(w, e); /* a write of its inputs wakes it */
-		bp_EntityInput *in = bp_entity_input(w, e);
+		bp_EntityInput *in = bp_entity_input(w, bp_world_slot_entity(w, bp_world_entity_slot(w, i)));
 		saved[i] = *in;
 		for (int k = 0; k < 5; k++) /* the five values at top + 1 .. top + 5 */
 			lua_rawgeti(L, 2, (lua_Integer)i * 5 + k + 1);
@@ -315,6 +313,9 @@ static int l_world_set_inputs(lua_State *L)
 		}
 		lua_settop(L, top);
 	}
+	/* A sleeper whose inputs changed wakes (the same idle inputs every tick do not). */
+	for (uint32_t i = 0; i < count; i++)
+		bp_entity_input_changed(w, bp_world_slot_entity(w, bp_world_entity_slot(w, i)), &saved[i]);
 	return 0;
 }
 

@@ -72,6 +72,12 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	if (st == BP_OK)
 		st = bp_grow(&w->mem, (void **)&w->late, &w->late_cap, p->norder + 1,
 		             sizeof(uint32_t));
+	if (st == BP_OK)
+		st = bp_grow(&w->mem, (void **)&w->quiet_list, &w->quiet_cap, p->norder + 1,
+		             sizeof(uint32_t));
+	if (st == BP_OK)
+		st = bp_grow(&w->mem, (void **)&w->disturbed_list, &w->disturbed_cap, p->norder + 1,
+		             sizeof(uint32_t));
 	if (st != BP_OK)
 		return st;
 	uint32_t slot;

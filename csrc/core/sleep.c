@@ -102,14 +102,17 @@ static void wake_in(bp_World *w, const bp_AABB *r, uint32_t self, int all)
 	bp_broadphase_visit(w, r, wake_one, &c);
 }
 
-static void wake_around(bp_World *w, uint32_t slot, const bp_AABB *box)
+/* Wake the sleepers near entity slot's box that it may act on or be seen by (all of
+ * them with `all`: a write may make it act on any of them). */
+static void wake_around(bp_World *w, uint32_t slot, const bp_AABB *box, int all)
 {
 	const bp_Entity *e = &w->entities.items[slot];
-	if (!w->nsleeping || (!interactive(e) && !w->sleep_interactive))
+	all |= interactive(e);
+	if (!w->nsleeping || (!all && !w->sleep_interactive))
 		return;
 	const double m = ENTITY_REACH + fmax(0, fmin(e->rules.push_radius, 1e6));
 	const bp_AABB r = bp_aabb_expand(box, m, ENTITY_REACH, m);
-	wake_in(w, &r, slot, interactive(e));
+	wake_in(w, &r, slot, all);
 }
 
 void bp_entity_touch(bp_World *w, bp_Entity *e)
@@ -118,7 +121,19 @@ void bp_entity_touch(bp_World *w, bp_Entity *e)
 		return;
 	const uint32_t slot = (uint32_t)(e - w->entities.items);
 	wake(w, slot);
-	wake_around(w, slot, &e->box);
+	wake_around(w, slot, &e->box, 1); /* before the write: it may become solid */
+}
+
+void bp_entity_input_changed(bp_World *w, bp_Entity *e, const bp_EntityInput *before)
+{
+	const bp_EntityInput *in = &w->entities.input[e - w->entities.items];
+	if (w->nsleeping &&
+	    (memcmp(&in->forward, &before->forward, sizeof in->forward) ||
+	     memcmp(&in->strafe, &before->strafe, sizeof in->strafe) ||
+	     memcmp(&in->yaw, &before->yaw, sizeof in->yaw) || in->jumping != before->jumping ||
+	     in->sneaking != before->sneaking || in->flying != before->flying ||
+	     in->jump_latch != before->jump_latch))
+		wake(w, (uint32_t)(e - w->entities.items));
 }
 
 void bp_sleep_moved(bp_World *w, uint32_t slot, const bp_AABB *before)
@@ -133,7 +148,7 @@ void bp_sleep_moved(bp_World *w, uint32_t slot, const bp_AABB *before)
 		u.lo[a] = fmin(u.lo[a], e->box.lo[a]);
 		u.hi[a] = fmax(u.hi[a], e->box.hi[a]);
 	}
-	wake_around(w, slot, &u);
+	wake_around(w, slot, &u, 0);
 }
 
 void bp_sleep_spawned(bp_World *w)
@@ -144,14 +159,19 @@ void bp_sleep_spawned(bp_World *w)
 		const uint32_t slot = p->order[i];
 		if (p->items[slot].serial < w->spawn_seen)
 			break;
-		wake_around(w, slot, &p->items[slot].box);
+		wake_around(w, slot, &p->items[slot].box, 0);
 	}
 	w->spawn_seen = p->next_serial;
 }
 
 void bp_sleep_disturb(bp_World *w, uint32_t slot)
 {
-	w->entities.items[slot].disturbed = 1;
+	bp_Entity *e = &w->entities.items[slot];
+	if (!w->sleep_on)
+		return;
+	if (!e->disturbed && w->ndisturbed < w->disturbed_cap) /* (room for every entity) */
+		w->disturbed_list[w->ndisturbed++] = slot;
+	e->disturbed = 1;
 	if (w->nsleeping)
 		wake(w, slot);
 }
@@ -229,8 +249,11 @@ static int same_state(const bp_Entity *a, const bp_Entity *b)
 void bp_sleep_after_tick(bp_World *w, uint32_t slot, const bp_SleepSnap *s)
 {
 	bp_Entity *e = &w->entities.items[slot];
-	e->quiet = (uint8_t)(same_state(&s->e, e) && w->events.count == s->events &&
-	                     w->events.dropped == s->dropped);
+	if (same_state(&s->e, e) && w->events.count == s->events &&
+	    w->events.dropped == s->dropped && !e->quiet && w->nquiet < w->quiet_cap) {
+		e->quiet = 1;
+		w->quiet_list[w->nquiet++] = slot;
+	}
 }
 
 typedef struct Settle {
@@ -253,50 +276,55 @@ static int restless(void *ctx, uint32_t index)
 	return !o->quiet || o->disturbed || o->frozen || o->has_filter;
 }
 
+/* Clear the step's quiet and disturbed marks (their lists name every entity marked). */
+static void clear_marks(bp_World *w)
+{
+	bp_Entity *items = w->entities.items;
+	for (uint32_t i = 0; i < w->nquiet; i++)
+		items[w->quiet_list[i]].quiet = 0;
+	for (uint32_t i = 0; i < w->ndisturbed; i++)
+		items[w->disturbed_list[i]].disturbed = 0;
+	w->nquiet = w->ndisturbed = 0;
+}
+
+void bp_sleep_begin(bp_World *w)
+{
+	clear_marks(w); /* a failed step may have left some */
+}
+
 void bp_sleep_settle(bp_World *w)
 {
-	uint32_t n;
-	const uint32_t *list = bp_sleep_list(w, &n);
 	bp_EntityPool *p = &w->entities;
-	if (w->sleep_on && p->asleep_cap >= p->count) {
-		for (uint32_t i = 0; i < n; i++) {
-			const uint32_t slot = list[i];
-			bp_Entity *e = &p->items[slot];
-			if (!e->quiet || e->disturbed || p->asleep[slot])
-				continue;
-			/* Once per entity falling asleep: a query of its surroundings. */
-			Settle c = {w, slot, interactive(e)};
-			const double m = ENTITY_REACH + fmax(0, e->rules.push_radius);
-			const bp_AABB r = bp_aabb_expand(&e->box, m, ENTITY_REACH, m);
-			if (bp_broadphase_visit(w, &r, restless, &c))
-				continue;
-			p->asleep[slot] = 2; /* asleep from the next step on (2: decided now) */
-		}
-		uint32_t k = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			const uint32_t slot = list[i];
-			bp_Entity *e = &p->items[slot];
-			if (p->asleep[slot] == 2) {
-				p->asleep[slot] = 1;
-				w->nsleeping++;
-				w->sleep_interactive += (uint32_t)interactive(e);
-				bp_sleep_map_add(w, &e->box, 1);
-			} else if (list == w->awake) {
-				w->awake[k++] = slot;
-			}
-			e->quiet = 0;
-			e->disturbed = 0;
-		}
-		if (list == w->awake)
-			w->nawake = k;
-		else
-			w->awake_dirty = 1;
-	} else {
-		for (uint32_t i = 0; i < n; i++) {
-			p->items[list[i]].quiet = 0;
-			p->items[list[i]].disturbed = 0;
-		}
+	uint32_t fell = 0;
+	/* Only the entities whose tick was a fixed point are looked at: no pass over
+	 * every awake entity. */
+	for (uint32_t i = 0; i < w->nquiet; i++) {
+		const uint32_t slot = w->quiet_list[i];
+		bp_Entity *e = &p->items[slot];
+		if (!e->quiet || e->disturbed || p->asleep[slot] || !e->alive)
+			continue;
+		/* Once per entity falling asleep: a query of its surroundings. */
+		Settle c = {w, slot, interactive(e)};
+		const double m = ENTITY_REACH + fmax(0, e->rules.push_radius);
+		const bp_AABB r = bp_aabb_expand(&e->box, m, ENTITY_REACH, m);
+		if (bp_broadphase_visit(w, &r, restless, &c))
+			continue;
+		p->asleep[slot] = 2; /* decided; asleep once every decision is made */
+		fell++;
 	}
+	for (uint32_t i = 0; fell && i < w->nquiet; i++) {
+		const uint32_t slot = w->quiet_list[i];
+		if (p->asleep[slot] != 2)
+			continue;
+		bp_Entity *e = &p->items[slot];
+		p->asleep[slot] = 1;
+		w->nsleeping++;
+		w->sleep_interactive += (uint32_t)interactive(e);
+		bp_sleep_map_add(w, &e->box, 1);
+	}
+	clear_marks(w);
+	if (fell)
+		w->awake_dirty = 1; /* the awake list drops them on its next use */
 }
 
 void bp_world_set_sleeping(bp_World *w, int on)
@@ -322,4 +350,6 @@ void bp_sleep_free(bp_World *w)
 	bp_sleep_map_free(w);
 	bp_free(&w->mem, w->awake, (size_t)w->awake_cap * sizeof(uint32_t));
 	bp_free(&w->mem, w->late, (size_t)w->late_cap * sizeof(uint32_t));
+	bp_free(&w->mem, w->quiet_list, (size_t)w->quiet_cap * sizeof(uint32_t));
+	bp_free(&w->mem, w->disturbed_list, (size_t)w->disturbed_cap * sizeof(uint32_t));
 }

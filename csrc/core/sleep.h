@@ -56,6 +56,9 @@ void bp_sleep_cells_changed(bp_World *w, const int32_t lo[3], const int32_t hi[3
 /** Wake every sleeper (a change of block types, of dt, of unset space). */
 void bp_sleep_wake_all(bp_World *w);
 
+/** Start of a step: clear what a failed step left marked. Source: our own. */
+void bp_sleep_begin(bp_World *w);
+
 /** End of a successful step: every quiet entity none of whose neighbours is awake and
  *  changing falls asleep. Source: our own. */
 void bp_sleep_settle(bp_World *w);

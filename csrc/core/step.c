@@ -99,6 +99,7 @@ int bp_world_step(bp_World *w, double dt, const bp_Hooks *hooks)
 	 * awake entities, and those woken during it whose turn is to come (late). */
 	if (w->nsleeping && dt != w->sleep_dt)
 		bp_sleep_wake_all(w);
+	bp_sleep_begin(w);
 	bp_sleep_spawned(w);
 	w->sleep_dt = dt;
 	uint32_t n;

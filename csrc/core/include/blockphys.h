@@ -677,6 +677,11 @@ int bp_entity_sleeping(const bp_World *w, const bp_Entity *e);
  *  O(1). Source: our own. */
 void bp_entity_wake(bp_World *w, bp_Entity *e);
 
+/** After a write of entity e's inputs: wake it if they differ from `before` (bit for
+ *  bit), so that a game writing the same idle inputs every tick (world:set_inputs)
+ *  does not wake its sleepers. O(1). Source: our own. */
+void bp_entity_input_changed(bp_World *w, bp_Entity *e, const bp_EntityInput *before);
+
 /** Wake entity e and the sleepers within reach of its box: every writer of its state
  *  (box, velocity, flags, rules, filters) calls it before the write, and a writer of
  *  its box also after. One broadphase query while some entity sleeps, else nothing.

@@ -248,6 +248,8 @@ struct bp_World {
 	uint32_t *late;
 	uint32_t nlate, late_next, late_cap;
 	uint32_t nsleeping, sleep_interactive;
+	uint32_t *quiet_list, *disturbed_list; /* the step's marked entities (cap as late) */
+	uint32_t nquiet, quiet_cap, ndisturbed, disturbed_cap;
 	uint32_t tick_serial; /* serial + 1 of the entity whose tick runs (0: none) */
 	uint32_t spawn_seen;  /* next_serial when the last step began: later ones are new */
 	bp_SleepMap sleep_map; /* where sleepers are, coarsely (sleep_map.c) */
