@@ -245,7 +245,8 @@ static int gather_all(bp_World *w)
 	}
 	if (g.failed)
 		return 0;
-	qsort(s->next, s->nnext, sizeof *s->next, pair_cmp);
+	if (s->nnext) /* (none yet: s->next may be NULL) */
+		qsort(s->next, s->nnext, sizeof *s->next, pair_cmp);
 	return 1;
 }
 

@@ -16,9 +16,10 @@
 #include <string.h>
 
 /* Margin (blocks) around an entity's box within which another entity's tick may see
- * it or act on it, beyond the other's push radius: a sleeper's own reach (resting
- * move, step-up, guard probe, push radius, each bounded by bp_sleep_candidate) fits. */
-#define ENTITY_REACH 2.0
+ * it or act on it, beyond the other's push radius: a sleeper's own reach (its resting
+ * move of at most 0.25 with a step-up of at most 0.6, its push radius of at most 0.5,
+ * the guard probe and depenetration of at most 1: bp_sleep_candidate) fits. */
+#define ENTITY_REACH 1.25
 
 static int interactive(const bp_Entity *e)
 {
@@ -72,10 +73,11 @@ static void wake(bp_World *w, uint32_t slot)
 	}
 }
 
+/* A write (not the entity's own tick) changes it: it wakes, and, inside a step, does
+ * not fall asleep at the step's end. */
 void bp_entity_wake(bp_World *w, bp_Entity *e)
 {
-	if (w->nsleeping)
-		wake(w, (uint32_t)(e - w->entities.items));
+	bp_sleep_disturb(w, (uint32_t)(e - w->entities.items));
 }
 
 typedef struct Near {
@@ -117,23 +119,21 @@ static void wake_around(bp_World *w, uint32_t slot, const bp_AABB *box, int all)
 
 void bp_entity_touch(bp_World *w, bp_Entity *e)
 {
-	if (!w->nsleeping)
-		return;
 	const uint32_t slot = (uint32_t)(e - w->entities.items);
-	wake(w, slot);
-	wake_around(w, slot, &e->box, 1); /* before the write: it may become solid */
+	bp_sleep_disturb(w, slot);
+	wake_around(w, slot, &w->entities.items[slot].box, 1); /* it may become solid */
 }
 
 void bp_entity_input_changed(bp_World *w, bp_Entity *e, const bp_EntityInput *before)
 {
 	const bp_EntityInput *in = &w->entities.input[e - w->entities.items];
-	if (w->nsleeping &&
+	if (w->sleep_on &&
 	    (memcmp(&in->forward, &before->forward, sizeof in->forward) ||
 	     memcmp(&in->strafe, &before->strafe, sizeof in->strafe) ||
 	     memcmp(&in->yaw, &before->yaw, sizeof in->yaw) || in->jumping != before->jumping ||
 	     in->sneaking != before->sneaking || in->flying != before->flying ||
 	     in->jump_latch != before->jump_latch))
-		wake(w, (uint32_t)(e - w->entities.items));
+		bp_sleep_disturb(w, (uint32_t)(e - w->entities.items));
 }
 
 void bp_sleep_moved(bp_World *w, uint32_t slot, const bp_AABB *before)
@@ -206,6 +206,44 @@ void bp_sleep_wake_all(bp_World *w)
 	w->sleep_interactive = 0;
 }
 
+/* The flags a tick may change, in one array (compared with memcmp). */
+static void snap_flags(const bp_Entity *e, uint8_t f[13])
+{
+	const uint8_t v[13] = {e->on_ground, e->coll_h,      e->coll_v,     e->in_water,
+	                       e->in_lava,   e->in_web,      e->stable,     e->out_coll_h,
+	                       e->out_coll_v, e->move_stops, e->stops,      e->prev_stops,
+	                       (uint8_t)(e->carried | e->frozen << 1)};
+	memcpy(f, v, sizeof v);
+}
+
+/* Every field a tick may change (its rules, size, solidity and filtering change only
+ * by writes, which mark it; caches left out: the gather cache, the yaw's sine, the
+ * frozen test's memory, which change no result). */
+static void snap(const bp_Entity *e, bp_SleepSnap *s)
+{
+	s->box = e->box;
+	memcpy(s->vel, e->vel, sizeof s->vel);
+	memcpy(s->prev, e->prev, sizeof s->prev);
+	memcpy(s->carried_d, e->carried_d, sizeof s->carried_d);
+	s->fall_distance = e->fall_distance;
+	s->landing_fall = e->landing_fall;
+	s->y_size = e->y_size;
+	s->step_offset = e->step_offset;
+	s->stop_reach = e->stop_reach;
+	s->out_landing = e->out_landing;
+	snap_flags(e, s->flags);
+}
+
+#define SAME(f) (!memcmp(&a->f, &b->f, sizeof a->f))
+
+/* Bit for bit (memcmp: -0 and 0 differ, a NaN equals itself). */
+static int same_state(const bp_SleepSnap *a, const bp_SleepSnap *b)
+{
+	return SAME(box) && SAME(vel) && SAME(prev) && SAME(carried_d) &&
+	       SAME(fall_distance) && SAME(landing_fall) && SAME(y_size) &&
+	       SAME(step_offset) && SAME(stop_reach) && SAME(out_landing) && SAME(flags);
+}
+
 int bp_sleep_candidate(bp_World *w, uint32_t slot, bp_SleepSnap *s)
 {
 	const bp_EntityPool *p = &w->entities;
@@ -218,38 +256,24 @@ int bp_sleep_candidate(bp_World *w, uint32_t slot, bp_SleepSnap *s)
 	/* Reaches the wake margins assume (ENTITY_REACH, BP_SLEEP_BLOCK_REACH). */
 	const double scale = r->model == BP_MODEL_MCCPP ? w->step_dt : 1.0;
 	for (int a = 0; a < 3; a++) {
-		if (!(fabs(e->vel[a]) * scale <= 0.5))
+		if (!(fabs(e->vel[a]) * scale <= 0.25))
 			return 0;
 	}
-	if (!(r->step_height <= 1 && r->push_radius <= 1 && r->guard_probe <= 1 &&
+	if (!(r->step_height <= 0.6 && r->push_radius <= 0.5 && r->guard_probe <= 1 &&
 	      (!r->depenetrate || r->depenetrate_distance <= 1)))
 		return 0;
-	s->e = *e;
+	snap(e, s);
 	s->events = w->events.count;
 	s->dropped = w->events.dropped;
 	return 1;
 }
 
-#define SAME(f) (!memcmp(&a->f, &b->f, sizeof a->f))
-
-/* Every field a tick may change, bit for bit (caches left out: the gather cache, the
- * yaw's sine, the frozen test's memory, which change no result). */
-static int same_state(const bp_Entity *a, const bp_Entity *b)
-{
-	return SAME(box) && SAME(vel) && SAME(prev) && SAME(fall_distance) &&
-	       SAME(landing_fall) && SAME(y_size) && SAME(step_offset) && SAME(on_ground) &&
-	       SAME(coll_h) && SAME(coll_v) && SAME(in_water) && SAME(in_lava) &&
-	       SAME(in_web) && SAME(stable) && SAME(out_coll_h) && SAME(out_coll_v) &&
-	       SAME(move_stops) && SAME(stops) && SAME(prev_stops) && SAME(carried) &&
-	       SAME(carried_d) && SAME(stop_reach) && SAME(out_landing) && SAME(frozen) &&
-	       SAME(rules) && SAME(solid) && SAME(width) && SAME(height) && SAME(group) &&
-	       SAME(mask);
-}
-
 void bp_sleep_after_tick(bp_World *w, uint32_t slot, const bp_SleepSnap *s)
 {
 	bp_Entity *e = &w->entities.items[slot];
-	if (same_state(&s->e, e) && w->events.count == s->events &&
+	bp_SleepSnap now;
+	snap(e, &now);
+	if (same_state(s, &now) && w->events.count == s->events &&
 	    w->events.dropped == s->dropped && !e->quiet && w->nquiet < w->quiet_cap) {
 		e->quiet = 1;
 		w->quiet_list[w->nquiet++] = slot;
@@ -303,12 +327,20 @@ void bp_sleep_settle(bp_World *w)
 		bp_Entity *e = &p->items[slot];
 		if (!e->quiet || e->disturbed || p->asleep[slot] || !e->alive)
 			continue;
-		/* Once per entity falling asleep: a query of its surroundings. */
+		if (e->sleep_wait) { /* a neighbour kept it awake lately: look again later */
+			e->sleep_wait--;
+			continue;
+		}
+		/* A query of its surroundings, once per entity falling asleep; one kept awake
+		 * by a changing neighbour waits 7 quiet steps before the next (falling asleep
+		 * later is always safe). */
 		Settle c = {w, slot, interactive(e)};
 		const double m = ENTITY_REACH + fmax(0, e->rules.push_radius);
 		const bp_AABB r = bp_aabb_expand(&e->box, m, ENTITY_REACH, m);
-		if (bp_broadphase_visit(w, &r, restless, &c))
+		if (bp_broadphase_visit(w, &r, restless, &c)) {
+			e->sleep_wait = 7;
 			continue;
+		}
 		p->asleep[slot] = 2; /* decided; asleep once every decision is made */
 		fell++;
 	}

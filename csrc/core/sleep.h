@@ -21,7 +21,10 @@ const uint32_t *bp_sleep_list(bp_World *w, uint32_t *n);
 /** The dynamic state of an entity a tick may change, saved before a tick that may be
  *  a fixed point (bp_sleep_candidate). */
 typedef struct bp_SleepSnap {
-	bp_Entity e;
+	bp_AABB box;
+	double vel[3], prev[3], carried_d[3];
+	double fall_distance, landing_fall, y_size, step_offset, stop_reach, out_landing;
+	uint8_t flags[13]; /* on_ground .. frozen (sleep.c, snap_flags) */
 	uint32_t events;
 	uint64_t dropped;
 } bp_SleepSnap;
@@ -34,8 +37,9 @@ int bp_sleep_candidate(bp_World *w, uint32_t slot, bp_SleepSnap *s);
  *  bit for bit as saved and reported no event (bp_Entity.quiet). Source: our own. */
 void bp_sleep_after_tick(bp_World *w, uint32_t slot, const bp_SleepSnap *s);
 
-/** Another entity (a push, a platform) changed entity slot's state during a step: it
- *  wakes, and does not fall asleep at this step's end. Source: our own. */
+/** Another entity (a push, a platform) or a write changed entity slot's state: it
+ *  wakes, and does not fall asleep at the end of the step it happened in (outside a
+ *  step the mark is cleared when the next step begins). Source: our own. */
 void bp_sleep_disturb(bp_World *w, uint32_t slot);
 
 /** Entity slot's box moved from `before` during a step (its tick, a push, a ride):

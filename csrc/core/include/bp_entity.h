@@ -75,6 +75,7 @@ typedef struct bp_Entity {
 	uint8_t frozen;     /* its box touched unloaded space at its last step: not ticked */
 	uint8_t quiet;      /* its tick this step was a fixed point (sleep.c) */
 	uint8_t disturbed;  /* another entity changed its state this step (sleep.c) */
+	uint8_t sleep_wait; /* quiet steps before it next looks whether it may sleep */
 	uint32_t generation;
 	uint32_t serial;    /* creation order */
 	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
