@@ -243,6 +243,10 @@ void bp_world_snapshot_restore(bp_World *w, const void *buf)
 	const size_t items = (size_t)p->count * sizeof(bp_Entity);
 	memcpy(p->items, buf, items);
 	memcpy(p->input, (const char *)buf + items, (size_t)p->count * sizeof(bp_EntityInput));
+	/* Sleeping's marks of the step (sleep.c) are listed apart: none is kept. */
+	for (uint32_t i = 0; i < p->count; i++)
+		p->items[i].quiet = p->items[i].disturbed = 0;
+	w->nquiet = w->ndisturbed = 0;
 }
 
 void bp_world_entity_save(const bp_World *w, uint32_t slot, bp_EntityState *s)
