@@ -199,6 +199,7 @@ bench:
 	$(MAKE) --no-print-directory module BUILD=build-bench/$(LUA_NAME) OPT="-O3 -DNDEBUG"
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/bench.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/crowd.lua
+	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/sleep.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/stream.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/game_loop.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/solid_pile.lua

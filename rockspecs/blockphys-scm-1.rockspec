@@ -29,7 +29,7 @@ build = {
         "csrc/core/mccpp.c", "csrc/core/mccpp_exact.c", "csrc/core/mccpp_stages.c",
         "csrc/core/move_axis.c", "csrc/core/move_limits.c", "csrc/core/move_swept.c",
         "csrc/core/push.c", "csrc/core/query.c", "csrc/core/raycast.c", "csrc/core/rules.c",
-        "csrc/core/solid.c", "csrc/core/step.c", "csrc/core/stream.c", "csrc/core/sweep.c",
+        "csrc/core/sleep.c", "csrc/core/sleep_map.c", "csrc/core/solid.c", "csrc/core/step.c", "csrc/core/stream.c", "csrc/core/sweep.c",
         "csrc/core/version.c", "csrc/core/world.c",
         "csrc/core/contact.c", "csrc/core/events.c", "csrc/core/sensor.c",
         "csrc/core/carry.c",

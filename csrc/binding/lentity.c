@@ -133,11 +133,13 @@ static int l_entity_set_input(lua_State *L)
 	const double yaw = lbp_check_finite(L, 4);
 	const uint8_t jumping = check_input_flag(L, 5), sneaking = check_input_flag(L, 6);
 	bp_EntityInput *in = bp_entity_input(w, e);
+	const bp_EntityInput before = *in;
 	in->forward = forward;
 	in->strafe = strafe;
 	in->yaw = yaw;
 	bp_input_set_jumping(in, jumping);
 	in->sneaking = sneaking;
+	bp_entity_input_changed(w, e, &before); /* a sleeper wakes if they changed */
 	return 0;
 }
 
@@ -177,12 +179,14 @@ static void raise_depenetrate(lua_State *L, bp_Status st, const char *fn)
 static int l_entity_depenetrate(lua_State *L)
 {
 	bp_World *w;
-	lbp_check_entity_w(L, 1, &w);
+	bp_Entity *e = lbp_check_entity_w(L, 1, &w);
 	const double max = check_depenetrate_distance(L, 2);
 	double d[3];
 	int found;
+	bp_entity_touch(w, e); /* it and the sleepers near it wake, before and after */
 	bp_Status st = bp_entity_depenetrate(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1,
 	                                     max, d, &found);
+	bp_entity_touch(w, bp_world_slot_entity(w, ((LEntity *)lua_touserdata(L, 1))->id.index1 - 1));
 	if (st != BP_OK)
 		raise_depenetrate(L, st, "depenetrate");
 	if (!found) {
@@ -270,6 +274,7 @@ static int l_entity_knockback(lua_State *L)
 		                  lbp_model_names[bp_entity_rules(e)->model]);
 	double before[3];
 	memcpy(before, bp_entity_vel(e), sizeof before);
+	bp_entity_wake(w, e);
 	if (bp_knockback_beta173(e, dx, dz) != BP_OK)
 		return luaL_error(L, "knockback: the direction (dx, dz) must have a length "
 		                     "between about 1e-45 and 3.4e38");

@@ -51,11 +51,13 @@ static int ffi_set_input(const void *entity, double forward, double strafe, doub
 	    !(strafe >= -1 && strafe <= 1) || !isfinite(yaw))
 		return -1;
 	bp_EntityInput *in = bp_entity_input(w, e);
+	const bp_EntityInput before = *in;
 	in->forward = forward;
 	in->strafe = strafe;
 	in->yaw = yaw;
 	bp_input_set_jumping(in, jumping);
 	in->sneaking = (uint8_t)(sneaking != 0);
+	bp_entity_input_changed(w, e, &before); /* a sleeper wakes if they changed */
 	return 0;
 }
 
@@ -116,13 +118,15 @@ static int ffi_set_inputs(const void *world, const double *in, int n)
 	}
 	for (int i = 0; i < n; i++) {
 		const double *v = in + 5 * (size_t)i;
-		bp_EntityInput *e_in =
-		    bp_entity_input(w, bp_world_slot_entity(w, bp_world_entity_slot(w, (uint32_t)i)));
+		bp_Entity *e = bp_world_slot_entity(w, bp_world_entity_slot(w, (uint32_t)i));
+		bp_EntityInput *e_in = bp_entity_input(w, e);
+		const bp_EntityInput before = *e_in;
 		e_in->forward = v[0];
 		e_in->strafe = v[1];
 		e_in->yaw = v[2];
 		bp_input_set_jumping(e_in, v[3] != 0);
 		e_in->sneaking = (uint8_t)(v[4] != 0);
+		bp_entity_input_changed(w, e, &before); /* a sleeper wakes if they changed */
 	}
 	return 0;
 }

@@ -111,7 +111,8 @@ enum {
 	FIELD_GROUP,
 	FIELD_MASK,
 	FIELD_WORLD,
-	FIELD_FILTER
+	FIELD_FILTER,
+	FIELD_SLEEPING
 };
 
 /* Push the field table: every field name to its code, every method to its function. */
@@ -124,11 +125,13 @@ static void push_entity_fields(lua_State *L, const luaL_Reg *methods)
 		lua_setfield(L, -2, plain_fields[i].name);
 	}
 	static const char *const other[] = {"x", "y", "z", "rules", "group", "mask", "world",
-	                                    "filter", "ground_vx", "ground_vy", "ground_vz"};
+	                                    "filter", "ground_vx", "ground_vy", "ground_vz",
+	                                    "sleeping"};
 	static const int code[] = {FIELD_POS, FIELD_POS + 1, FIELD_POS + 2, FIELD_RULES,
 	                           FIELD_GROUP, FIELD_MASK, FIELD_WORLD, FIELD_FILTER,
-	                           FIELD_GROUND_V, FIELD_GROUND_V + 1, FIELD_GROUND_V + 2};
-	for (int i = 0; i < 11; i++) {
+	                           FIELD_GROUND_V, FIELD_GROUND_V + 1, FIELD_GROUND_V + 2,
+	                           FIELD_SLEEPING};
+	for (int i = 0; i < 12; i++) {
 		lua_pushinteger(L, code[i]);
 		lua_setfield(L, -2, other[i]);
 	}
@@ -207,6 +210,9 @@ static bp_Entity *field_entity(lua_State *L, const LEntity *le, bp_World **wout)
  * - `rules` RulesView: a live view of this entity's rules (assign a rules table or
  *   another entity's `rules` to replace them: copied and validated)
  * - `world` World: the entity's world (read-only)
+ * - `sleeping` boolean: its tick is a fixed point and nothing that could change it
+ *   happened since, so steps skip it until something wakes it (read-only; our own,
+ *   docs/entities.md "Sleeping")
  * @function Entity:__index
  * @tparam string k
  * @return the field's value, a method, or nil
@@ -255,6 +261,9 @@ static int l_entity_index(lua_State *L)
 		return 1;
 	case FIELD_WORLD:
 		lua_getiuservalue(L, 1, 1);
+		return 1;
+	case FIELD_SLEEPING:
+		lua_pushboolean(L, bp_entity_sleeping(w, e));
 		return 1;
 	case FIELD_FILTER:
 		lua_getiuservalue(L, 1, 1);
@@ -328,6 +337,11 @@ static int l_entity_newindex(lua_State *L)
 		return luaL_error(L, "entity has no field '%s'", KEY);
 	bp_World *w;
 	bp_Entity *e = field_entity(L, le, &w);
+	/* A write wakes it (sleep.c), and the sleepers near it that it may act on; an
+	 * input wakes it only if it changes (below). */
+	if ((code & ~0xFF) != FIELD_PLAIN || !plain_fields[code & 0xFF].input)
+		bp_entity_touch(w, e);
+	const bp_EntityInput before = *bp_entity_input(w, e);
 	if ((code & ~0xFF) == FIELD_PLAIN) {
 		const PlainField *f = &plain_fields[code & 0xFF];
 		if (!f->writable)
@@ -343,6 +357,7 @@ static int l_entity_newindex(lua_State *L)
 			if (f->velocity && bp_world_lock(w) == 1) /* inside a step, past its pre-check */
 				check_step_velocity(L, w, e->rules.model, v, "entity field", KEY);
 			*(double *)at = v;
+			bp_entity_input_changed(w, e, &before);
 			return 0;
 		}
 		if (!lua_isboolean(L, 3))
@@ -353,6 +368,7 @@ static int l_entity_newindex(lua_State *L)
 			bp_input_set_jumping(bp_entity_input(w, e), lua_toboolean(L, 3));
 		else
 			*(uint8_t *)at = (uint8_t)lua_toboolean(L, 3);
+		bp_entity_input_changed(w, e, &before);
 		return 0;
 	}
 	switch (code) {
@@ -381,6 +397,7 @@ static int l_entity_newindex(lua_State *L)
 	case FIELD_POS + 2:
 		return luaL_error(L, "entity field '%s' is read-only (use e:teleport(x, y, z))", KEY);
 	case FIELD_WORLD:
+	case FIELD_SLEEPING:
 	case FIELD_GROUND_V:
 	case FIELD_GROUND_V + 1:
 	case FIELD_GROUND_V + 2:
@@ -437,6 +454,9 @@ int lbp_ffi_field_set(const LEntity *le, int code, double v, int boolean)
 	const PlainField *f = &plain_fields[code & 0xFF];
 	if (!f->writable || !f->boolean != !boolean)
 		return -1;
+	if (!f->input) /* a write wakes it, and the sleepers near it that it may act on */
+		bp_entity_touch(w, e);
+	const bp_EntityInput before = *bp_entity_input(w, e); /* an input: if it changes */
 	char *at = field_base(w, e, f->input) + f->offset;
 	if (boolean) {
 		if (at == (char *)&e->solid)
@@ -445,12 +465,14 @@ int lbp_ffi_field_set(const LEntity *le, int code, double v, int boolean)
 			bp_input_set_jumping(bp_entity_input(w, e), v != 0);
 		else
 			*(uint8_t *)at = (uint8_t)(v != 0);
+		bp_entity_input_changed(w, e, &before);
 		return 0;
 	}
 	if (!isfinite(v) || (f->writable == 2 && !(v >= -1 && v <= 1)) ||
 	    (f->velocity && bp_world_lock(w) == 1))
 		return -1;
 	*(double *)at = v;
+	bp_entity_input_changed(w, e, &before);
 	return 0;
 }
 

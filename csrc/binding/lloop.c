@@ -314,6 +314,9 @@ static int l_world_set_inputs(lua_State *L)
 		}
 		lua_settop(L, top);
 	}
+	/* A sleeper whose inputs changed wakes (the same idle inputs every tick do not). */
+	for (uint32_t i = 0; i < count; i++)
+		bp_entity_input_changed(w, bp_world_slot_entity(w, bp_world_entity_slot(w, i)), &saved[i]);
 	return 0;
 }
 
@@ -341,6 +344,10 @@ static int l_world_index(lua_State *L)
 			return 1;
 		if (lbp_stream_index(L, k)) /* "unset" (lstream.c) */
 			return 1;
+		if (strcmp(k, "sleeping") == 0) {
+			lua_pushboolean(L, bp_world_sleeping(lbp_world_of(L, 1)));
+			return 1;
+		}
 	}
 	lua_pushvalue(L, 2);
 	lua_gettable(L, lua_upvalueindex(1)); /* the methods (and the hidden ones) */
@@ -352,10 +359,13 @@ static int l_world_index(lua_State *L)
  * longer than World:step's 1 s; the time already advanced but not run keeps its length
  * in seconds, up to 1001 ticks, the rest dropped and reported by the next
  * World:advance, which runs the whole ticks it now makes) or `max_ticks` (an integer
- * in [1, 1000]). Source: our own.
+ * in [1, 1000]), or `sleeping` (boolean, default true: entities whose tick is a fixed
+ * point are skipped until something wakes them; results are the same bit for bit
+ * either way; false wakes every sleeper; docs/entities.md "Sleeping"). Source: our own.
  * @function World:__newindex
  * @raise "world field 'tick_rate' must be a number in [1, 1000]", "world field
- *   'max_ticks' must be an integer in [1, 1000]", "world has no field 'k'".
+ *   'max_ticks' must be an integer in [1, 1000]", "world field 'sleeping' must be a
+ *   boolean", "sleeping: ..." while the world steps, "world has no field 'k'".
  */
 static int l_world_newindex(lua_State *L)
 {
@@ -388,6 +398,14 @@ static int l_world_newindex(lua_State *L)
 		return 0;
 	if (k && lbp_stream_newindex(L, k)) /* "unset" (lstream.c) */
 		return 0;
+	if (k && strcmp(k, "sleeping") == 0) {
+		if (!lua_isboolean(L, 3))
+			return luaL_error(L, "world field 'sleeping' must be a boolean");
+		bp_World *w = lbp_world_of(L, 1);
+		lbp_check_unlocked(L, w, "sleeping");
+		bp_world_set_sleeping(w, lua_toboolean(L, 3));
+		return 0;
+	}
 	return luaL_error(L, "world has no field '%s'", lbp_key_text(L, 2));
 }
 

@@ -510,6 +510,7 @@ static int l_view_newindex(lua_State *L)
 		/* The calls above may allocate and so run finalizers that spawn (the pool
 		 * moves): find the entity again. */
 		e = view_entity(L, &ei, NULL);
+		bp_entity_touch(lbp_world_of(L, wi), e); /* a hooked entity never sleeps */
 		if (k[0] == 'h')
 			bp_entity_set_hook(e, 0, lua_isfunction(L, 3));
 		else
@@ -533,6 +534,7 @@ static int l_view_newindex(lua_State *L)
 		return unknown_rule(L, "entity.rules", k, r.model);
 	bp_World *w;
 	e = view_entity(L, &ei, &w);
+	bp_entity_touch(w, e); /* it and the sleepers near it wake */
 	bp_entity_set_rules(w, e, &r);
 	return 0;
 }

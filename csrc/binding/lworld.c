@@ -83,6 +83,7 @@ int lbp_world_new(lua_State *L)
 	if (!lw->w)
 		return luaL_error(L, "not enough memory");
 	bp_world_set_handle_tag(lw->w, tag);
+	bp_world_set_sleeping(lw->w, 1); /* world.sleeping: on for Lua worlds */
 	lua_rawgetp(L, LUA_REGISTRYINDEX, &live_worlds_key);
 	lua_pushvalue(L, -2);
 	lua_rawsetp(L, -2, lw);

@@ -127,7 +127,9 @@ bp_Status bp_entity_teleport(bp_World *w, bp_EntityId id, const double pos[3])
 		if (!(fabs(pos[a]) <= BP_MAX_COORD))
 			return BP_EINVAL;
 	}
-	/* As the binding's e:teleport (lentity.c). */
+	/* As the binding's e:teleport (lentity.c): it and the sleepers near where it was
+	 * and where it goes wake. */
+	bp_entity_touch(w, e);
 	bp_entity_place(e, pos);
 	memcpy(e->prev, pos, sizeof e->prev);
 	e->on_ground = 0;
@@ -136,6 +138,7 @@ bp_Status bp_entity_teleport(bp_World *w, bp_EntityId id, const double pos[3])
 	e->out_landing = 0;
 	e->stops = e->prev_stops = 0;
 	bp_broadphase_moved(w, id.index1 - 1);
+	bp_entity_touch(w, e);
 	return BP_OK;
 }
 
@@ -157,6 +160,7 @@ bp_Status bp_entity_set_velocity(bp_World *w, bp_EntityId id, const double v[3])
 		if (!isfinite(v[a]))
 			return BP_EINVAL;
 	}
+	bp_entity_touch(w, e);
 	for (int a = 0; a < 3; a++)
 		e->vel[a] = v[a] + 0.0; /* no -0, as the binding's writes */
 	return BP_OK;
@@ -180,12 +184,14 @@ bp_Status bp_entity_set_input(bp_World *w, bp_EntityId id, const bp_EntityInput 
 	    !isfinite(in->yaw))
 		return BP_EINVAL;
 	bp_EntityInput *to = bp_entity_input(w, e);
+	const bp_EntityInput before = *to;
 	to->forward = in->forward + 0.0;
 	to->strafe = in->strafe + 0.0;
 	to->yaw = in->yaw + 0.0;
 	to->sneaking = in->sneaking != 0;
 	to->flying = in->flying != 0;
 	bp_input_set_jumping(to, in->jumping);
+	bp_entity_input_changed(w, e, &before);
 	return BP_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "carry.h"
 #include "contact.h"
 #include "move.h"
+#include "sleep.h"
 
 #include <string.h>
 
@@ -138,6 +139,7 @@ static int ticks_later(const bp_World *w, uint32_t slot)
  * moved in *got. Its hit and land events are not reported (the ride is not its move). */
 static void ride(bp_World *w, uint32_t slot, const double d[3], double got[3])
 {
+	bp_sleep_disturb(w, slot); /* a sleeper carried wakes */
 	bp_Entity *e = &w->entities.items[slot];
 	Kept k;
 	keep(e, &k);
@@ -159,6 +161,7 @@ static void ride(bp_World *w, uint32_t slot, const double d[3], double got[3])
 		e->carried = 1;
 	}
 	bp_broadphase_moved(w, slot);
+	bp_sleep_moved(w, slot, &before); /* and so do sleepers near where it went */
 }
 
 bp_Status bp_carry_move(bp_World *w, bp_Entity *platform, int swept, const double d[3],

@@ -8,6 +8,7 @@
 #include "chunk.h"
 #include "bp_world.h"
 #include "alloc.h"
+#include "sleep.h"
 
 #include <string.h>
 
@@ -243,6 +244,9 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 	}
 	c->ids[cell_index(x, y, z)] = id;
 	w->block_version++;
+	const int32_t cell[3] = {x, y, z};
+	bp_sleep_cells_changed(w, cell, cell); /* sleepers within reach wake */
+	c = &w->chunks[ci];
 	c->nonair += (id != 0) - (old != 0);
 	c->liquid += (w->types[id].liquid != 0) - (w->types[old].liquid != 0);
 	c->touch += touches(w, id) - touches(w, old);
@@ -375,6 +379,7 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 	}
 	/* Phase 2 cannot fail: every chunk exists and has the array it needs. */
 	w->block_version++;
+	bp_sleep_cells_changed(w, lo, hi); /* sleepers within reach wake */
 	for (int64_t cy = chunk_of(lo[1]); cy <= chunk_of(hi[1]); cy++)
 		for (int64_t cz = chunk_of(lo[2]); cz <= chunk_of(hi[2]); cz++)
 			for (int64_t cx = chunk_of(lo[0]); cx <= chunk_of(hi[0]); cx++) {
@@ -456,6 +461,16 @@ static void chunk_uncount(bp_World *w, const bp_Chunk *c)
 	w->liquid_blocks -= c->liquid;
 }
 
+/* A whole chunk was loaded or unloaded: sleepers within reach of it wake. */
+static void chunk_changed(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
+{
+	const bp_AABB r = bp_aabb_make((double)cx * BP_CHUNK_SIZE, (double)cy * BP_CHUNK_SIZE,
+	                               (double)cz * BP_CHUNK_SIZE, ((double)cx + 1) * BP_CHUNK_SIZE,
+	                               ((double)cy + 1) * BP_CHUNK_SIZE + 1,
+	                               ((double)cz + 1) * BP_CHUNK_SIZE);
+	bp_sleep_region_changed(w, &r);
+}
+
 bp_Status bp_chunk_load(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
                         const unsigned char *data, uint32_t *bad)
 {
@@ -527,6 +542,7 @@ bp_Status bp_chunk_load(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
 	w->stored_blocks += nonair;
 	w->liquid_blocks += liquid;
 	w->block_version++;
+	chunk_changed(w, cx, cy, cz);
 	return BP_OK;
 }
 
@@ -536,6 +552,7 @@ bp_Status bp_chunk_unload(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 	if (chunk_unloaded(w, found))
 		return BP_OK;
 	w->block_version++;
+	chunk_changed(w, cx, cy, cz);
 	if (w->unset_unloaded) { /* no entry is unloaded space: drop it */
 		chunk_uncount(w, &w->chunks[found]);
 		chunk_remove(w, (uint32_t)found);

@@ -64,6 +64,22 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 		st = bp_grow(&w->mem, (void **)&p->live, &p->live_cap, p->count + 1, sizeof(uint32_t));
 	if (st == BP_OK && !p->nfree)
 		st = bp_grow(&w->mem, (void **)&p->pos, &p->pos_cap, p->count + 1, sizeof(uint32_t));
+	/* Sleeping's lists (sleep.c) hold up to every entity: reserved here, so that a
+	 * wake never needs memory. */
+	if (st == BP_OK && !p->nfree)
+		st = bp_grow(&w->mem, (void **)&p->asleep, &p->asleep_cap, p->count + 1, 1);
+	if (st == BP_OK)
+		st = bp_grow(&w->mem, (void **)&w->awake, &w->awake_cap, p->norder + 1,
+		             sizeof(uint32_t));
+	if (st == BP_OK)
+		st = bp_grow(&w->mem, (void **)&w->late, &w->late_cap, p->norder + 1,
+		             sizeof(uint32_t));
+	if (st == BP_OK)
+		st = bp_grow(&w->mem, (void **)&w->quiet_list, &w->quiet_cap, p->norder + 1,
+		             sizeof(uint32_t));
+	if (st == BP_OK)
+		st = bp_grow(&w->mem, (void **)&w->disturbed_list, &w->disturbed_cap, p->norder + 1,
+		             sizeof(uint32_t));
 	if (st != BP_OK)
 		return st;
 	uint32_t slot;
@@ -99,6 +115,8 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	p->nlive++;
 	w->nsolid += e->solid;
 	w->sensing.nsensors += e->sensor;
+	p->asleep[slot] = 0;
+	w->awake_dirty = 1; /* (the sleepers near it wake when the next step begins) */
 	id->index1 = slot + 1;
 	id->generation = e->generation;
 	return BP_OK;
@@ -106,7 +124,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r)
 {
-	e->rules = *r;
+	e->rules = *r; /* (the caller touched it first: bp_entity_touch) */
 	if (r->model != BP_MODEL_BETA173)
 		e->in_web = 0; /* a Beta flag: other models neither set nor clear it */
 	w->rules_writes++;
@@ -133,6 +151,7 @@ bp_Status bp_entities_remove(bp_World *w, bp_EntityId id)
 	/* The free list can hold every slot: grow it to the pool's size. */
 	if (bp_grow(&w->mem, (void **)&p->free_slots, &p->free_cap, p->count, sizeof(uint32_t)) != BP_OK)
 		return BP_ENOMEM; /* nothing changed */
+	w->awake_dirty = 1; /* (bp_world_remove woke it and the sleepers near it) */
 	w->nsolid -= e->solid;
 	w->sensing.nsensors -= e->sensor;
 	e->alive = 0; /* the generation is kept; bumped when the slot is reused */
@@ -191,8 +210,15 @@ int bp_world_any_hooks(bp_World *w)
 {
 	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		const bp_Entity *e = &p->items[p->order[i]];
+	/* A sleeper has no hooks (sleep.c): the awake list answers when it is current,
+	 * else the per-slot sleep flags skip the sleepers without touching them. */
+	const int awake = w->nsleeping && !w->awake_dirty;
+	const uint32_t n = awake ? w->nawake : p->norder;
+	const uint32_t *list = awake ? w->awake : p->order;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!awake && w->nsleeping && p->asleep[list[i]])
+			continue;
+		const bp_Entity *e = &p->items[list[i]];
 		if (e->rules.hook_heading || e->rules.hook_jump || e->has_filter)
 			return 1;
 	}
@@ -219,6 +245,10 @@ void bp_world_snapshot_restore(bp_World *w, const void *buf)
 	const size_t items = (size_t)p->count * sizeof(bp_Entity);
 	memcpy(p->items, buf, items);
 	memcpy(p->input, (const char *)buf + items, (size_t)p->count * sizeof(bp_EntityInput));
+	/* Sleeping's marks of the step (sleep.c) are listed apart: none is kept. */
+	for (uint32_t i = 0; i < p->count; i++)
+		p->items[i].quiet = p->items[i].disturbed = 0;
+	w->nquiet = w->ndisturbed = 0;
 }
 
 void bp_world_entity_save(const bp_World *w, uint32_t slot, bp_EntityState *s)
@@ -243,6 +273,7 @@ void bp_entities_free(bp_World *w)
 	bp_free(&w->mem, p->free_slots, (size_t)p->free_cap * sizeof(uint32_t));
 	bp_free(&w->mem, p->order, (size_t)p->order_cap * sizeof(uint32_t));
 	bp_free(&w->mem, p->pos, (size_t)p->pos_cap * sizeof(uint32_t));
+	bp_free(&w->mem, p->asleep, (size_t)p->asleep_cap);
 }
 
 double bp_fall_add(const bp_Entity *e, double drop)

@@ -15,6 +15,7 @@
 #include "move_limits.h"
 #include "solid.h"
 #include "alloc.h"
+#include "sleep.h"
 
 #include <math.h>
 
@@ -61,6 +62,8 @@ static int beta_one(void *ctx, uint32_t index)
 	dx *= r->push_strength;
 	dz *= r->push_strength;
 	if (!o->frozen) { /* touching unloaded space: left alone until it loads (stream.c) */
+		bp_sleep_disturb(c->w, index); /* a sleeper pushed wakes */
+		o = &items[index];
 		o->vel[0] -= dx;
 		o->vel[2] -= dz;
 	}
@@ -155,6 +158,7 @@ static int sep_one(void *ctx, uint32_t index)
 	o->adj[0] -= n[0] * half;
 	o->adj[2] -= n[1] * half;
 	e->pushed = o->pushed = 1;
+	bp_sleep_disturb(c->w, index); /* (a sleeper never overlaps: a move near it woke it) */
 	/* Stability is contagious: touching a newcomer makes both position-only. */
 	e->stable = o->stable = (uint8_t)(e->stable & o->stable);
 	c->w->unstable |= !e->stable;
@@ -282,15 +286,16 @@ static void sort_by_serial(const bp_Entity *items, uint32_t *a, uint32_t n)
  * separates ends as with one pass), and ends the step's separation. `list` holds the
  * slots the first pass moved (n, creation order) and has room for twice norder; NULL
  * (no memory for it) gives the same passes through scans of every entity. */
-static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list, uint32_t n)
+static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list, uint32_t n,
+                         const uint32_t *order, uint32_t norder)
 {
 	bp_EntityPool *p = &w->entities;
 	uint32_t *next = list ? list + p->norder : NULL;
 	for (int pass = 2; pass <= max_passes && !w->hook_failed; pass++) {
-		const uint32_t count = list ? n : p->norder;
+		const uint32_t count = list ? n : norder;
 		int any = 0;
 		for (uint32_t i = 0; i < count; i++) {
-			bp_Entity *e = &p->items[list ? list[i] : p->order[i]];
+			bp_Entity *e = &p->items[list ? list[i] : order[i]];
 			if (e->pushed & 1) {
 				e->pushed = (uint8_t)((e->pushed & PUSH_BLOCKED) | PUSH_PREV);
 				any = 1;
@@ -300,7 +305,7 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 			return;
 		SepPair c = {w, 0, pass, 0, next, 0};
 		for (uint32_t i = 0; i < count && !w->hook_failed; i++) {
-			const uint32_t slot = list ? list[i] : p->order[i];
+			const uint32_t slot = list ? list[i] : order[i];
 			const bp_Entity *e = &p->items[slot];
 			if (!(e->pushed & PUSH_PREV) || e->rules.push != BP_PUSH_SEPARATE ||
 			    e->rules.separate_iterations < pass)
@@ -310,7 +315,7 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 			                          sep_more, &c);
 		}
 		for (uint32_t i = 0; i < count; i++)
-			p->items[list ? list[i] : p->order[i]].pushed &= (uint8_t)~PUSH_PREV;
+			p->items[list ? list[i] : order[i]].pushed &= (uint8_t)~PUSH_PREV;
 		if (!c.over || w->hook_failed)
 			return;
 		if (list) {
@@ -322,9 +327,9 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 			next = t;
 			n = c.nnext;
 		} else {
-			for (uint32_t i = 0; i < p->norder && !w->hook_failed; i++) {
-				if (p->items[p->order[i]].pushed & 1)
-					sep_apply(w, p->order[i], dt, 0);
+			for (uint32_t i = 0; i < norder && !w->hook_failed; i++) {
+				if (p->items[order[i]].pushed & 1)
+					sep_apply(w, order[i], dt, 0);
 			}
 		}
 	}
@@ -336,9 +341,11 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
  * speed above max(max_push_speed, the speed before the push). */
 static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity)
 {
+	bp_sleep_disturb(w, index); /* pushed: not asleep at this step's end */
 	bp_Entity *e = &w->entities.items[index];
 	if (e->frozen)
 		return; /* touching unloaded space: not moved until it loads (its partner moves) */
+	const bp_AABB box_before = e->box;
 	double d[3] = {0, 0, 0};
 	for (int a = 0; a < 3; a += 2) {
 		double want = fmax(-BP_MAX_MOVE, fmin(BP_MAX_MOVE, e->adj[a]));
@@ -351,6 +358,8 @@ static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity)
 		 * the box where it is now. */
 		bp_broadphase_moved(w, index);
 	}
+	bp_sleep_moved(w, index, &box_before); /* sleepers near where it went wake */
+	e = &w->entities.items[index];
 	if (!velocity || !e->stable)
 		return;
 	/* Beta rules count velocity per tick: their dt is one tick. */
@@ -372,12 +381,12 @@ static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity)
  *  are applied after all pairs. dt: seconds for MC-CPP entities (velocity in b/s);
  *  Beta entities use one tick (b/t). Stops early if a filter failed
  *  (w->hook_failed). */
-void bp_push_separate(bp_World *w, double dt)
+void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t norder)
 {
 	bp_EntityPool *p = &w->entities;
 	int any = 0, max_passes = 1;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		bp_Entity *e = &p->items[p->order[i]];
+	for (uint32_t i = 0; i < norder; i++) {
+		bp_Entity *e = &p->items[order[i]];
 		e->adj[0] = e->adj[1] = e->adj[2] = 0;
 		e->pushed = 0;
 		if (e->rules.push == BP_PUSH_SEPARATE) {
@@ -388,8 +397,8 @@ void bp_push_separate(bp_World *w, double dt)
 	}
 	if (!any)
 		return;
-	for (uint32_t i = 0; i < p->norder && !w->hook_failed; i++) {
-		uint32_t index = p->order[i];
+	for (uint32_t i = 0; i < norder && !w->hook_failed; i++) {
+		uint32_t index = order[i];
 		const bp_Entity *e = &p->items[index];
 		if (e->rules.push != BP_PUSH_SEPARATE)
 			continue;
@@ -408,13 +417,13 @@ void bp_push_separate(bp_World *w, double dt)
 	    bp_grow(&w->mem, (void **)&w->sep_list, &w->sep_cap, 2 * p->norder,
 	            sizeof(uint32_t)) == BP_OK)
 		list = w->sep_list;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		if (!p->items[p->order[i]].pushed)
+	for (uint32_t i = 0; i < norder; i++) {
+		if (!p->items[order[i]].pushed)
 			continue;
-		sep_apply(w, p->order[i], dt, 1); /* bit 0 stays: moved by this pass */
+		sep_apply(w, order[i], dt, 1); /* bit 0 stays: moved by this pass */
 		if (list)
-			list[n++] = p->order[i];
+			list[n++] = order[i];
 	}
 	if (max_passes > 1)
-		extra_passes(w, dt, max_passes, list, n);
+		extra_passes(w, dt, max_passes, list, n, order, norder);
 }

@@ -18,8 +18,9 @@ void bp_push_beta173(bp_World *w, uint32_t index);
  *  speed). Then, while a pair overlaps by more than rules.separate_tolerance (blocks),
  *  extra passes (up to rules.separate_iterations in all) move positions only, each
  *  pair's direction turned by a fixed hash angle (our own). dt: seconds for MC-CPP
- *  entities, one tick for Beta ones. Stops early if a filter failed (w->hook_failed).
- *  Source: docs/entities.md ("separate", "Push models"). */
-void bp_push_separate(bp_World *w, double dt);
+ *  entities, one tick for Beta ones. order[0 .. norder): the entities it visits in
+ *  creation order (the awake ones: a sleeper overlaps nothing). Stops early if a filter
+ *  failed (w->hook_failed). Source: docs/entities.md ("separate", "Push models"). */
+void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t norder);
 
 #endif

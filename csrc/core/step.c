@@ -17,23 +17,28 @@
 #include "solid.h"
 #include "push.h"
 #include "sensor.h"
+#include "sleep.h"
 
 #include <math.h>
 
 double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot)
 {
+	/* Sleepers rest at |velocity| x scale <= 0.5 (bp_sleep_candidate): never the
+	 * largest past the limit, so the awake ones answer. */
 	bp_entities_compact(w);
+	uint32_t n;
+	const uint32_t *list = bp_sleep_list(w, &n);
 	const bp_EntityPool *p = &w->entities;
 	double m = 0;
 	*slot = UINT32_MAX;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		const bp_Entity *e = &p->items[p->order[i]];
+	for (uint32_t i = 0; i < n; i++) {
+		const bp_Entity *e = &p->items[list[i]];
 		double scale = e->rules.model == BP_MODEL_MCCPP ? dt : 1.0;
 		for (int a = 0; a < 3; a++) {
 			double d = fabs(e->vel[a]) * scale;
 			if (d > m || *slot == UINT32_MAX) {
 				m = d;
-				*slot = p->order[i];
+				*slot = list[i];
 			}
 		}
 	}
@@ -48,6 +53,7 @@ static int step_end(bp_World *w, int rc, bp_EventMark mark)
 	}
 	w->locked = 0;
 	w->ticking = 0;
+	w->tick_serial = 0;
 	w->hooks = NULL;
 	w->hook_failed = 0; /* reported through rc: a later e:move must not see it */
 	return rc;
@@ -89,8 +95,26 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 	/* Streaming: an entity whose box touches unloaded space is frozen (not ticked)
 	 * until that space is loaded (stream.c). */
 	const int streaming = w->unset_unloaded || w->unloaded_chunks;
-	for (uint32_t i = 0; i < p->norder; i++) {
-		uint32_t index = p->order[i];
+	/* Sleeping (sleep.c): a change of dt changes an MC-CPP tick; the step walks the
+	 * awake entities, and those woken during it whose turn is to come (late). */
+	if (w->nsleeping && dt != w->sleep_dt)
+		bp_sleep_wake_all(w);
+	bp_sleep_begin(w);
+	bp_sleep_spawned(w);
+	w->sleep_dt = dt;
+	uint32_t n;
+	const uint32_t *list = bp_sleep_list(w, &n);
+	w->nlate = w->late_next = 0;
+	for (uint32_t i = 0;;) {
+		uint32_t index;
+		if (w->late_next < w->nlate &&
+		    (i == n || p->items[w->late[w->late_next]].serial < p->items[list[i]].serial))
+			index = w->late[w->late_next++];
+		else if (i < n)
+			index = list[i++];
+		else
+			break;
+		p->items[index].quiet = 0; /* (a failed step may have left it set) */
 		if (streaming || p->items[index].frozen) {
 			bp_Entity *f = &p->items[index];
 			f->frozen = (uint8_t)(streaming && bp_entity_frozen(w, f));
@@ -100,6 +124,10 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 			}
 		}
 		w->ticking = index + 1;
+		w->tick_serial = p->items[index].serial + 1;
+		bp_SleepSnap snap;
+		const int candidate = bp_sleep_candidate(w, index, &snap);
+		const bp_AABB before = p->items[index].box;
 		bp_outcome_begin(&p->items[index]);
 		if (p->items[index].rules.depenetrate)
 			depenetrate(w, index);
@@ -115,18 +143,27 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 		bp_broadphase_moved(w, index);
 		if (rc || w->hook_failed)
 			return step_end(w, 1, mark);
+		if (candidate)
+			bp_sleep_after_tick(w, index, &snap);
+		bp_sleep_moved(w, index, &before);
 	}
+	w->tick_serial = 0;
 	w->ticking = 0;
-	if (separate || w->rules_writes != writes)
-		bp_push_separate(w, dt);
+	if (separate || w->rules_writes != writes) {
+		list = bp_sleep_list(w, &n); /* with the entities woken during the loop */
+		bp_push_separate(w, dt, list, n);
+	}
 	if (w->hook_failed)
 		return step_end(w, 1, mark);
 	bp_sensing_update(w); /* enter and leave of triggers and sensors, after every move */
-	if (w->unstable) { /* only spawns and the separation push make entities unstable */
-		for (uint32_t i = 0; i < p->norder; i++)
-			p->items[p->order[i]].stable = 1;
+	list = bp_sleep_list(w, &n);
+	if (w->unstable) { /* only spawns and the separation push make entities unstable;
+	                    * a sleeper is stable (bp_sleep_candidate) */
+		for (uint32_t i = 0; i < n; i++)
+			p->items[list[i]].stable = 1;
 		w->unstable = 0;
 	}
+	bp_sleep_settle(w);
 	return step_end(w, 0, mark);
 }
 
@@ -154,6 +191,8 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
 	const double seconds = w->move_seconds;
 	w->move_seconds = 0.05; /* a script's move counts as one 20 Hz tick for hit speeds */
 	bp_Entity *e = &w->entities.items[slot];
+	bp_entity_touch(w, e); /* a script's move: it and the sleepers near it wake */
+	const bp_AABB before = e->box;
 	if (!locked || !w->ticking)
 		bp_outcome_begin(e); /* a move of its own; inside a tick, part of the step's */
 	bp_Status st = bp_move_by(w, e, swept, d, out);
@@ -161,6 +200,7 @@ bp_Status bp_world_move_entity(bp_World *w, uint32_t slot, int swept, int lock,
 	w->locked = locked;
 	w->hooks = outer;
 	bp_broadphase_moved(w, slot);
+	bp_sleep_moved(w, slot, &before);
 	if (w->hook_failed && !failed_before) {
 		if (!locked)
 			w->hook_failed = 0; /* reported by the status: a later move must not see it */

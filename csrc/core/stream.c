@@ -6,8 +6,9 @@
  * design; Luanti stops entities at "ignore" nodes and Minecraft does not tick entities
  * in unloaded chunks, which is the behaviour asked for here (docs/streaming.md).
  */
-#include "blockphys.h"
+#include "bp_world.h"
 #include "chunk.h"
+#include "sleep.h"
 
 #include <math.h>
 
@@ -38,6 +39,7 @@ bp_Status bp_world_set_unset(bp_World *w, int unloaded)
 	if (w->unset_unloaded != !!unloaded) {
 		w->block_version++;
 		w->stream_version++;
+		bp_sleep_wake_all(w);
 	}
 	w->unset_unloaded = !!unloaded;
 	return BP_OK;

@@ -9,6 +9,7 @@
 #include "entity.h"
 #include "events.h"
 #include "sensor.h"
+#include "sleep.h"
 
 #include <string.h>
 
@@ -24,6 +25,8 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud)
 	w->mem.ud = ud;
 	w->mem.bytes = sizeof *w;
 	w->block_version = 1; /* 0 marks an empty bp_GatherCache */
+	/* Sleeping stays off for a C host, which may write entity fields directly
+	 * (bp_world_set_sleeping; the Lua binding turns it on). */
 	bp_chunks_init(w);
 	bp_events_init(w);
 	/* Type 0 is air: no boxes. */
@@ -59,6 +62,7 @@ void bp_world_destroy(bp_World *w)
 	bp_broadphase_free(w);
 	bp_free(&w->mem, w->scratch.items, w->scratch.cap * sizeof(bp_AABB));
 	bp_free(&w->mem, w->sep_list, (size_t)w->sep_cap * sizeof(uint32_t));
+	bp_sleep_free(w);
 	w->mem.fn(w->mem.ud, w, sizeof *w, 0);
 }
 
@@ -283,6 +287,7 @@ bp_Status bp_world_define_block(bp_World *w, const bp_BlockDef *def, uint16_t *i
 	*id = (uint16_t)w->ntypes;
 	w->ntypes++;
 	w->block_version++; /* a tall shape changes which cells a gather walks */
+	bp_sleep_wake_all(w); /* (rare) a sleeper's tick may read the new flags */
 	return BP_OK;
 }
 
@@ -325,6 +330,7 @@ bp_Status bp_world_add_collider(bp_World *w, const bp_AABB *box, uint64_t *handl
 	c->one_way = BP_FACE_NONE;
 	c->generation++; /* at most BP_MAX_COLLIDER_GEN: see bp_world_remove_collider */
 	w->live_colliders++;
+	bp_sleep_region_changed(w, box); /* sleepers within reach wake */
 	*handle = bp_world_collider_handle(w, slot + 1);
 	return BP_OK;
 }
@@ -357,6 +363,7 @@ void bp_world_set_collider_one_way(bp_World *w, uint32_t index1, int face)
 	c->one_way = (uint8_t)face;
 	c->alive = face ? BP_COLLIDER_ONE_WAY : BP_COLLIDER_LIVE;
 	w->one_way += face != BP_FACE_NONE;
+	bp_sleep_region_changed(w, &c->box);
 }
 
 void bp_world_remove_collider(bp_World *w, uint32_t index1)
@@ -366,6 +373,7 @@ void bp_world_remove_collider(bp_World *w, uint32_t index1)
 	c->one_way = BP_FACE_NONE;
 	c->alive = BP_COLLIDER_FREE;
 	w->live_colliders--;
+	bp_sleep_region_changed(w, &c->box);
 	if (c->generation >= BP_MAX_COLLIDER_GEN)
 		return; /* retired: reused, its next handle would repeat an old one */
 	c->next_free = w->colliders_free;
@@ -379,10 +387,12 @@ const bp_AABB *bp_world_collider_box(const bp_World *w, uint32_t index1)
 
 bp_Status bp_world_remove(bp_World *w, bp_EntityId id)
 {
-	const bp_Entity *e = bp_world_entity(w, id);
+	bp_Entity *e = bp_world_entity(w, id);
 	if (!e || w->locked) /* the public API's checks (the binding's first) */
 		return e ? BP_ELOCKED : BP_ESTALE;
 	const int sensed = e && e->sensed;
+	if (e)
+		bp_entity_touch(w, e); /* it wakes (counts), and so do the sleepers near it */
 	bp_Status st = bp_entities_remove(w, id);
 	if (st == BP_OK && sensed) /* its overlaps end: leave events (the slot keeps its */
 		bp_sensing_entity_removed(w, id.index1 - 1); /* generation until reused) */

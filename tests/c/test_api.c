@@ -561,6 +561,51 @@ static void test_snapshot(void **state)
 	bp_world_destroy(w);
 }
 
+/* Sleeping (sleep.c): off by default in C; on, a mob at rest sleeps, a touched one
+ * wakes, an unchanged input keeps it asleep, and a block edit beside it wakes it.
+ * Two worlds, one sleeping, end bit for bit alike. */
+static void test_sleeping(void **state)
+{
+	(void)state;
+	Budget b1, b2;
+	bp_World *on = floor_world(&b1), *off = floor_world(&b2);
+	assert_int_equal(bp_world_sleeping(on), 0);
+	bp_world_set_sleeping(on, 1);
+	assert_int_equal(bp_world_sleeping(on), 1);
+	const bp_EntityId a = spawn_at(on, 0.5, 1, 0.5), b = spawn_at(off, 0.5, 1, 0.5);
+	for (int t = 0; t < 6; t++) {
+		assert_int_equal(bp_world_step_hooks(on, 0.05, NULL), 0);
+		assert_int_equal(bp_world_step_hooks(off, 0.05, NULL), 0);
+	}
+	bp_Entity *e = bp_world_entity(on, a);
+	assert_true(bp_entity_sleeping(on, e));
+	assert_false(bp_entity_sleeping(off, bp_world_entity(off, b)));
+	const bp_EntityInput before = *bp_entity_input(on, e);
+	bp_entity_input(on, e)->yaw = before.yaw; /* the same input: still asleep */
+	bp_entity_input_changed(on, e, &before);
+	assert_true(bp_entity_sleeping(on, e));
+	bp_entity_touch(on, e); /* a write: awake */
+	assert_false(bp_entity_sleeping(on, e));
+	for (int t = 0; t < 4; t++)
+		assert_int_equal(bp_world_step_hooks(on, 0.05, NULL), 0);
+	assert_true(bp_entity_sleeping(on, bp_world_entity(on, a)));
+	/* The block under it goes: it wakes and falls, as the other does. */
+	assert_int_equal(bp_world_set_block(on, 0, 0, 0, 0), BP_OK);
+	assert_false(bp_entity_sleeping(on, bp_world_entity(on, a)));
+	assert_int_equal(bp_world_set_block(off, 0, 0, 0, 0), BP_OK);
+	for (int t = 0; t < 4; t++) {
+		assert_int_equal(bp_world_step_hooks(on, 0.05, NULL), 0);
+		assert_int_equal(bp_world_step_hooks(off, 0.05, NULL), 0);
+	}
+	double p1[3], p2[3];
+	bp_entity_position(bp_world_entity(on, a), p1);
+	bp_entity_position(bp_world_entity(off, b), p2);
+	assert_true(p1[1] < 1);
+	assert_memory_equal(p1, p2, sizeof p1);
+	bp_world_destroy(on);
+	bp_world_destroy(off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -572,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_raycast),        cmocka_unit_test(test_sweep_and_colliders),
 		cmocka_unit_test(test_snapshot),
 		cmocka_unit_test(test_locked_from_hook),
+		cmocka_unit_test(test_sleeping),
 	};
 	return cmocka_run_group_tests_name("blockphys C API", tests, NULL, NULL);
 }

@@ -346,6 +346,17 @@ void bp_heading_mccpp(double yaw, double strafe, double forward, double k, doubl
 
 /* --- depenetration (depenetrate.c) --- */
 
+/* --- sleeping (sleep.c) --- */
+
+/** Turn sleeping on or off (world.sleeping). Off (a new world's default in C; the Lua
+ *  binding turns it on) wakes every sleeper. Results are the same bit for bit either
+ *  way, provided every write of an entity's fields outside a step is preceded by
+ *  bp_entity_touch (inputs: bp_entity_wake). Source: our own. */
+void bp_world_set_sleeping(bp_World *w, int on);
+
+/** Whether sleeping is on. Source: our own. */
+int bp_world_sleeping(const bp_World *w);
+
 /* --- what moves did: contacts, ground, events (contact.c, events.c) --- */
 
 /** The events since the last bp_world_events_clear (count in *count), in the order

@@ -70,6 +70,9 @@ typedef struct bp_Entity {
 	                     * (blocks): the stopping boxes lie within it (contact.c) */
 	double out_landing; /* the fall distance a move of its last step landed with */
 	uint8_t frozen;     /* its box touched unloaded space at its last step: not ticked */
+	uint8_t quiet;      /* its tick this step was a fixed point (sleep.c) */
+	uint8_t disturbed;  /* another entity changed its state this step (sleep.c) */
+	uint8_t sleep_wait; /* quiet steps before it next looks whether it may sleep */
 	uint32_t generation;
 	uint32_t serial;    /* creation order */
 	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
@@ -106,6 +109,8 @@ typedef struct bp_EntityPool {
 	uint32_t *pos;         /* per slot: its index in order while alive */
 	uint32_t pos_cap;
 	uint32_t nlive;        /* live entities: norder less the holes */
+	uint8_t *asleep;       /* per slot: 1 while the entity sleeps (sleep.c) */
+	uint32_t asleep_cap;
 	uint32_t next_serial;
 } bp_EntityPool;
 

@@ -430,4 +430,25 @@ bp_Status bp_fill_check(const bp_World *w, const int32_t lo[3], const int32_t hi
 int bp_entity_frozen(bp_World *w, bp_Entity *e);
 
 
+/* --- sleeping (sleep.c): what writers of an entity call --- */
+
+/** Whether entity e sleeps: its tick was a fixed point and nothing that could change
+ *  it happened since, so steps skip it (e.sleeping). Source: our own. */
+int bp_entity_sleeping(const bp_World *w, const bp_Entity *e);
+
+/** Wake entity e: every writer of its inputs calls it (before or after the write).
+ *  O(1). Source: our own. */
+void bp_entity_wake(bp_World *w, bp_Entity *e);
+
+/** After a write of entity e's inputs: wake it if they differ from `before` (bit for
+ *  bit), so that a game writing the same idle inputs every tick (world:set_inputs)
+ *  does not wake its sleepers. O(1). Source: our own. */
+void bp_entity_input_changed(bp_World *w, bp_Entity *e, const bp_EntityInput *before);
+
+/** Wake entity e and the sleepers within reach of its box: every writer of its state
+ *  (box, velocity, flags, rules, filters) calls it before the write, and a writer of
+ *  its box also after. One broadphase query while some entity sleeps, else nothing.
+ *  Source: our own. */
+void bp_entity_touch(bp_World *w, bp_Entity *e);
+
 #endif

@@ -77,6 +77,19 @@ typedef struct bp_StaticCollider {
  *  one-way collider (only solid.c's one-way walk and rays see it). */
 enum { BP_COLLIDER_FREE = 0, BP_COLLIDER_LIVE = 1, BP_COLLIDER_ONE_WAY = 2 };
 
+/** Sleepers counted per 16-block region their boxes overlap (sleep_map.c). */
+typedef struct bp_SleepRegion {
+	int32_t k[3];
+	uint32_t count;
+	uint8_t used;
+} bp_SleepRegion;
+
+typedef struct bp_SleepMap {
+	bp_SleepRegion *items; /* open addressing, cap a power of two (0: none yet) */
+	uint32_t cap, used;
+	int broken; /* out of memory once: every region may hold sleepers */
+} bp_SleepMap;
+
 #define BP_CHUNK_CACHE 8
 
 /** Grown list of boxes for gathers (owned by the world, reused between calls). */
@@ -166,6 +179,25 @@ struct bp_World {
 	 * to norder slots each, kept between steps. */
 	uint32_t *sep_list;
 	uint32_t sep_cap;
+	/* Sleeping (sleep.c): an entity whose tick is a fixed point is not stepped until
+	 * something that could change its tick wakes it. sleep_on: world.sleeping.
+	 * awake: the slots a step walks, creation order, rebuilt when awake_dirty (cap
+	 * >= norder, reserved by spawns); late: slots woken during a step's entity loop
+	 * whose turn is still to come (serial order). sleep_interactive: sleepers that
+	 * are solid, push, carry or have a filter. sleep_dt: the last step's dt. */
+	int sleep_on;
+	int awake_dirty;
+	uint32_t *awake;
+	uint32_t nawake, awake_cap;
+	uint32_t *late;
+	uint32_t nlate, late_next, late_cap;
+	uint32_t nsleeping, sleep_interactive;
+	uint32_t *quiet_list, *disturbed_list; /* the step's marked entities (cap as late) */
+	uint32_t nquiet, quiet_cap, ndisturbed, disturbed_cap;
+	uint32_t tick_serial; /* serial + 1 of the entity whose tick runs (0: none) */
+	uint32_t spawn_seen;  /* next_serial when the last step began: later ones are new */
+	bp_SleepMap sleep_map; /* where sleepers are, coarsely (sleep_map.c) */
+	double sleep_dt;
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
