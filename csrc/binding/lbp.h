@@ -238,6 +238,14 @@ extern const luaL_Reg lbp_trigger_world_methods[]; /* add_trigger, remove_trigge
 void lbp_push_world_table(lua_State *L, int wi, const char *name, int make);
 void lbp_push_trigger_tag(lua_State *L, int wi, uint64_t handle);
 
+/* -------------------------------------------------------------- lsnapshot.c */
+
+extern const luaL_Reg lbp_snapshot_world_methods[]; /* snapshot, restore, hash, import */
+extern const luaL_Reg lbp_snapshot_entity_methods[]; /* export */
+int lbp_decode_snapshot(lua_State *L);
+void lbp_note_removed(lua_State *L, int wi, int ei, uint32_t index1);
+void lbp_open_snapshot(lua_State *L);
+
 /* ------------------------------------------------------------------- lffi.c */
 
 void lbp_open_ffi(lua_State *L);

@@ -628,6 +628,7 @@ static int l_world_remove(lua_State *L)
 		lbp_raise_status(L, st);
 	if (bp_world_slot_entity(w, le->id.index1 - 1)->in_events) /* an event names it (its */
 		lbp_keep_departed(L, 1, 2, le->id); /* leave events too): the same userdata */
+	lbp_note_removed(L, 1, 2, le->id.index1); /* world:restore may bring it back */
 	for (int uv = 1; uv <= 2; uv++) {
 		lua_getiuservalue(L, 1, uv);
 		lua_pushnil(L);

@@ -8,6 +8,85 @@
 
 #include <string.h>
 
+/* A chunk's id array is shared, copy on write, between the world and its snapshots
+ * (snapshot.c): a header in front of the ids counts its holders and caches a digest
+ * of the ids for world hashes. Each holder counts the whole array in its allocator's
+ * bytes. Not thread-safe: a world and its snapshots belong to one thread. */
+typedef struct IdsHead {
+	uint32_t refs;
+	uint32_t hashed; /* hash below is valid */
+	uint64_t hash;
+} IdsHead;
+#define IDS_BYTES (sizeof(IdsHead) + BP_CHUNK_VOLUME * sizeof(uint16_t))
+
+static IdsHead *head_of(const uint16_t *ids)
+{
+	return (IdsHead *)(void *)((char *)(uintptr_t)ids - sizeof(IdsHead));
+}
+
+uint16_t *bp_ids_new(bp_Allocator *a)
+{
+	IdsHead *h = bp_alloc(a, IDS_BYTES);
+	if (!h)
+		return NULL;
+	h->refs = 1;
+	h->hashed = 0;
+	h->hash = 0;
+	return (uint16_t *)(void *)(h + 1);
+}
+
+void bp_ids_acquire(bp_Allocator *a, const uint16_t *ids)
+{
+	if (!ids)
+		return;
+	head_of(ids)->refs++;
+	a->bytes += IDS_BYTES;
+}
+
+void bp_ids_release(bp_Allocator *a, const uint16_t *ids)
+{
+	if (!ids)
+		return;
+	IdsHead *h = head_of(ids);
+	if (--h->refs == 0)
+		bp_free(a, h, IDS_BYTES);
+	else
+		a->bytes -= IDS_BYTES;
+}
+
+uint32_t bp_ids_holders(const uint16_t *ids)
+{
+	return ids ? head_of(ids)->refs : 0;
+}
+
+uint64_t bp_ids_digest(const uint16_t *ids, uint64_t (*digest)(const uint16_t *ids))
+{
+	IdsHead *h = head_of(ids);
+	if (!h->hashed) {
+		h->hash = digest(ids);
+		h->hashed = 1;
+	}
+	return h->hash;
+}
+
+/* Make chunk c's array its own before a write: a copy if a snapshot shares it. The
+ * cached digest is dropped either way (the caller writes). */
+static bp_Status ids_own(bp_World *w, bp_Chunk *c)
+{
+	IdsHead *h = head_of(c->ids);
+	if (h->refs > 1) {
+		uint16_t *ids = bp_ids_new(&w->mem);
+		if (!ids)
+			return BP_ENOMEM;
+		memcpy(ids, c->ids, BP_CHUNK_VOLUME * sizeof *ids);
+		bp_ids_release(&w->mem, c->ids);
+		c->ids = ids;
+		return BP_OK;
+	}
+	h->hashed = 0;
+	return BP_OK;
+}
+
 /* Chunk coordinate and local index of a block coordinate, without signed shifts. */
 static inline int32_t chunk_of(int32_t v)
 {
@@ -137,7 +216,7 @@ static void chunks_truncate(bp_World *w, uint32_t keep)
 	if (keep == w->nchunks)
 		return;
 	for (uint32_t i = keep; i < w->nchunks; i++)
-		bp_free(&w->mem, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_ids_release(&w->mem, w->chunks[i].ids);
 	w->nchunks = keep;
 	memset(w->chunk_slots, 0, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
 	for (uint32_t i = 0; i < keep; i++)
@@ -181,7 +260,7 @@ int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3])
 /* Give a uniform chunk its own array, so one cell can differ. */
 static bp_Status chunk_expand(bp_World *w, bp_Chunk *c)
 {
-	uint16_t *ids = bp_alloc(&w->mem, BP_CHUNK_VOLUME * sizeof *ids);
+	uint16_t *ids = bp_ids_new(&w->mem);
 	if (!ids)
 		return BP_ENOMEM;
 	for (int i = 0; i < BP_CHUNK_VOLUME; i++)
@@ -198,7 +277,7 @@ static void chunk_compact(bp_World *w, bp_Chunk *c)
 		if (c->ids[i] != first)
 			return;
 	}
-	bp_free(&w->mem, c->ids, BP_CHUNK_VOLUME * sizeof(uint16_t));
+	bp_ids_release(&w->mem, c->ids);
 	c->ids = NULL;
 	c->uniform = first;
 }
@@ -221,6 +300,8 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 		chunks_truncate(w, nbefore); /* a chunk created just now goes again */
 		return st;
 	}
+	if ((st = ids_own(w, c)) != BP_OK)
+		return st; /* a shared array: the chunk existed before */
 	c->ids[cell_index(x, y, z)] = id;
 	w->block_version++;
 	c->nonair += (id != 0) - (old != 0);
@@ -251,7 +332,7 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 	const int liquid = w->types[id].liquid != 0;
 	const uint32_t touch = touches(w, id);
 	if (whole) {
-		bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_ids_release(&w->mem, c->ids);
 		c->ids = NULL;
 		c->uniform = id;
 		c->nonair = id ? BP_CHUNK_VOLUME : 0;
@@ -311,6 +392,9 @@ static bp_Status fill_prepare(bp_World *w, const int64_t lo[3], const int64_t hi
 				if (!c->ids && c->uniform != id && !covers_chunk(c, lo, hi) &&
 				    (st = chunk_expand(w, c)) != BP_OK)
 					return st;
+				/* Phase 2 writes into its own arrays: copy shared ones now. */
+				if (c->ids && !covers_chunk(c, lo, hi) && (st = ids_own(w, c)) != BP_OK)
+					return st;
 			}
 	return BP_OK;
 }
@@ -353,6 +437,28 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 	return BP_OK;
 }
 
+bp_Status bp_chunks_reserve(bp_World *w, uint32_t n)
+{
+	bp_Status st = bp_grow(&w->mem, (void **)&w->chunks, &w->chunks_cap, n, sizeof(bp_Chunk));
+	return st == BP_OK ? slots_reserve(w, n) : st;
+}
+
+void bp_chunks_set(bp_World *w, const bp_Chunk *c, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		bp_ids_acquire(&w->mem, c[i].ids); /* first: an array in both stays alive */
+	for (uint32_t i = 0; i < w->nchunks; i++)
+		bp_ids_release(&w->mem, w->chunks[i].ids);
+	if (n)
+		memcpy(w->chunks, c, (size_t)n * sizeof *c);
+	w->nchunks = n;
+	if (w->chunk_slot_cap)
+		memset(w->chunk_slots, 0, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
+	for (uint32_t i = 0; i < n; i++)
+		slot_insert(w->chunk_slots, w->chunk_slot_cap, &w->chunks[i], i);
+	cache_clear(w);
+}
+
 void bp_chunks_init(bp_World *w)
 {
 	cache_clear(w);
@@ -361,7 +467,7 @@ void bp_chunks_init(bp_World *w)
 void bp_chunks_free(bp_World *w)
 {
 	for (uint32_t i = 0; i < w->nchunks; i++)
-		bp_free(&w->mem, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_ids_release(&w->mem, w->chunks[i].ids);
 	bp_free(&w->mem, w->chunks, (size_t)w->chunks_cap * sizeof(bp_Chunk));
 	bp_free(&w->mem, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
 }
