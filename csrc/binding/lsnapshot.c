@@ -142,10 +142,12 @@ static void capture(lua_State *L, bp_World *w)
  * pending events. Lua values are held by reference: the hook and filter functions and
  * trigger tags, as they are now (a snapshot taken when no entity has hooks holds no
  * hook table). The blocks are shared with the world copy-on-write by chunk, so a
- * snapshot of unchanged terrain costs the entities only. Source: our own
- * (docs/rollback.md).
+ * snapshot of unchanged terrain costs the entities only. Given an older snapshot, it
+ * takes the state into that object, reusing its memory (a ring of rollback frames
+ * then allocates nothing tick after tick). Source: our own (docs/rollback.md).
  * @function World:snapshot
- * @treturn Snapshot
+ * @tparam[opt] Snapshot into a snapshot to overwrite (of this world or another)
+ * @treturn Snapshot the new snapshot, or `into`
  * @raise "snapshot: world is locked: ..." inside a step or a move's filters; "not
  *   enough memory"; a C host's world (lbridge.c) is refused.
  */
@@ -153,10 +155,20 @@ static int l_world_snapshot(lua_State *L)
 {
 	LWorld *lw = check_own_world(L, "snapshot");
 	bp_World *w = lw->w;
+	LSnapshot *into = lua_isnoneornil(L, 2) ? NULL : luaL_checkudata(L, 2, SNAPSHOT_MT);
 	lbp_check_unlocked(L, w, "snapshot");
-	lua_settop(L, 1);
-	LSnapshot *ls = push_new_snapshot(L); /* 2 */
-	bp_Status st = bp_world_take_snapshot(w, snap_alloc, ls, &ls->s);
+	lua_settop(L, 2);
+	LSnapshot *ls = into;
+	bp_Status st;
+	if (into && into->s) {
+		st = bp_world_retake_snapshot(w, into->s);
+	} else {
+		if (!into) {
+			lua_pop(L, 1);
+			ls = push_new_snapshot(L); /* 2 */
+		}
+		st = bp_world_take_snapshot(w, snap_alloc, ls, &ls->s);
+	}
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
 	double *h = bp_snapshot_host(ls->s);
@@ -368,6 +380,13 @@ static int l_world_restore(lua_State *L)
 	/* The tables the Lua side fills exist first (a failure to make them changes nothing). */
 	lbp_push_world_table(L, 1, "removed", 0);
 	lua_pop(L, 1);
+	/* The Lua side needs work only where it can differ: other ids live, hooks. */
+	const int same_ids = bp_world_same_ids(w, ls->s);
+	int hooks = !same_ids || bp_world_any_hooks(w);
+	if (!hooks && lua_istable(L, 3)) {
+		hooks = lua_getfield(L, 3, "hooks") != LUA_TNIL;
+		lua_pop(L, 1);
+	}
 	const char *why = NULL;
 	bp_Status st = bp_world_restore_snapshot(w, ls->s, lua_istable(L, 3) ? 0 : BP_RESTORE_DROP_HOOKS,
 	                                         &why);
@@ -381,8 +400,10 @@ static int l_world_restore(lua_State *L)
 		lw->pending_ticks = h[HOST_PENDING];
 		lw->dropped_seconds = h[HOST_DROPPED];
 	}
-	restore_entity_cache(L, w);
-	restore_hooks(L, w, 3);
+	if (!same_ids)
+		restore_entity_cache(L, w);
+	if (hooks)
+		restore_hooks(L, w, 3);
 	restore_tags(L, w, 3, "tags", "trigger_tags");
 	restore_tags(L, w, 3, "departed_tags", "departed_tags");
 	restore_departed(L, 3);

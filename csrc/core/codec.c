@@ -13,13 +13,20 @@ bp_Coder bp_coder(int mode, void *buf, size_t cap)
 	c.mode = mode;
 	c.buf = buf;
 	c.cap = cap;
-	c.h = 0x243F6A8885A308D3ull; /* any odd start; fixed by the format */
+	c.h[0] = 0x243F6A8885A308D3ull; /* any start values; fixed by the format */
+	c.h[1] = 0x13198A2E03707344ull;
+	c.h[2] = 0xA4093822299F31D0ull;
+	c.h[3] = 0x082EFA98EC4E6C89ull;
 	return c;
 }
 
 static uint64_t le64(const uint8_t *b)
 {
 	uint64_t v = 0;
+	if (bp_host_le()) {
+		memcpy(&v, b, sizeof v);
+		return v;
+	}
 	for (int i = 7; i >= 0; i--)
 		v = v << 8 | b[i];
 	return v;
@@ -30,14 +37,22 @@ static uint64_t rotl(uint64_t v, int k)
 	return v << k | v >> (64 - k);
 }
 
-/* One 64-byte block into the digest: eight words, each multiplied, rotated, mixed. */
-static uint64_t mix_block(uint64_t h, const uint8_t *b)
+/* One word into one lane: multiplied, rotated, mixed. */
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	for (int i = 0; i < 8; i++) {
-		h ^= rotl(le64(b + 8 * i) * 0x9E3779B97F4A7C15ull, 31);
-		h = rotl(h, 27) * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull;
+	h += v * 0xC2B2AE3D27D4EB4Full;
+	return rotl(h, 31) * 0x9E3779B97F4A7C15ull;
+}
+
+/* One 64-byte block into the digest: word i into lane i % 4. */
+static void mix_block(uint64_t h[4], const uint8_t *b)
+{
+	for (int i = 0; i < 8; i += 4) {
+		h[0] = mix(h[0], le64(b + 8 * i));
+		h[1] = mix(h[1], le64(b + 8 * i + 8));
+		h[2] = mix(h[2], le64(b + 8 * i + 16));
+		h[3] = mix(h[3], le64(b + 8 * i + 24));
 	}
-	return h;
 }
 
 void bp_code_fail(bp_Coder *c, const char *why)
@@ -61,6 +76,11 @@ void bp_code_bytes(bp_Coder *c, void *p, size_t n)
 	case BP_CODE_HASH: {
 		const uint8_t *s = p;
 		size_t k = n;
+		while (c->nblk == 0 && k >= 64) { /* whole blocks straight from the input */
+			mix_block(c->h, s);
+			s += 64;
+			k -= 64;
+		}
 		while (k) {
 			size_t take = 64 - c->nblk < k ? 64 - c->nblk : k;
 			memcpy(c->blk + c->nblk, s, take);
@@ -68,8 +88,13 @@ void bp_code_bytes(bp_Coder *c, void *p, size_t n)
 			s += take;
 			k -= take;
 			if (c->nblk == 64) {
-				c->h = mix_block(c->h, c->blk);
+				mix_block(c->h, c->blk);
 				c->nblk = 0;
+			}
+			while (c->nblk == 0 && k >= 64) {
+				mix_block(c->h, s);
+				s += 64;
+				k -= 64;
 			}
 		}
 		break;
@@ -157,7 +182,9 @@ uint64_t bp_code_digest(const bp_Coder *c)
 	uint8_t last[64];
 	memset(last, 0, sizeof last);
 	memcpy(last, c->blk, c->nblk);
-	uint64_t h = mix_block(c->h, last);
+	uint64_t l[4] = {c->h[0], c->h[1], c->h[2], c->h[3]};
+	mix_block(l, last);
+	uint64_t h = rotl(l[0], 1) + rotl(l[1], 7) + rotl(l[2], 12) + rotl(l[3], 18);
 	h ^= (uint64_t)c->len;
 	h ^= h >> 30;
 	h *= 0xBF58476D1CE4E5B9ull;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /** What a coder does with each value it is given. */
 enum {
@@ -22,7 +23,8 @@ typedef struct bp_Coder {
 	uint8_t *buf;        /* WRITE: the output; READ: the input (not written) */
 	size_t cap, len;     /* buf's size; bytes written, counted, hashed or read */
 	const char *why;     /* READ: the first problem found (NULL: none) */
-	uint64_t h;          /* HASH: the digest so far (of whole 64-byte blocks) */
+	uint64_t h[4];       /* HASH: four lanes of the digest so far (of whole 64-byte
+	                      * blocks; lanes are independent, so that they run in parallel) */
 	uint8_t blk[64];     /* HASH: the bytes of the block being filled */
 	unsigned nblk;
 } bp_Coder;
@@ -51,9 +53,19 @@ void bp_code_fail(bp_Coder *c, const char *why);
 /** Bytes left to read (READ). Source: our own. */
 size_t bp_code_left(const bp_Coder *c);
 
+/** Whether the host stores integers little-endian (then the format's byte order is
+ *  the host's, and values are copied whole). Constant-folded by the compiler. */
+static inline int bp_host_le(void)
+{
+	const uint16_t one = 1;
+	uint8_t first;
+	memcpy(&first, &one, 1);
+	return first == 1;
+}
+
 /** The digest of what a HASH coder was fed: 64 bits, the same on every build. Source:
- *  our own (a multiply-rotate mix of 64-bit little-endian words, finished with a
- *  splitmix64-style avalanche). */
+ *  our own (a multiply-rotate mix of 64-bit little-endian words in four lanes, as
+ *  xxHash64 runs its own, finished with a splitmix64-style avalanche). */
 uint64_t bp_code_digest(const bp_Coder *c);
 
 /** The same digest of n bytes. Source: our own. */

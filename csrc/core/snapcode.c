@@ -94,8 +94,114 @@ static void code_rules(bp_Coder *c, bp_Rules *o)
 	}
 }
 
+#undef X_D
+#undef X_D3
+#undef X_F
+#undef X_U8
+#undef X_U32
+#undef X_I
+#undef OBJ
+
+/* Writing, counting and hashing: the fields straight into a little-endian byte array
+ * (the same bytes as the per-field coder gives, from the same lists), then one
+ * bp_code_bytes: several times faster, for world:hash. */
+static uint8_t *put_u64(uint8_t *p, uint64_t u)
+{
+	if (bp_host_le()) {
+		memcpy(p, &u, sizeof u);
+		return p + 8;
+	}
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(u >> (8 * i));
+	return p + 8;
+}
+
+static uint8_t *put_u32(uint8_t *p, uint32_t u)
+{
+	if (bp_host_le()) {
+		memcpy(p, &u, sizeof u);
+		return p + 4;
+	}
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(u >> (8 * i));
+	return p + 4;
+}
+
+static uint8_t *put_f64(uint8_t *p, const double *v)
+{
+	uint64_t u;
+	memcpy(&u, v, sizeof u);
+	return put_u64(p, u);
+}
+
+static uint8_t *put_f32(uint8_t *p, const float *v)
+{
+	uint32_t u;
+	memcpy(&u, v, sizeof u);
+	return put_u32(p, u);
+}
+
+#define ENTITY_BYTES_MAX 2048 /* more than the lists' bytes (checked below) */
+
+static void put_entity(bp_Coder *c, const bp_Entity *o, const bp_EntityInput *in)
+{
+	uint8_t buf[ENTITY_BYTES_MAX];
+	uint8_t *p = buf;
+#define X_D(f) p = put_f64(p, &OBJ->f);
+#define X_D3(f) X_D(f[0]) X_D(f[1]) X_D(f[2])
+#define X_F(f) p = put_f32(p, &OBJ->f);
+#define X_U8(f) *p++ = OBJ->f;
+#define X_U32(f) p = put_u32(p, OBJ->f);
+#define X_I(f) p = put_u32(p, (uint32_t)(int32_t)OBJ->f);
+#define OBJ o
+	BP_ENTITY_FIELDS
+#undef OBJ
+#define OBJ (&o->rules)
+	BP_RULES_FIELDS
+#undef OBJ
+#define OBJ in
+	BP_INPUT_FIELDS
+#undef OBJ
+#undef X_D
+#undef X_D3
+#undef X_F
+#undef X_U8
+#undef X_U32
+#undef X_I
+	bp_code_bytes(c, buf, (size_t)(p - buf));
+}
+
+/* The lists' size fits the buffer (a list that grows past it fails the build). */
+#define X_D(f) + 8
+#define X_D3(f) + 24
+#define X_F(f) + 4
+#define X_U8(f) + 1
+#define X_U32(f) + 4
+#define X_I(f) + 4
+_Static_assert(0 BP_ENTITY_FIELDS BP_RULES_FIELDS BP_INPUT_FIELDS <= ENTITY_BYTES_MAX,
+               "ENTITY_BYTES_MAX");
+#undef X_D
+#undef X_D3
+#undef X_F
+#undef X_U8
+#undef X_U32
+#undef X_I
+
+/* The per-field coder: reading (each value checked as it comes). */
+#define X_D(f) code_finite(c, &OBJ->f);
+#define X_D3(f) code_finite(c, &OBJ->f[0]); code_finite(c, &OBJ->f[1]); code_finite(c, &OBJ->f[2]);
+#define X_F(f) bp_code_f32(c, &OBJ->f);
+#define X_U8(f) bp_code_u8(c, &OBJ->f);
+#define X_U32(f) bp_code_u32(c, &OBJ->f);
+#define X_I(f) bp_code_int(c, &OBJ->f);
+#define OBJ o
+
 void bp_code_entity(bp_Coder *c, bp_Entity *o, bp_EntityInput *in)
 {
+	if (c->mode != BP_CODE_READ) {
+		put_entity(c, o, in);
+		return;
+	}
 	BP_ENTITY_FIELDS
 	code_rules(c, &o->rules);
 #undef OBJ
@@ -470,6 +576,7 @@ static void code_entities(bp_Coder *c, bp_Snapshot *s)
 	if (reading(c)) {
 		s->items = room(s, c, n, sizeof *s->items);
 		s->input = room(s, c, n, sizeof *s->input);
+		s->live = room(s, c, n, sizeof *s->live);
 		if (c->why)
 			return;
 		s->count = n;
@@ -486,6 +593,8 @@ static void code_entities(bp_Coder *c, bp_Snapshot *s)
 		if (e->alive) { /* a free slot keeps only its generation (a spawn clears it) */
 			bp_code_entity(c, e, &s->input[i]);
 			nlive++;
+			if (reading(c))
+				s->live[i] = e->generation;
 		}
 	}
 	if (reading(c) && c->why)

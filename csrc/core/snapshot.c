@@ -10,6 +10,7 @@
 #include "chunk.h"
 #include "entity.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define TAG_BITS 48
@@ -54,23 +55,19 @@ static void *dup(bp_Allocator *a, const void *p, size_t n, int *failed)
 	return q;
 }
 
+static void release_types(bp_Snapshot *s);
+
 void bp_snapshot_release(bp_Snapshot *s)
 {
 	bp_Allocator *a = &s->mem;
-	for (uint32_t i = 0; s->types && i < s->ntypes; i++) {
-		bp_BlockType *t = &s->types[i];
-		bp_free(a, t->name, t->name ? strlen(t->name) + 1 : 0);
-		bp_free(a, t->shape, (size_t)t->nshape * sizeof(bp_AABB));
-		if (t->outline != t->shape)
-			bp_free(a, t->outline, (size_t)t->noutline * sizeof(bp_AABB));
-	}
-	bp_free(a, s->types, (size_t)s->ntypes * sizeof *s->types);
+	release_types(s);
 	for (uint32_t i = 0; s->chunks && i < s->nchunks; i++)
 		bp_ids_release(a, s->chunks[i].ids);
 	bp_free(a, s->chunks, (size_t)s->nchunks * sizeof *s->chunks);
 	bp_free(a, s->colliders, (size_t)s->ncolliders * sizeof *s->colliders);
 	bp_free(a, s->items, (size_t)s->count * sizeof *s->items);
 	bp_free(a, s->input, (size_t)s->count * sizeof *s->input);
+	bp_free(a, s->live, (size_t)s->count * sizeof *s->live);
 	bp_free(a, s->order, (size_t)s->norder * sizeof *s->order);
 	bp_free(a, s->free_slots, (size_t)s->nfree * sizeof *s->free_slots);
 	bp_free(a, s->triggers, (size_t)s->ntriggers * sizeof *s->triggers);
@@ -85,6 +82,13 @@ void bp_snapshot_free(bp_Snapshot *s)
 	bp_snapshot_release(s);
 	bp_Allocator a = s->mem;
 	bp_free(&a, s, sizeof *s);
+}
+
+int bp_world_same_ids(const bp_World *w, const bp_Snapshot *s)
+{
+	const bp_EntityPool *p = &w->entities;
+	return p->count == s->count &&
+	       (s->count == 0 || memcmp(p->live, s->live, (size_t)s->count * sizeof *s->live) == 0);
 }
 
 double *bp_snapshot_host(bp_Snapshot *s)
@@ -117,12 +121,14 @@ static int take_types(bp_Snapshot *s, const bp_World *w)
 	s->types = dup(&s->mem, w->types, (size_t)w->ntypes * sizeof *w->types, &failed);
 	if (failed)
 		return 0;
+	for (uint32_t i = 0; i < w->ntypes; i++) { /* what release frees: nothing yet */
+		s->types[i].name = NULL;
+		s->types[i].shape = s->types[i].outline = s->types[i].boxes = NULL;
+	}
+	s->ntypes = w->ntypes;
 	for (uint32_t i = 0; i < w->ntypes; i++) {
 		bp_BlockType *t = &s->types[i];
 		const bp_BlockType *o = &w->types[i];
-		t->name = NULL;
-		t->shape = t->outline = t->boxes = NULL;
-		s->ntypes = i + 1; /* what release frees */
 		t->name = dup(&s->mem, o->name, strlen(o->name) + 1, &failed);
 		t->shape = dup(&s->mem, o->shape, (size_t)o->nshape * sizeof(bp_AABB), &failed);
 		t->outline = o->outline == o->shape
@@ -135,54 +141,97 @@ static int take_types(bp_Snapshot *s, const bp_World *w)
 	return 1;
 }
 
-bp_Status bp_world_take_snapshot(bp_World *w, bp_AllocFn alloc, void *ud, bp_Snapshot **out)
+/* Free the block type copies (what take_types made). */
+static void release_types(bp_Snapshot *s)
 {
-	bp_Allocator a = {alloc, ud, 0};
-	bp_Snapshot *s = bp_alloc(&a, sizeof *s);
-	if (!s)
-		return BP_ENOMEM;
-	memset(s, 0, sizeof *s);
-	s->mem = a;
+	bp_Allocator *a = &s->mem;
+	for (uint32_t i = 0; s->types && i < s->ntypes; i++) {
+		bp_BlockType *t = &s->types[i];
+		bp_free(a, t->name, t->name ? strlen(t->name) + 1 : 0);
+		bp_free(a, t->shape, (size_t)t->nshape * sizeof(bp_AABB));
+		if (t->outline != t->shape)
+			bp_free(a, t->outline, (size_t)t->noutline * sizeof(bp_AABB));
+	}
+	bp_free(a, s->types, (size_t)s->ntypes * sizeof *s->types);
+	s->types = NULL;
+	s->ntypes = 0;
+}
+
+/* Give array *p (old elements of `size` bytes) room for n, keeping it when the count
+ * is the same: a snapshot taken again into the same object allocates nothing. */
+static int resize(bp_Allocator *a, void **p, uint32_t old, uint32_t n, size_t size)
+{
+	if (old == n)
+		return 1;
+	if (n == 0) {
+		bp_free(a, *p, (size_t)old * size);
+		*p = NULL;
+		return 1;
+	}
+	void *q = bp_realloc(a, *p, (size_t)old * size, (size_t)n * size);
+	if (!q)
+		return 0;
+	*p = q;
+	return 1;
+}
+
+/* Fill s (holding a former snapshot's arrays, or none) with w's state. On failure s
+ * is left empty (every count 0). */
+static bp_Status take_into(bp_Snapshot *s, bp_World *w)
+{
 	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
-	int failed = !take_types(s, w);
-	if (!failed) {
-		s->chunks = dup(&s->mem, w->chunks, (size_t)w->nchunks * sizeof *w->chunks, &failed);
-		if (!failed) {
-			s->nchunks = w->nchunks;
-			for (uint32_t i = 0; i < w->nchunks; i++)
-				bp_ids_acquire(&s->mem, s->chunks[i].ids);
-		}
+	bp_Allocator *a = &s->mem;
+	release_types(s);
+	int ok = take_types(s, w);
+	/* The chunks: the world's arrays gain s as holder, the old ones lose it. */
+	for (uint32_t i = 0; i < w->nchunks; i++)
+		bp_ids_acquire(a, w->chunks[i].ids);
+	for (uint32_t i = 0; i < s->nchunks; i++)
+		bp_ids_release(a, s->chunks[i].ids);
+	ok = ok && resize(a, (void **)&s->chunks, s->nchunks, w->nchunks, sizeof *s->chunks);
+	if (!ok) {
+		for (uint32_t i = 0; i < w->nchunks; i++)
+			bp_ids_release(a, w->chunks[i].ids);
+		s->nchunks = 0;
+		bp_snapshot_release(s);
+		memset(&s->types, 0, sizeof *s - offsetof(bp_Snapshot, types));
+		return BP_ENOMEM;
 	}
-#define TAKE(field, src, n) \
-	if (!failed) { \
-		s->field = dup(&s->mem, src, (size_t)(n) * sizeof *(src), &failed); \
-	}
-	TAKE(colliders, w->colliders, w->ncolliders)
-	if (!failed)
+	if (w->nchunks)
+		memcpy(s->chunks, w->chunks, (size_t)w->nchunks * sizeof *s->chunks);
+	s->nchunks = w->nchunks;
+#define TAKE(field, count, src, n) \
+	ok = ok && resize(a, (void **)&s->field, s->count, n, sizeof *s->field); \
+	if (ok && (n)) \
+		memcpy(s->field, src, (size_t)(n) * sizeof *s->field);
+	TAKE(colliders, ncolliders, w->colliders, w->ncolliders)
+	if (ok)
 		s->ncolliders = w->ncolliders;
-	TAKE(items, p->items, p->count)
-	TAKE(input, p->input, p->count)
-	if (!failed)
+	TAKE(items, count, p->items, p->count)
+	TAKE(input, count, p->input, p->count)
+	TAKE(live, count, p->live, p->count)
+	if (ok)
 		s->count = p->count;
-	TAKE(order, p->order, p->norder)
-	if (!failed)
+	TAKE(order, norder, p->order, p->norder)
+	if (ok)
 		s->norder = p->norder;
-	TAKE(free_slots, p->free_slots, p->nfree)
-	if (!failed)
+	TAKE(free_slots, nfree, p->free_slots, p->nfree)
+	if (ok)
 		s->nfree = p->nfree;
-	TAKE(triggers, w->sensing.triggers, w->sensing.ntriggers)
-	if (!failed)
+	TAKE(triggers, ntriggers, w->sensing.triggers, w->sensing.ntriggers)
+	if (ok)
 		s->ntriggers = w->sensing.ntriggers;
-	TAKE(pairs, w->sensing.pairs, w->sensing.npairs)
-	if (!failed)
+	TAKE(pairs, npairs, w->sensing.pairs, w->sensing.npairs)
+	if (ok)
 		s->npairs = w->sensing.npairs;
-	TAKE(events, w->events.items, w->events.count)
-	if (!failed)
+	TAKE(events, nevents, w->events.items, w->events.count)
+	if (ok)
 		s->nevents = w->events.count;
 #undef TAKE
-	if (failed) {
-		bp_snapshot_free(s);
+	if (!ok) { /* the arrays resized so far have their counts set: release frees them */
+		bp_snapshot_release(s);
+		memset(&s->types, 0, sizeof *s - offsetof(bp_Snapshot, types));
 		return BP_ENOMEM;
 	}
 	for (uint32_t i = 0; i < s->npairs; i++)
@@ -205,8 +254,29 @@ bp_Status bp_world_take_snapshot(bp_World *w, bp_AllocFn alloc, void *ud, bp_Sna
 	s->max_events = w->events.max;
 	s->events_dropped = w->events.dropped;
 	s->hit_speed = w->events.hit_speed;
+	return BP_OK;
+}
+
+bp_Status bp_world_take_snapshot(bp_World *w, bp_AllocFn alloc, void *ud, bp_Snapshot **out)
+{
+	bp_Allocator a = {alloc, ud, 0};
+	bp_Snapshot *s = bp_alloc(&a, sizeof *s);
+	if (!s)
+		return BP_ENOMEM;
+	memset(s, 0, sizeof *s);
+	s->mem = a;
+	bp_Status st = take_into(s, w);
+	if (st != BP_OK) {
+		bp_snapshot_free(s);
+		return st;
+	}
 	*out = s;
 	return BP_OK;
+}
+
+bp_Status bp_world_retake_snapshot(bp_World *w, bp_Snapshot *s)
+{
+	return take_into(s, w);
 }
 
 static int same_boxes(const bp_AABB *a, int na, const bp_AABB *b, int nb)

@@ -30,6 +30,7 @@ struct bp_Snapshot {
 	bp_Entity *items;
 	bp_EntityInput *input;
 	uint32_t count, next_serial;
+	uint32_t *live;       /* per slot: its generation while alive, else 0 (bp_world_same_ids) */
 	uint32_t *order, norder;
 	uint32_t *free_slots, nfree;
 	int unstable;

@@ -274,6 +274,12 @@ typedef struct bp_Snapshot bp_Snapshot;
  *  nothing allocated. Source: our own. */
 bp_Status bp_world_take_snapshot(bp_World *w, bp_AllocFn alloc, void *ud, bp_Snapshot **out);
 
+/** Take w's state into s, a snapshot taken before (of any world), reusing its memory:
+ *  arrays whose size is unchanged are not reallocated, so that a ring of snapshots
+ *  retaken every tick allocates nothing in the steady state. BP_ENOMEM leaves s empty
+ *  (a snapshot of nothing: no types, restores refuse it) but valid. Source: our own. */
+bp_Status bp_world_retake_snapshot(bp_World *w, bp_Snapshot *s);
+
 /** A collider or trigger handle without its world's tag (bits 48..62), and the same
  *  handle with w's tag: what names the same slot in a world restored from a snapshot.
  *  0 stays 0. Source: our own. */
@@ -300,6 +306,11 @@ size_t bp_snapshot_bytes(const bp_Snapshot *s);
 /** How many of the snapshot's chunk id arrays another holder (a world, another
  *  snapshot) shares: what copy-on-write saved. Source: our own. */
 uint32_t bp_snapshot_shared_chunks(const bp_Snapshot *s);
+
+/** Whether w's live entities are the snapshot's (the same ids in the same slots), so
+ *  that a restore changes no entity's id: what a host keeps per slot stays right.
+ *  Source: our own. */
+int bp_world_same_ids(const bp_World *w, const bp_Snapshot *s);
 
 /** bp_world_restore_snapshot flag: clear the hook and filter flags of every entity
  *  (the host cannot give their functions back, e.g. after a decode). */
