@@ -25,14 +25,12 @@ for x = 0, SIZE - 1 do
   end
 end
 local rules = bp.rules.beta173{ push = false }
-local es = {}
 for i = 1, N do
   local x = 48 + (i * 7919) % 160 + 0.5
   local z = 48 + (i * 104729) % 160 + 0.5
   local e = w:spawn{ x = x, y = height(math.floor(x), math.floor(z)) + 1, z = z,
                      yaw = (i * 37) % 360, rules = rules }
   e.forward = 1
-  es[i] = e
 end
 for _ = 1, 20 do w:step() end
 w:events() -- a game reads its events every tick: the queue is empty between ticks

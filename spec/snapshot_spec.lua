@@ -268,15 +268,15 @@ describe("world:hash", function()
 
   it("differs after any one change of state", function()
     local changes = {
-      function(w, es) es[1]:teleport(es[1].x + 2 ^ -40, es[1].y, es[1].z) end,
-      function(w, es) es[1].vx = 1e-12 end,
-      function(w, es) es[2].yaw = 1 end,
-      function(w, es) es[2].forward = 0.5 end,
-      function(w, es) es[1].jumping = true end,
-      function(w, es) es[1].jumping = true; es[1].jumping = false end, -- the latch only
-      function(w, es) es[3].rules.gravity = 31 end,
-      function(w, es) es[5].solid = false end,
-      function(w, es) es[1].fall_distance = 1 end,
+      function(_, es) es[1]:teleport(es[1].x + 2 ^ -40, es[1].y, es[1].z) end,
+      function(_, es) es[1].vx = 1e-12 end,
+      function(_, es) es[2].yaw = 1 end,
+      function(_, es) es[2].forward = 0.5 end,
+      function(_, es) es[1].jumping = true end,
+      function(_, es) es[1].jumping = true; es[1].jumping = false end, -- the latch only
+      function(_, es) es[3].rules.gravity = 31 end,
+      function(_, es) es[5].solid = false end,
+      function(_, es) es[1].fall_distance = 1 end,
       function(w) w:set_block(0, 5, 0, "stone") end,
       function(w) w:set_block(20, 20, 20, "stone") end, -- a new chunk
       function(w) w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1)) end,

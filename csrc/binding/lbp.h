@@ -243,6 +243,7 @@ void lbp_push_trigger_tag(lua_State *L, int wi, uint64_t handle);
 extern const luaL_Reg lbp_snapshot_world_methods[]; /* snapshot, restore, hash, import */
 extern const luaL_Reg lbp_snapshot_entity_methods[]; /* export */
 int lbp_decode_snapshot(lua_State *L);
+int lbp_world_reseal(lua_State *L);
 void lbp_note_removed(lua_State *L, int wi, int ei, uint32_t index1);
 void lbp_open_snapshot(lua_State *L);
 

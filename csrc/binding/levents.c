@@ -139,7 +139,8 @@ static int l_world_events(lua_State *L)
 	/* A copy, and the queue emptied, before any table is made: a finalizer that a
 	 * table's allocation runs may read or add events. */
 	bp_Event *evs = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *evs, 0); /* 2 */
-	memcpy(evs, queued, (size_t)n * sizeof *evs);
+	if (n) /* a queue that never held an event has no array (NULL) */
+		memcpy(evs, queued, (size_t)n * sizeof *evs);
 	bp_world_events_clear(w);
 	lua_createtable(L, (int)n, 0);
 	for (uint32_t i = 0; i < n; i++) {

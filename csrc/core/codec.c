@@ -70,7 +70,7 @@ void bp_code_bytes(bp_Coder *c, void *p, size_t n)
 {
 	switch (c->mode) {
 	case BP_CODE_WRITE:
-		if (c->len <= c->cap && n <= c->cap - c->len)
+		if (n && c->buf && c->len <= c->cap && n <= c->cap - c->len)
 			memcpy(c->buf + c->len, p, n);
 		break;
 	case BP_CODE_HASH: {

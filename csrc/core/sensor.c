@@ -245,7 +245,8 @@ static int gather_all(bp_World *w)
 	}
 	if (g.failed)
 		return 0;
-	qsort(s->next, s->nnext, sizeof *s->next, pair_cmp);
+	if (s->nnext) /* none found: next may be NULL (a world restored from a snapshot) */
+		qsort(s->next, s->nnext, sizeof *s->next, pair_cmp);
 	return 1;
 }
 

@@ -847,6 +847,18 @@ bp_Status bp_snapshot_decode(bp_AllocFn alloc, void *ud, const void *bytes, size
 	return BP_OK;
 }
 
+void bp_image_reseal(void *bytes, size_t n)
+{
+	if (n < HEAD + TAIL)
+		return;
+	uint64_t body = n - HEAD - TAIL;
+	bp_Coder h = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + 8, 8);
+	bp_code_u64(&h, &body);
+	uint64_t digest = bp_digest_bytes(bytes, n - TAIL);
+	bp_Coder t = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + n - TAIL, TAIL);
+	bp_code_u64(&t, &digest);
+}
+
 uint64_t bp_snapshot_hash(const bp_Snapshot *s)
 {
 	bp_Coder c = bp_coder(BP_CODE_HASH, NULL, 0);

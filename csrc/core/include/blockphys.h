@@ -340,6 +340,11 @@ size_t bp_snapshot_encode(const bp_Snapshot *s, void *buf, size_t cap);
 bp_Status bp_snapshot_decode(bp_AllocFn alloc, void *ud, const void *bytes, size_t n,
                              bp_Snapshot **out, const char **why);
 
+/** For fuzzers: make a changed snapshot or entity image of n bytes (n >= 24) pass the
+ *  length and checksum tests again (its body length and digest rewritten in place),
+ *  so that the decoder's own checks meet the change. Source: our own. */
+void bp_image_reseal(void *bytes, size_t n);
+
 /** A 64-bit digest of the world's simulation state: what a snapshot holds but the
  *  host values, free entity slots' stale contents and caches; handles without the
  *  world's tag; chunks as an order-free sum over the chunks holding blocks (each
