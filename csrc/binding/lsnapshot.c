@@ -455,8 +455,10 @@ static int l_snapshot_encode(lua_State *L)
 /***
  * Decode a byte string from snap:encode. Never raises on the bytes: anything
  * truncated, corrupted (checked by the checksum and by every count and value) or of an
- * unknown version gives nil and a message. Allocates at most about 4 times the
- * string's length plus 64 KB. Source: our own (docs/rollback.md).
+ * unknown version gives nil and a message. Allocates at most about 215 times the
+ * string's length plus 64 KB (a free entity slot is 5 bytes in the string and a
+ * whole slot, about 1 KB, in memory; a real snapshot decodes into about its own
+ * size). Source: our own (docs/rollback.md).
  * @function decode_snapshot
  * @tparam string bytes
  * @treturn[1] Snapshot

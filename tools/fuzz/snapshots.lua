@@ -3,7 +3,7 @@
 -- message (the checksum); changed bytes resealed with a valid length and checksum
 -- (world:_reseal) reach the decoder's own checks, and must give nil and a message or a
 -- snapshot that restores into a fresh world, steps, hashes and encodes with finite
--- results; huge counts must not allocate beyond the documented bound (about 4 times
+-- results; huge counts must not allocate beyond the documented bound (about 215 times
 -- the input plus 64 KB). Portable: runs under every interpreter.
 --
 -- Source: our own.
