@@ -64,16 +64,15 @@ static LWorld *check_own_world(lua_State *L, const char *fn)
 
 /* ---------------------------------------------------------------- capturing */
 
-/* A copy of table t (index) with its integer handle keys without the world's tag. */
+/* A copy of table t (index) with its integer handle keys without the world's tag.
+ * Stored with lua_rawseti, as ltrigger.c stores them (Lua 5.1's takes an int key). */
 static void copy_untagged(lua_State *L, int t)
 {
 	lua_newtable(L);
 	lua_pushnil(L);
 	while (lua_next(L, t)) {
 		lua_Integer h = lua_tointeger(L, -2);
-		lua_pushinteger(L, (lua_Integer)bp_handle_untag((uint64_t)h));
-		lua_insert(L, -2);
-		lua_rawset(L, -4);
+		lua_rawseti(L, -3, (lua_Integer)bp_handle_untag((uint64_t)h));
 	}
 }
 
@@ -299,9 +298,7 @@ static void restore_tags(lua_State *L, bp_World *w, int cap, const char *field, 
 		lua_pushnil(L);
 		while (lua_next(L, -3)) {
 			uint64_t h = (uint64_t)lua_tointeger(L, -2);
-			lua_pushinteger(L, (lua_Integer)bp_world_retag_handle(w, h));
-			lua_insert(L, -2);
-			lua_rawset(L, -4);
+			lua_rawseti(L, -3, (lua_Integer)bp_world_retag_handle(w, h));
 		}
 		lua_remove(L, -2);
 	} else {
@@ -693,9 +690,10 @@ static const luaL_Reg snapshot_methods[] = {
 	{"encode", l_snapshot_encode}, {"hash", l_snapshot_hash}, {"tick", l_snapshot_tick},
 	{"bytes", l_snapshot_bytes}, {"shared_chunks", l_snapshot_shared_chunks}, {NULL, NULL}};
 
+/* No "__index" entry: lbp_create_meta makes the methods table __index (a NULL entry
+ * would become a closure of NULL under compat-5.3's luaL_setfuncs on Lua 5.1). */
 static const luaL_Reg snapshot_meta[] = {
-	{"__gc", l_snapshot_gc}, {"__tostring", l_snapshot_tostring}, {"__index", NULL},
-	{NULL, NULL}};
+	{"__gc", l_snapshot_gc}, {"__tostring", l_snapshot_tostring}, {NULL, NULL}};
 
 const luaL_Reg lbp_snapshot_world_methods[] = {
 	{"snapshot", l_world_snapshot}, {"restore", l_world_restore}, {"hash", l_world_hash},

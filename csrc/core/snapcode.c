@@ -304,8 +304,12 @@ static void code_type(bp_Coder *c, bp_Snapshot *s, bp_BlockType *t)
 			return;
 	}
 	bp_code_bytes(c, t->name, len);
-	if (reading(c) && memchr(t->name, 0, len))
-		{ bp_code_fail(c, "corrupted: a block type's name"); return; }
+	if (reading(c) && memchr(t->name, 0, len)) { /* freed here: release sizes by strlen */
+		bp_free(&s->mem, t->name, len + 1);
+		t->name = NULL;
+		bp_code_fail(c, "corrupted: a block type's name");
+		return;
+	}
 	code_finite(c, &t->slipperiness);
 	code_finite(c, &t->velocity_factor);
 	bp_code_u8(c, &t->liquid);
@@ -574,12 +578,12 @@ static void code_entities(bp_Coder *c, bp_Snapshot *s)
 	if (!code_count(c, &n, 5))
 		return;
 	if (reading(c)) {
+		s->count = n; /* what release frees (arrays not made stay NULL) */
 		s->items = room(s, c, n, sizeof *s->items);
 		s->input = room(s, c, n, sizeof *s->input);
 		s->live = room(s, c, n, sizeof *s->live);
 		if (c->why)
 			return;
-		s->count = n;
 	}
 	bp_code_u32(c, &s->next_serial);
 	bp_code_int(c, &s->unstable);
@@ -605,13 +609,15 @@ static void code_entities(bp_Coder *c, bp_Snapshot *s)
 	if (reading(c)) {
 		if ((uint64_t)no + nf != n || no != nlive || (uint64_t)(no + nf) * 4 > bp_code_left(c))
 			{ bp_code_fail(c, "corrupted: the entity order or free list"); return; }
+		s->norder = no;
+		s->nfree = nf;
 		s->order = room(s, c, no, sizeof *s->order);
 		s->free_slots = room(s, c, nf, sizeof *s->free_slots);
 		uint8_t *seen = room(s, c, n, 1);
-		if (c->why)
+		if (c->why) {
+			bp_free(&s->mem, seen, n);
 			return;
-		s->norder = no;
-		s->nfree = nf;
+		}
 		code_slots(c, s, s->order, no, 1, seen);
 		code_slots(c, s, s->free_slots, nf, 0, seen);
 		bp_free(&s->mem, seen, n);

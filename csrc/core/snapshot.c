@@ -175,6 +175,32 @@ static int resize(bp_Allocator *a, void **p, uint32_t old, uint32_t n, size_t si
 	return 1;
 }
 
+/* The three per-slot arrays (one count for all): new ones for n slots, or the old ones
+ * when n is the same; on failure the old ones stay as they were. */
+static int resize_slots(bp_Snapshot *s, uint32_t n)
+{
+	if (s->count == n)
+		return 1;
+	bp_Allocator *a = &s->mem;
+	bp_Entity *items = n ? bp_alloc(a, (size_t)n * sizeof *items) : NULL;
+	bp_EntityInput *input = n ? bp_alloc(a, (size_t)n * sizeof *input) : NULL;
+	uint32_t *live = n ? bp_alloc(a, (size_t)n * sizeof *live) : NULL;
+	if (n && (!items || !input || !live)) {
+		bp_free(a, items, (size_t)n * sizeof *items);
+		bp_free(a, input, (size_t)n * sizeof *input);
+		bp_free(a, live, (size_t)n * sizeof *live);
+		return 0;
+	}
+	bp_free(a, s->items, (size_t)s->count * sizeof *s->items);
+	bp_free(a, s->input, (size_t)s->count * sizeof *s->input);
+	bp_free(a, s->live, (size_t)s->count * sizeof *s->live);
+	s->items = items;
+	s->input = input;
+	s->live = live;
+	s->count = n;
+	return 1;
+}
+
 /* Fill s (holding a former snapshot's arrays, or none) with w's state. On failure s
  * is left empty (every count 0). */
 static bp_Status take_into(bp_Snapshot *s, bp_World *w)
@@ -190,9 +216,11 @@ static bp_Status take_into(bp_Snapshot *s, bp_World *w)
 	for (uint32_t i = 0; i < s->nchunks; i++)
 		bp_ids_release(a, s->chunks[i].ids);
 	ok = ok && resize(a, (void **)&s->chunks, s->nchunks, w->nchunks, sizeof *s->chunks);
-	if (!ok) {
+	if (!ok) { /* the old arrays' holds are gone already: drop the new ones, free the rest */
 		for (uint32_t i = 0; i < w->nchunks; i++)
 			bp_ids_release(a, w->chunks[i].ids);
+		bp_free(a, s->chunks, (size_t)s->nchunks * sizeof *s->chunks);
+		s->chunks = NULL;
 		s->nchunks = 0;
 		bp_snapshot_release(s);
 		memset(&s->types, 0, sizeof *s - offsetof(bp_Snapshot, types));
@@ -208,11 +236,12 @@ static bp_Status take_into(bp_Snapshot *s, bp_World *w)
 	TAKE(colliders, ncolliders, w->colliders, w->ncolliders)
 	if (ok)
 		s->ncolliders = w->ncolliders;
-	TAKE(items, count, p->items, p->count)
-	TAKE(input, count, p->input, p->count)
-	TAKE(live, count, p->live, p->count)
-	if (ok)
-		s->count = p->count;
+	ok = ok && resize_slots(s, p->count);
+	if (ok && p->count) {
+		memcpy(s->items, p->items, (size_t)p->count * sizeof *s->items);
+		memcpy(s->input, p->input, (size_t)p->count * sizeof *s->input);
+		memcpy(s->live, p->live, (size_t)p->count * sizeof *s->live);
+	}
 	TAKE(order, norder, p->order, p->norder)
 	if (ok)
 		s->norder = p->norder;
