@@ -43,6 +43,15 @@ static LSnapshot *push_new_snapshot(lua_State *L)
 	return ls;
 }
 
+/* A new snapshot's arrays come from Lua's allocator without Lua's count of them (the
+ * collector sees a small userdata): a collector step as large as they are keeps a
+ * script that drops a snapshot every tick from piling up unseen garbage. */
+static void note_new_memory(lua_State *L, const bp_Snapshot *s)
+{
+	const size_t kb = bp_snapshot_bytes(s) / 1024;
+	lua_gc(L, LUA_GCSTEP, kb > INT32_MAX ? INT32_MAX : (int)kb);
+}
+
 static LSnapshot *check_snapshot(lua_State *L, int i)
 {
 	LSnapshot *ls = luaL_checkudata(L, i, SNAPSHOT_MT);
@@ -167,6 +176,8 @@ static int l_world_snapshot(lua_State *L)
 			ls = push_new_snapshot(L); /* 2 */
 		}
 		st = bp_world_take_snapshot(w, snap_alloc, ls, &ls->s);
+		if (st == BP_OK)
+			note_new_memory(L, ls->s);
 	}
 	if (st != BP_OK)
 		lbp_raise_status(L, st);
@@ -479,6 +490,7 @@ int lbp_decode_snapshot(lua_State *L)
 		lua_pushfstring(L, "decode_snapshot: %s", why ? why : "bad input");
 		return 2;
 	}
+	note_new_memory(L, ls->s);
 	return 1;
 }
 
