@@ -390,7 +390,7 @@ describe("snap:encode and bp.decode_snapshot", function()
       local w = bp.World(); w:restore(assert(bp.decode_snapshot(bytes)))
       local es = w:entities()
       for t = 21, 60 do drive(es, es[6], t); w:step(0.05) end
-      io.write(w:hash(), " ", string.format("%%a", es[1].x))
+      io.write(w:hash(), " ", string.format("%%.17g", es[1].x))
     ]]):format(package.path, package.cpath, DRIVE, path)
     local src = os.tmpname()
     f = assert(io.open(src, "wb")); f:write(child); f:close()
