@@ -27,6 +27,7 @@ typedef struct bp_Coder {
 	                      * blocks; lanes are independent, so that they run in parallel) */
 	uint8_t blk[64];     /* HASH: the bytes of the block being filled */
 	unsigned nblk;
+	void *memo;          /* HASH: the caller's cache between values (snapcode.c's rules) */
 } bp_Coder;
 
 /** A coder in `mode` over buf (cap bytes; NULL and 0 for SIZE and HASH). Source: our own. */

@@ -143,22 +143,50 @@ static uint8_t *put_f32(uint8_t *p, const float *v)
 
 #define ENTITY_BYTES_MAX 2048 /* more than the lists' bytes (checked below) */
 
-static void put_entity(bp_Coder *c, const bp_Entity *o, const bp_EntityInput *in)
-{
-	uint8_t buf[ENTITY_BYTES_MAX];
-	uint8_t *p = buf;
+/* Hashing: an entity's rules enter the digest as the digest of their coded bytes, and
+ * entities in a row with the same rules (the usual case: one rules table for a
+ * crowd) reuse it. The struct is compared byte for byte (padding included), so a
+ * difference in padding alone only costs a recomputation of the same digest. */
+typedef struct RulesMemo {
+	int valid;
+	bp_Rules raw;
+	uint64_t digest;
+} RulesMemo;
+
 #define X_D(f) p = put_f64(p, &OBJ->f);
 #define X_D3(f) X_D(f[0]) X_D(f[1]) X_D(f[2])
 #define X_F(f) p = put_f32(p, &OBJ->f);
 #define X_U8(f) *p++ = OBJ->f;
 #define X_U32(f) p = put_u32(p, OBJ->f);
 #define X_I(f) p = put_u32(p, (uint32_t)(int32_t)OBJ->f);
+
+static uint8_t *put_rules(uint8_t *p, const bp_Rules *r)
+{
+#define OBJ r
+	BP_RULES_FIELDS
+#undef OBJ
+	return p;
+}
+
+static void put_entity(bp_Coder *c, const bp_Entity *o, const bp_EntityInput *in)
+{
+	uint8_t buf[ENTITY_BYTES_MAX];
+	uint8_t *p = buf;
 #define OBJ o
 	BP_ENTITY_FIELDS
 #undef OBJ
-#define OBJ (&o->rules)
-	BP_RULES_FIELDS
-#undef OBJ
+	RulesMemo *m = c->mode == BP_CODE_HASH ? c->memo : NULL;
+	if (m) {
+		if (!m->valid || memcmp(&m->raw, &o->rules, sizeof m->raw) != 0) {
+			uint8_t rb[ENTITY_BYTES_MAX];
+			m->digest = bp_digest_bytes(rb, (size_t)(put_rules(rb, &o->rules) - rb));
+			memcpy(&m->raw, &o->rules, sizeof m->raw);
+			m->valid = 1;
+		}
+		p = put_u64(p, m->digest);
+	} else {
+		p = put_rules(p, &o->rules);
+	}
 #define OBJ in
 	BP_INPUT_FIELDS
 #undef OBJ
@@ -868,6 +896,9 @@ void bp_image_reseal(void *bytes, size_t n)
 uint64_t bp_snapshot_hash(const bp_Snapshot *s)
 {
 	bp_Coder c = bp_coder(BP_CODE_HASH, NULL, 0);
+	RulesMemo memo;
+	memo.valid = 0;
+	c.memo = &memo;
 	code_body(&c, (bp_Snapshot *)(uintptr_t)s);
 	return bp_code_digest(&c);
 }

@@ -350,8 +350,9 @@ void bp_image_reseal(void *bytes, size_t n);
 /** A 64-bit digest of the world's simulation state: what a snapshot holds but the
  *  host values, free entity slots' stale contents and caches; handles without the
  *  world's tag; chunks as an order-free sum over the chunks holding blocks (each
- *  chunk's digest cached until it changes). Equal states give equal hashes on every
- *  build. Linear in the entity slots. Source: our own. */
+ *  chunk's digest cached until it changes); each entity's rules as the digest of their
+ *  coded bytes (shared by entities in a row with the same rules). Equal states give
+ *  equal hashes on every build. Linear in the entity slots. Source: our own. */
 uint64_t bp_world_hash(bp_World *w);
 
 /** The same digest of a snapshot's state (bp_world_hash of a world restored from it).
