@@ -33,6 +33,7 @@ build = {
         "csrc/core/world.c",
         "csrc/core/contact.c", "csrc/core/events.c", "csrc/core/sensor.c",
         "csrc/core/codec.c", "csrc/core/snapshot.c", "csrc/core/snapcode.c", "csrc/core/export.c",
+        "csrc/core/entcode.c", "csrc/core/snapimage.c",
         "csrc/core/carry.c",
         "csrc/binding/laux.c", "csrc/binding/lblockphys.c", "csrc/binding/lbridge.c",
         "csrc/binding/lcollider.c",
@@ -40,7 +41,7 @@ build = {
         "csrc/binding/lfields.c", "csrc/binding/lhooks.c", "csrc/binding/lloop.c", "csrc/binding/lluadir.c",
         "csrc/binding/lquery.c", "csrc/binding/lrules.c", "csrc/binding/lstep.c",
         "csrc/binding/ltesting.c", "csrc/binding/lworld.c",
-        "csrc/binding/levents.c", "csrc/binding/ltrigger.c", "csrc/binding/lsnapshot.c",
+        "csrc/binding/levents.c", "csrc/binding/ltrigger.c", "csrc/binding/lsnapshot.c", "csrc/binding/lhandoff.c",
       },
       -- compat-5.3.h and .c for Lua 5.1, 5.2 and LuaJIT (csrc/binding/lcompat.h): Debian's
       -- lua-compat53-dev puts them in Lua 5.1's and 5.2's include directories, which

@@ -79,11 +79,12 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lbp_add_methods(L, WORLD_MT, lbp_events_world_methods);
 	lbp_add_methods(L, WORLD_MT, lbp_trigger_world_methods);
 	lbp_add_methods(L, WORLD_MT, lbp_snapshot_world_methods);
+	lbp_add_methods(L, WORLD_MT, lbp_handoff_world_methods);
 	lbp_open_snapshot(L);
 	lbp_open_testing(L); /* after the World methods: hides World's internal methods */
 	lbp_open_loop(L);    /* World's fields, over the complete methods */
 	lbp_open_entity(L);
-	lbp_add_methods(L, ENTITY_MT, lbp_snapshot_entity_methods);
+	lbp_add_methods(L, ENTITY_MT, lbp_handoff_entity_methods);
 	lbp_open_rules(L);
 	luaL_newlib(L, module_funcs);
 	/* The constructors sit one level down: Lua names a C function called without a

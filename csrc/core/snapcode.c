@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT
- * snapcode.c - the snapshot's byte image and the world's hash: one coding walk over a
- * snapshot (or a view of a live world) that writes, counts, hashes or reads it, so
- * that the image, the hash and the decoder cannot drift apart (codec.c). Reading
+ * snapcode.c - the sections of a snapshot's body: one coding walk over a snapshot (or
+ * a view of a live world) that writes, counts, hashes or reads it, so that the image,
+ * the hash and the decoder cannot drift apart (codec.c; snapimage.c wraps it). Reading
  * checks every count against the bytes left before allocating, and every value a
  * step relies on, so that hostile input gives a message, never a crash.
  *
- * Image, version 1 (all little-endian):
- *   "BPSN", u32 version, u64 body length, body, u64 digest of everything before it.
- *   body: sections in this order, each opened by its u32 tag:
+ * Body, version 1 (all little-endian):
+ *   sections in this order, each opened by its u32 tag:
  *   'TYPE' block types, 'BLKS' chunks, 'COLL' colliders, 'ENTS' entity slots,
  *   'TRIG' triggers and overlaps, 'EVNT' clock and events, 'HOST' the host's values.
  * A new field goes at the end of its section, with BP_SNAPSHOT_VERSION + 1.
@@ -16,250 +15,15 @@
 #include "snapcode.h"
 #include "alloc.h"
 #include "chunk.h"
-#include "entity.h"
 #include "codec.h"
-#include "snapfields.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAGIC 0x4E535042u /* "BPSN" */
-#define HEAD 16
-#define TAIL 8
 #define MAX_NAME 4096
 
 static const char *const CORRUPT = "corrupted";
-
-/* --------------------------------------------------------------- the fields */
-
-static void code_finite(bp_Coder *c, double *v)
-{
-	bp_code_f64(c, v);
-	if (c->mode == BP_CODE_READ && !isfinite(*v))
-		bp_code_fail(c, "corrupted: a number is not finite");
-}
-
-static void code_box(bp_Coder *c, bp_AABB *b)
-{
-	for (int k = 0; k < 3; k++)
-		code_finite(c, &b->lo[k]);
-	for (int k = 0; k < 3; k++)
-		code_finite(c, &b->hi[k]);
-	if (c->mode == BP_CODE_READ) {
-		for (int k = 0; k < 3; k++) {
-			if (!(b->lo[k] <= b->hi[k]) || fabs(b->lo[k]) > 4.3e9 || fabs(b->hi[k]) > 4.3e9)
-				bp_code_fail(c, "corrupted: a box is out of range");
-		}
-	}
-}
-
-/* The field lists (snapfields.h) expand against OBJ, the struct being coded. */
-#define X_D(f) code_finite(c, &OBJ->f);
-#define X_D3(f) code_finite(c, &OBJ->f[0]); code_finite(c, &OBJ->f[1]); code_finite(c, &OBJ->f[2]);
-#define X_F(f) bp_code_f32(c, &OBJ->f);
-#define X_U8(f) bp_code_u8(c, &OBJ->f);
-#define X_U32(f) bp_code_u32(c, &OBJ->f);
-#define X_I(f) bp_code_int(c, &OBJ->f);
-#define OBJ o
-
-static void code_rules(bp_Coder *c, bp_Rules *o)
-{
-	BP_RULES_FIELDS
-	if (c->mode != BP_CODE_READ)
-		return;
-	if ((unsigned)o->model > 1 || (unsigned)o->resolver > 1 || (unsigned)o->push > 2 ||
-	    (unsigned)o->integrator > 1 || o->hook_heading > 1 || o->hook_jump > 1)
-		bp_code_fail(c, "corrupted: a rules enumeration is out of range");
-	/* The ranges the binding checks when rules are set: those of the entity's model
-	 * (the other model's fields are kept as they were, finite, and never read). */
-	const int model = o->model == BP_MODEL_MCCPP ? BP_FOR_MCCPP : BP_FOR_BETA;
-	for (const bp_RuleField *f = bp_rule_fields; f->name; f++) {
-		if (!(f->models & model))
-			continue;
-		const char *at = (const char *)o + f->offset;
-		int n = f->kind == BP_FIELD_VEC3 ? 3 : 1;
-		for (int i = 0; i < n; i++) {
-			double v;
-			if (f->kind == BP_FIELD_NUMBER || f->kind == BP_FIELD_VEC3)
-				memcpy(&v, at + i * sizeof(double), sizeof v);
-			else {
-				int iv;
-				memcpy(&iv, at, sizeof iv);
-				v = iv;
-			}
-			if (!(v >= f->min && v <= f->max))
-				bp_code_fail(c, "corrupted: a rule is out of range");
-		}
-	}
-}
-
-#undef X_D
-#undef X_D3
-#undef X_F
-#undef X_U8
-#undef X_U32
-#undef X_I
-#undef OBJ
-
-/* Writing, counting and hashing: the fields straight into a little-endian byte array
- * (the same bytes as the per-field coder gives, from the same lists), then one
- * bp_code_bytes: several times faster, for world:hash. */
-static uint8_t *put_u64(uint8_t *p, uint64_t u)
-{
-	if (bp_host_le()) {
-		memcpy(p, &u, sizeof u);
-		return p + 8;
-	}
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(u >> (8 * i));
-	return p + 8;
-}
-
-static uint8_t *put_u32(uint8_t *p, uint32_t u)
-{
-	if (bp_host_le()) {
-		memcpy(p, &u, sizeof u);
-		return p + 4;
-	}
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(u >> (8 * i));
-	return p + 4;
-}
-
-static uint8_t *put_f64(uint8_t *p, const double *v)
-{
-	uint64_t u;
-	memcpy(&u, v, sizeof u);
-	return put_u64(p, u);
-}
-
-static uint8_t *put_f32(uint8_t *p, const float *v)
-{
-	uint32_t u;
-	memcpy(&u, v, sizeof u);
-	return put_u32(p, u);
-}
-
-#define ENTITY_BYTES_MAX 2048 /* more than the lists' bytes (checked below) */
-
-/* Hashing: an entity's rules enter the digest as the digest of their coded bytes, and
- * entities in a row with the same rules (the usual case: one rules table for a
- * crowd) reuse it. The struct is compared byte for byte (padding included), so a
- * difference in padding alone only costs a recomputation of the same digest. */
-typedef struct RulesMemo {
-	int valid;
-	bp_Rules raw;
-	uint64_t digest;
-} RulesMemo;
-
-#define X_D(f) p = put_f64(p, &OBJ->f);
-#define X_D3(f) X_D(f[0]) X_D(f[1]) X_D(f[2])
-#define X_F(f) p = put_f32(p, &OBJ->f);
-#define X_U8(f) *p++ = OBJ->f;
-#define X_U32(f) p = put_u32(p, OBJ->f);
-#define X_I(f) p = put_u32(p, (uint32_t)(int32_t)OBJ->f);
-
-static uint8_t *put_rules(uint8_t *p, const bp_Rules *r)
-{
-#define OBJ r
-	BP_RULES_FIELDS
-#undef OBJ
-	return p;
-}
-
-static void put_entity(bp_Coder *c, const bp_Entity *o, const bp_EntityInput *in)
-{
-	uint8_t buf[ENTITY_BYTES_MAX];
-	uint8_t *p = buf;
-#define OBJ o
-	BP_ENTITY_FIELDS
-#undef OBJ
-	RulesMemo *m = c->mode == BP_CODE_HASH ? c->memo : NULL;
-	if (m) {
-		if (!m->valid || memcmp(&m->raw, &o->rules, sizeof m->raw) != 0) {
-			uint8_t rb[ENTITY_BYTES_MAX];
-			m->digest = bp_digest_bytes(rb, (size_t)(put_rules(rb, &o->rules) - rb));
-			memcpy(&m->raw, &o->rules, sizeof m->raw);
-			m->valid = 1;
-		}
-		p = put_u64(p, m->digest);
-	} else {
-		p = put_rules(p, &o->rules);
-	}
-#define OBJ in
-	BP_INPUT_FIELDS
-#undef OBJ
-#undef X_D
-#undef X_D3
-#undef X_F
-#undef X_U8
-#undef X_U32
-#undef X_I
-	bp_code_bytes(c, buf, (size_t)(p - buf));
-}
-
-/* The lists' size fits the buffer (a list that grows past it fails the build). */
-#define X_D(f) + 8
-#define X_D3(f) + 24
-#define X_F(f) + 4
-#define X_U8(f) + 1
-#define X_U32(f) + 4
-#define X_I(f) + 4
-_Static_assert(0 BP_ENTITY_FIELDS BP_RULES_FIELDS BP_INPUT_FIELDS <= ENTITY_BYTES_MAX,
-               "ENTITY_BYTES_MAX");
-#undef X_D
-#undef X_D3
-#undef X_F
-#undef X_U8
-#undef X_U32
-#undef X_I
-
-/* The per-field coder: reading (each value checked as it comes). */
-#define X_D(f) code_finite(c, &OBJ->f);
-#define X_D3(f) code_finite(c, &OBJ->f[0]); code_finite(c, &OBJ->f[1]); code_finite(c, &OBJ->f[2]);
-#define X_F(f) bp_code_f32(c, &OBJ->f);
-#define X_U8(f) bp_code_u8(c, &OBJ->f);
-#define X_U32(f) bp_code_u32(c, &OBJ->f);
-#define X_I(f) bp_code_int(c, &OBJ->f);
-#define OBJ o
-
-void bp_code_entity(bp_Coder *c, bp_Entity *o, bp_EntityInput *in)
-{
-	if (c->mode != BP_CODE_READ) {
-		put_entity(c, o, in);
-		return;
-	}
-	BP_ENTITY_FIELDS
-	code_rules(c, &o->rules);
-#undef OBJ
-#define OBJ in
-	BP_INPUT_FIELDS
-	if (c->mode != BP_CODE_READ)
-		return;
-	if (!(o->width > 0 && o->width <= BP_MAX_ENTITY_WIDTH && o->height > 0 &&
-	      o->height <= BP_MAX_ENTITY_HEIGHT))
-		bp_code_fail(c, "corrupted: an entity's size is out of range");
-	for (int k = 0; k < 3; k++) {
-		if (!(o->box.lo[k] <= o->box.hi[k]) || fabs(o->box.lo[k]) > BP_MAX_COORD + 64 ||
-		    fabs(o->box.hi[k]) > BP_MAX_COORD + 64 || fabs(o->prev[k]) > BP_MAX_COORD + 64)
-			bp_code_fail(c, "corrupted: an entity's box is out of range");
-	}
-	if (!(fabs(in->forward) <= 1 && fabs(in->strafe) <= 1) || in->jumping > 1 ||
-	    in->sneaking > 1 || in->flying > 1 || in->jump_latch > 1)
-		bp_code_fail(c, "corrupted: an entity's inputs are out of range");
-	if (o->solid > 1 || o->sensor > 1 || o->carry > 1 || (o->solid && o->sensor) ||
-	    o->has_filter > 1)
-		bp_code_fail(c, "corrupted: an entity's flags are out of range");
-}
-
-#undef X_D
-#undef X_D3
-#undef X_F
-#undef X_U8
-#undef X_U32
-#undef X_I
-#undef OBJ
 
 /* A count of elements of at least `each` bytes in the image: no more than the bytes
  * left can hold, so that what reading allocates is bounded by the input's length. */
@@ -317,7 +81,7 @@ static void code_boxes(bp_Coder *c, bp_Snapshot *s, bp_AABB **boxes, int *n)
 		*n = (int)k;
 	}
 	for (uint32_t i = 0; i < k && !(reading(c) && c->why); i++)
-		code_box(c, &(*boxes)[i]);
+		bp_code_box(c, &(*boxes)[i]);
 }
 
 static void code_type(bp_Coder *c, bp_Snapshot *s, bp_BlockType *t)
@@ -338,8 +102,8 @@ static void code_type(bp_Coder *c, bp_Snapshot *s, bp_BlockType *t)
 		bp_code_fail(c, "corrupted: a block type's name");
 		return;
 	}
-	code_finite(c, &t->slipperiness);
-	code_finite(c, &t->velocity_factor);
+	bp_code_finite(c, &t->slipperiness);
+	bp_code_finite(c, &t->velocity_factor);
 	bp_code_u8(c, &t->liquid);
 	bp_code_u8(c, &t->climbable);
 	bp_code_u8(c, &t->web);
@@ -568,7 +332,7 @@ static void code_colliders(bp_Coder *c, bp_Snapshot *s)
 	bp_code_u32(c, &s->colliders_free);
 	for (uint32_t i = 0; i < n && !(reading(c) && c->why); i++) {
 		bp_StaticCollider *o = &s->colliders[i];
-		code_box(c, &o->box);
+		bp_code_box(c, &o->box);
 		bp_code_u32(c, &o->generation);
 		code_next_free(c, &o->next_free, o->alive);
 		bp_code_u8(c, &o->alive);
@@ -694,7 +458,7 @@ static void code_triggers(bp_Coder *c, bp_Snapshot *s)
 	bp_code_u32(c, &s->tnext_serial);
 	for (uint32_t i = 0; i < n && !(reading(c) && c->why); i++) {
 		bp_Trigger *t = &s->triggers[i];
-		code_box(c, &t->box);
+		bp_code_box(c, &t->box);
 		bp_code_u32(c, &t->group);
 		bp_code_u32(c, &t->mask);
 		bp_code_u32(c, &t->serial);
@@ -741,7 +505,7 @@ static void code_contact(bp_Coder *c, const bp_Snapshot *s, bp_Contact *o, uint3
 	code_handle(c, &o->collider, ncoll);
 	code_id(c, s, &o->entity, 1);
 	bp_code_u32(c, &o->serial);
-	code_box(c, &o->box);
+	bp_code_box(c, &o->box);
 	if (reading(c) && ((unsigned)o->kind > BP_HIT_ENTITY || o->id >= s->ntypes ||
 	                   abs(o->normal[0]) > 1 || abs(o->normal[1]) > 1 || abs(o->normal[2]) > 1))
 		bp_code_fail(c, "corrupted: an event's contact");
@@ -753,7 +517,7 @@ static void code_events(bp_Coder *c, bp_Snapshot *s)
 	bp_code_u64(c, &s->tick);
 	bp_code_u32(c, &s->max_events);
 	bp_code_u64(c, &s->events_dropped);
-	code_finite(c, &s->hit_speed);
+	bp_code_finite(c, &s->hit_speed);
 	uint32_t n = s->nevents;
 	if (!code_count(c, &n, 150))
 		return;
@@ -772,12 +536,12 @@ static void code_events(bp_Coder *c, bp_Snapshot *s)
 		bp_code_u64(c, &e->tick);
 		code_id(c, s, &e->entity, 0);
 		code_contact(c, s, &e->what, s->ncolliders);
-		code_finite(c, &e->fall);
-		code_finite(c, &e->speed);
+		bp_code_finite(c, &e->fall);
+		bp_code_finite(c, &e->speed);
 		code_handle(c, &e->trigger, s->ntriggers);
 		code_id(c, s, &e->sensor, 1);
-		code_box(c, &e->box);
-		code_finite(c, &e->reach);
+		bp_code_box(c, &e->box);
+		bp_code_finite(c, &e->reach);
 		bp_code_u8(c, &e->face);
 		bp_code_u8(c, &e->pending);
 		if (reading(c) && (e->type < BP_EVENT_HIT || e->type > BP_EVENT_LEAVE || e->face > 5 ||
@@ -787,7 +551,7 @@ static void code_events(bp_Coder *c, bp_Snapshot *s)
 }
 
 /* The whole state in format order; the host's values are left out of hashes. */
-static void code_body(bp_Coder *c, bp_Snapshot *s)
+void bp_code_snapshot(bp_Coder *c, bp_Snapshot *s)
 {
 	code_types(c, s);
 	code_chunks(c, s);
@@ -800,146 +564,4 @@ static void code_body(bp_Coder *c, bp_Snapshot *s)
 	code_tag(c, "HOST");
 	for (int i = 0; i < BP_SNAPSHOT_HOST; i++)
 		bp_code_f64(c, &s->host[i]);
-}
-
-/* ------------------------------------------------------------------ public */
-
-size_t bp_snapshot_encode(const bp_Snapshot *s, void *buf, size_t cap)
-{
-	bp_Coder c = bp_coder(BP_CODE_WRITE, buf, buf ? cap : 0);
-	uint32_t magic = MAGIC, version = BP_SNAPSHOT_VERSION;
-	uint64_t body = 0;
-	bp_code_u32(&c, &magic);
-	bp_code_u32(&c, &version);
-	bp_code_u64(&c, &body);
-	code_body(&c, (bp_Snapshot *)(uintptr_t)s);
-	const size_t total = c.len + TAIL;
-	if (!buf || total > cap)
-		return total;
-	body = c.len - HEAD;
-	bp_Coder h = bp_coder(BP_CODE_WRITE, (uint8_t *)buf + 8, 8);
-	bp_code_u64(&h, &body);
-	uint64_t digest = bp_digest_bytes(buf, c.len);
-	bp_code_u64(&c, &digest);
-	return total;
-}
-
-bp_Status bp_snapshot_decode(bp_AllocFn alloc, void *ud, const void *bytes, size_t n,
-                             bp_Snapshot **out, const char **why)
-{
-	*out = NULL;
-	*why = NULL;
-	bp_Coder c = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
-	uint32_t magic = 0, version = 0;
-	uint64_t body = 0;
-	bp_code_u32(&c, &magic);
-	bp_code_u32(&c, &version);
-	bp_code_u64(&c, &body);
-	if (c.why) {
-		*why = "truncated";
-		return BP_EINVAL;
-	}
-	if (magic != MAGIC) {
-		*why = "not a blockphys snapshot";
-		return BP_EINVAL;
-	}
-	if (version != BP_SNAPSHOT_VERSION) {
-		*why = "unknown snapshot version";
-		return BP_EINVAL;
-	}
-	if (n < HEAD + TAIL || body != n - HEAD - TAIL) {
-		*why = n < HEAD + TAIL || body > n - HEAD - TAIL ? "truncated" : "corrupted: trailing bytes";
-		return BP_EINVAL;
-	}
-	bp_Coder t = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
-	t.len = n - TAIL;
-	uint64_t sum = 0;
-	bp_code_u64(&t, &sum);
-	if (sum != bp_digest_bytes(bytes, n - TAIL)) {
-		*why = "corrupted: checksum mismatch";
-		return BP_EINVAL;
-	}
-	bp_Allocator a = {alloc, ud, 0};
-	bp_Snapshot *s = bp_alloc(&a, sizeof *s);
-	if (!s) {
-		*why = "not enough memory";
-		return BP_ENOMEM;
-	}
-	memset(s, 0, sizeof *s);
-	s->mem = a;
-	c.cap = n - TAIL; /* the body ends at the checksum */
-	code_body(&c, s);
-	if (!c.why && c.len != c.cap)
-		bp_code_fail(&c, "corrupted: trailing bytes");
-	if (c.why) {
-		*why = c.why;
-		bp_Status st = strcmp(c.why, "not enough memory") == 0 ? BP_ENOMEM : BP_EINVAL;
-		bp_snapshot_free(s);
-		return st;
-	}
-	*out = s;
-	return BP_OK;
-}
-
-void bp_image_reseal(void *bytes, size_t n)
-{
-	if (n < HEAD + TAIL)
-		return;
-	uint64_t body = n - HEAD - TAIL;
-	bp_Coder h = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + 8, 8);
-	bp_code_u64(&h, &body);
-	uint64_t digest = bp_digest_bytes(bytes, n - TAIL);
-	bp_Coder t = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + n - TAIL, TAIL);
-	bp_code_u64(&t, &digest);
-}
-
-uint64_t bp_snapshot_hash(const bp_Snapshot *s)
-{
-	bp_Coder c = bp_coder(BP_CODE_HASH, NULL, 0);
-	RulesMemo memo;
-	memo.valid = 0;
-	c.memo = &memo;
-	code_body(&c, (bp_Snapshot *)(uintptr_t)s);
-	return bp_code_digest(&c);
-}
-
-uint64_t bp_world_hash(bp_World *w)
-{
-	/* A view of the world's own arrays: nothing copied, nothing owned. */
-	bp_entities_compact(w);
-	const bp_EntityPool *p = &w->entities;
-	bp_Snapshot v;
-	memset(&v, 0, sizeof v);
-	v.view = 1;
-	v.types = w->types;
-	v.ntypes = w->ntypes;
-	v.chunks = w->chunks;
-	v.nchunks = w->nchunks;
-	v.colliders = w->colliders;
-	v.ncolliders = w->ncolliders;
-	v.live_colliders = w->live_colliders;
-	v.colliders_free = w->colliders_free;
-	v.items = p->items;
-	v.input = p->input;
-	v.count = p->count;
-	v.next_serial = p->next_serial;
-	v.order = p->order;
-	v.norder = p->norder;
-	v.free_slots = p->free_slots;
-	v.nfree = p->nfree;
-	v.unstable = w->unstable;
-	v.triggers = w->sensing.triggers;
-	v.ntriggers = w->sensing.ntriggers;
-	v.tlive = w->sensing.live;
-	v.tfree = w->sensing.free;
-	v.tnext_serial = w->sensing.next_serial;
-	v.pairs = w->sensing.pairs;
-	v.npairs = w->sensing.npairs;
-	v.tick = w->tick;
-	v.events = w->events.items;
-	v.nevents = w->events.count;
-	v.max_events = w->events.max;
-	v.events_dropped = w->events.dropped;
-	v.hit_speed = w->events.hit_speed;
-	return bp_snapshot_hash(&v);
 }
