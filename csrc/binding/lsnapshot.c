@@ -385,9 +385,6 @@ static int l_world_restore(lua_State *L)
 	const double *h = bp_snapshot_host(ls->s);
 	if (h[HOST_SET] != 0 && !clock_ok(h))
 		return luaL_error(L, "restore: the snapshot's clock is out of range");
-	/* The tables the Lua side fills exist first (a failure to make them changes nothing). */
-	lbp_push_world_table(L, 1, "removed", 0);
-	lua_pop(L, 1);
 	/* The Lua side needs work only where it can differ: other ids live, hooks. */
 	const int same_ids = bp_world_same_ids(w, ls->s);
 	int hooks = !same_ids || bp_world_any_hooks(w);
