@@ -204,6 +204,7 @@ bench:
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/game_loop.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/solid_pile.lua
 	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/triggers.lua
+	$(LUA) $(call BENCH_RUN,$(LUA_NAME)) bench/snapshot.lua
 	@echo "== bench/fields.lua: one field read, one field write, e:set_input, world:positions"
 	@for l in $(LUAS); do \
 	  command -v $$l >/dev/null || continue; \

@@ -32,6 +32,8 @@ build = {
         "csrc/core/sleep.c", "csrc/core/sleep_map.c", "csrc/core/solid.c", "csrc/core/step.c", "csrc/core/stream.c", "csrc/core/sweep.c",
         "csrc/core/version.c", "csrc/core/world.c",
         "csrc/core/contact.c", "csrc/core/events.c", "csrc/core/sensor.c",
+        "csrc/core/codec.c", "csrc/core/snapshot.c", "csrc/core/snapcode.c", "csrc/core/export.c",
+        "csrc/core/entcode.c", "csrc/core/snapimage.c",
         "csrc/core/carry.c",
         "csrc/core/api.c", "csrc/core/check.c",
         "csrc/binding/laux.c", "csrc/binding/lblockphys.c", "csrc/binding/lbridge.c",
@@ -41,7 +43,7 @@ build = {
         "csrc/binding/lquery.c", "csrc/binding/lrules.c", "csrc/binding/lstep.c",
         "csrc/binding/lstream.c",
         "csrc/binding/ltesting.c", "csrc/binding/lworld.c",
-        "csrc/binding/levents.c", "csrc/binding/ltrigger.c",
+        "csrc/binding/levents.c", "csrc/binding/ltrigger.c", "csrc/binding/lsnapshot.c", "csrc/binding/lhandoff.c",
       },
       -- compat-5.3.h and .c for Lua 5.1, 5.2 and LuaJIT (csrc/binding/lcompat.h): Debian's
       -- lua-compat53-dev puts them in Lua 5.1's and 5.2's include directories, which

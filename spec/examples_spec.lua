@@ -104,6 +104,15 @@ checks["events.lua"] = function(out)
   assert_line(out, "400 frames, 7.98 s, 159 ticks; the last tick was 159")
 end
 
+-- The same numbers on every interpreter (seeded network, deterministic worlds).
+checks["rollback.lua"] = function(out)
+  assert_line(out, "200 ticks, latency 3..7 ticks: the server guessed 84 late inputs")
+  assert_line(out, "client: 139 server states checked, 70 mispredictions corrected (restore and replay)")
+  local hs, hc = out:match("final hashes: server (%x+), client (%x+): equal")
+  assert.is_truthy(hs, out)
+  assert.equal(hs, hc)
+end
+
 checks["lobby.lua"] = function(out)
   assert_line(out, "loaded " .. LOBBY .. ": 41 x 48 x 35 (width x height x length), 25 palette entries")
   assert_line(out, "  every block state had a known shape")

@@ -6,7 +6,9 @@
 local bp = require "blockphys"
 local C = require "helpers.compat"
 
-local ARRAY = 16 * 16 * 16 * 2 -- the uint16 id array of one 16^3 chunk
+-- the uint16 id array of one 16^3 chunk and its 16-byte header (holders and digest:
+-- arrays are shared copy-on-write with snapshots, csrc/core/chunk.c)
+local ARRAY = 16 * 16 * 16 * 2 + 16
 
 local function world()
   local w = bp.World()

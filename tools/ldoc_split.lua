@@ -26,9 +26,11 @@ local DESC = {
     .. " * (type blockphys.Rules), and an entity's live view of its own rules (`e.rules`,\n"
     .. " * type blockphys.RulesView).",
 }
+DESC.Snapshot = "Snapshots: a world's whole state, made by World:snapshot or\n"
+  .. " * `bp.decode_snapshot(bytes)`, put back by World:restore (docs/rollback.md)."
 local HOME = { World = "lworld.c", Entity = "lentity.c", Collider = "lcollider.c",
-               RulesView = "lrules.c", ["blockphys.core"] = "lblockphys.c" }
-local ORDER = { "World", "Entity", "Collider", "RulesView", "blockphys.core" }
+               RulesView = "lrules.c", Snapshot = "lsnapshot.c", ["blockphys.core"] = "lblockphys.c" }
+local ORDER = { "World", "Entity", "Collider", "RulesView", "Snapshot", "blockphys.core" }
 
 local function page_of(name, file)
   -- the constructors World and Collider: the blockphys module documents them (bp.World)

@@ -79,9 +79,13 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	lbp_add_methods(L, WORLD_MT, lbp_events_world_methods);
 	lbp_add_methods(L, WORLD_MT, lbp_trigger_world_methods);
 	lbp_add_methods(L, WORLD_MT, lbp_stream_world_methods);
+	lbp_add_methods(L, WORLD_MT, lbp_snapshot_world_methods);
+	lbp_add_methods(L, WORLD_MT, lbp_handoff_world_methods);
+	lbp_open_snapshot(L);
 	lbp_open_testing(L); /* after the World methods: hides World's internal methods */
 	lbp_open_loop(L);    /* World's fields, over the complete methods */
 	lbp_open_entity(L);
+	lbp_add_methods(L, ENTITY_MT, lbp_handoff_entity_methods);
 	lbp_open_rules(L);
 	luaL_newlib(L, module_funcs);
 	/* The constructors sit one level down: Lua names a C function called without a
@@ -89,7 +93,8 @@ BP_EXPORT int luaopen_blockphys_core(lua_State *L)
 	 * in package.loaded, and with World and Collider also in blockphys.core that place
 	 * would depend on hash order. The blockphys module exports them. */
 	static const luaL_Reg constructors[] = {
-		{"World", lbp_world_new}, {"Collider", lbp_collider_new}, {NULL, NULL}};
+		{"World", lbp_world_new}, {"Collider", lbp_collider_new},
+		{"decode_snapshot", lbp_decode_snapshot}, {NULL, NULL}};
 	luaL_newlib(L, constructors);
 	lua_setfield(L, -2, "constructors");
 	lua_pushliteral(L, "blockphys " BP_VERSION_STRING);

@@ -14,7 +14,8 @@
  * lfields.c entity fields; lrules.c rules tables and RulesView; lhooks.c the per-slot
  * hooks and their undo journal; lstep.c world:step and e:move (their transactions,
  * the hooks and filters they call); lquery.c queries; lloop.c the game loop
- * (advance, positions, lerp_positions, set_inputs); lcompat.c compat-5.3 for Lua
+ * (advance, positions, lerp_positions, set_inputs); lsnapshot.c Snapshot (world:snapshot,
+ * restore, hash); lhandoff.c e:export and world:import; lcompat.c compat-5.3 for Lua
  * 5.1, 5.2 and LuaJIT; lffi.c the C functions of LuaJIT's FFI path; ltesting.c
  * internal methods kept out of sight; lblockphys.c the module. Each file's LDoc comments (the API
  * reference's source) follow a `@module blockphys.core` block: LDoc merges them into
@@ -242,6 +243,19 @@ void lbp_push_trigger_tag(lua_State *L, int wi, uint64_t handle);
 extern const luaL_Reg lbp_stream_world_methods[]; /* load_chunk, unload_chunk, chunk_data */
 int lbp_stream_index(lua_State *L, const char *k);
 int lbp_stream_newindex(lua_State *L, const char *k);
+
+/* -------------------------------------------------------------- lsnapshot.c */
+
+extern const luaL_Reg lbp_snapshot_world_methods[]; /* snapshot, restore, hash */
+int lbp_decode_snapshot(lua_State *L);
+int lbp_world_reseal(lua_State *L);
+void lbp_note_removed(lua_State *L, int wi, int ei, uint32_t index1);
+void lbp_open_snapshot(lua_State *L);
+
+/* --------------------------------------------------------------- lhandoff.c */
+
+extern const luaL_Reg lbp_handoff_world_methods[];  /* import */
+extern const luaL_Reg lbp_handoff_entity_methods[]; /* export */
 
 /* ------------------------------------------------------------------- lffi.c */
 

@@ -629,6 +629,7 @@ static int l_world_remove(lua_State *L)
 	/* an event names it (its leave events too): the same userdata */
 	if (bp_entity_in_events(bp_world_slot_entity(w, le->id.index1 - 1)))
 		lbp_keep_departed(L, 1, 2, le->id);
+	lbp_note_removed(L, 1, 2, le->id.index1); /* world:restore may bring it back */
 	for (int uv = 1; uv <= 2; uv++) {
 		lua_getiuservalue(L, 1, uv);
 		lua_pushnil(L);

@@ -101,7 +101,7 @@ static int l_world_detached(lua_State *L)
 
 static const luaL_Reg testing_methods[] = {
 	{"_detached", l_world_detached}, {"_fail_alloc", l_world_fail_alloc}, {"_reuse_collider", l_world_reuse_collider},
-	{"_check_unlocked", l_world_check_unlocked}, {NULL, NULL}};
+	{"_check_unlocked", l_world_check_unlocked}, {"_reseal", lbp_world_reseal}, {NULL, NULL}};
 
 /* After lbp_open_world: give the World method table a metatable whose __index is a
  * table of the functions above (made anew, as the method table, each time the module

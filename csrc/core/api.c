@@ -292,11 +292,7 @@ bp_Status bp_trigger_get_box(const bp_World *w, bp_ColliderId id, bp_AABB *box)
 /* --- internal accessors (bp_internal.h): for the binding's files that do not see the
  * layouts --- */
 
-bp_EntityId bp_world_slot_id(const bp_World *w, uint32_t slot)
-{
-	const bp_EntityId id = {slot + 1, w->entities.items[slot].generation};
-	return id;
-}
+/* bp_world_slot_id: snapshot.c (null for a slot that is not live). */
 
 int bp_world_slot_holds(const bp_World *w, uint32_t slot, uint32_t serial)
 {

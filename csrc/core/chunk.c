@@ -12,6 +12,85 @@
 
 #include <string.h>
 
+/* A chunk's id array is shared, copy on write, between the world and its snapshots
+ * (snapshot.c): a header in front of the ids counts its holders and caches a digest
+ * of the ids for world hashes. Each holder counts the whole array in its allocator's
+ * bytes. Not thread-safe: a world and its snapshots belong to one thread. */
+typedef struct IdsHead {
+	uint32_t refs;
+	uint32_t hashed; /* hash below is valid */
+	uint64_t hash;
+} IdsHead;
+#define IDS_BYTES (sizeof(IdsHead) + BP_CHUNK_VOLUME * sizeof(uint16_t))
+
+static IdsHead *head_of(const uint16_t *ids)
+{
+	return (IdsHead *)(void *)((char *)(uintptr_t)ids - sizeof(IdsHead));
+}
+
+uint16_t *bp_ids_new(bp_Allocator *a)
+{
+	IdsHead *h = bp_alloc(a, IDS_BYTES);
+	if (!h)
+		return NULL;
+	h->refs = 1;
+	h->hashed = 0;
+	h->hash = 0;
+	return (uint16_t *)(void *)(h + 1);
+}
+
+void bp_ids_acquire(bp_Allocator *a, const uint16_t *ids)
+{
+	if (!ids)
+		return;
+	head_of(ids)->refs++;
+	a->bytes += IDS_BYTES;
+}
+
+void bp_ids_release(bp_Allocator *a, const uint16_t *ids)
+{
+	if (!ids)
+		return;
+	IdsHead *h = head_of(ids);
+	if (--h->refs == 0)
+		bp_free(a, h, IDS_BYTES);
+	else
+		a->bytes -= IDS_BYTES;
+}
+
+uint32_t bp_ids_holders(const uint16_t *ids)
+{
+	return ids ? head_of(ids)->refs : 0;
+}
+
+uint64_t bp_ids_digest(const uint16_t *ids, uint64_t (*digest)(const uint16_t *ids))
+{
+	IdsHead *h = head_of(ids);
+	if (!h->hashed) {
+		h->hash = digest(ids);
+		h->hashed = 1;
+	}
+	return h->hash;
+}
+
+/* Make chunk c's array its own before a write: a copy if a snapshot shares it. The
+ * cached digest is dropped either way (the caller writes). */
+static bp_Status ids_own(bp_World *w, bp_Chunk *c)
+{
+	IdsHead *h = head_of(c->ids);
+	if (h->refs > 1) {
+		uint16_t *ids = bp_ids_new(&w->mem);
+		if (!ids)
+			return BP_ENOMEM;
+		memcpy(ids, c->ids, BP_CHUNK_VOLUME * sizeof *ids);
+		bp_ids_release(&w->mem, c->ids);
+		c->ids = ids;
+		return BP_OK;
+	}
+	h->hashed = 0;
+	return BP_OK;
+}
+
 /* Chunk coordinate and local index of a block coordinate, without signed shifts. */
 static inline int32_t chunk_of(int32_t v)
 {
@@ -141,7 +220,7 @@ static void chunks_truncate(bp_World *w, uint32_t keep)
 	if (keep == w->nchunks)
 		return;
 	for (uint32_t i = keep; i < w->nchunks; i++)
-		bp_free(&w->mem, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_ids_release(&w->mem, w->chunks[i].ids);
 	w->nchunks = keep;
 	memset(w->chunk_slots, 0, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
 	for (uint32_t i = 0; i < keep; i++)
@@ -198,7 +277,7 @@ int bp_world_touch_near(bp_World *w, const int32_t lo[3], const int32_t hi[3])
 /* Give a uniform chunk its own array, so one cell can differ. */
 static bp_Status chunk_expand(bp_World *w, bp_Chunk *c)
 {
-	uint16_t *ids = bp_alloc(&w->mem, BP_CHUNK_VOLUME * sizeof *ids);
+	uint16_t *ids = bp_ids_new(&w->mem);
 	if (!ids)
 		return BP_ENOMEM;
 	for (int i = 0; i < BP_CHUNK_VOLUME; i++)
@@ -215,7 +294,7 @@ static void chunk_compact(bp_World *w, bp_Chunk *c)
 		if (c->ids[i] != first)
 			return;
 	}
-	bp_free(&w->mem, c->ids, BP_CHUNK_VOLUME * sizeof(uint16_t));
+	bp_ids_release(&w->mem, c->ids);
 	c->ids = NULL;
 	c->uniform = first;
 }
@@ -242,6 +321,8 @@ bp_Status bp_world_set_block(bp_World *w, int32_t x, int32_t y, int32_t z, uint1
 		chunks_truncate(w, nbefore); /* a chunk created just now goes again */
 		return st;
 	}
+	if ((st = ids_own(w, c)) != BP_OK)
+		return st; /* a shared array: the chunk existed before */
 	c->ids[cell_index(x, y, z)] = id;
 	w->block_version++;
 	const int32_t cell[3] = {x, y, z};
@@ -275,7 +356,7 @@ static bp_Status fill_chunk(bp_World *w, uint32_t ci, const int64_t lo[3],
 	const int liquid = w->types[id].liquid != 0;
 	const uint32_t touch = touches(w, id);
 	if (whole) {
-		bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_ids_release(&w->mem, c->ids);
 		c->ids = NULL;
 		c->uniform = id;
 		c->nonair = id ? BP_CHUNK_VOLUME : 0;
@@ -334,6 +415,9 @@ static bp_Status fill_prepare(bp_World *w, const int64_t lo[3], const int64_t hi
 				bp_Chunk *c = &w->chunks[ci];
 				if (!c->ids && c->uniform != id && !covers_chunk(c, lo, hi) &&
 				    (st = chunk_expand(w, c)) != BP_OK)
+					return st;
+				/* Phase 2 writes into its own arrays: copy shared ones now. */
+				if (c->ids && !covers_chunk(c, lo, hi) && (st = ids_own(w, c)) != BP_OK)
 					return st;
 			}
 	return BP_OK;
@@ -396,6 +480,28 @@ bp_Status bp_world_fill(bp_World *w, const int32_t lo[3], const int32_t hi[3], u
 	return BP_OK;
 }
 
+bp_Status bp_chunks_reserve(bp_World *w, uint32_t n)
+{
+	bp_Status st = bp_grow(&w->mem, (void **)&w->chunks, &w->chunks_cap, n, sizeof(bp_Chunk));
+	return st == BP_OK ? slots_reserve(w, n) : st;
+}
+
+void bp_chunks_set(bp_World *w, const bp_Chunk *c, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		bp_ids_acquire(&w->mem, c[i].ids); /* first: an array in both stays alive */
+	for (uint32_t i = 0; i < w->nchunks; i++)
+		bp_ids_release(&w->mem, w->chunks[i].ids);
+	if (n)
+		memcpy(w->chunks, c, (size_t)n * sizeof *c);
+	w->nchunks = n;
+	if (w->chunk_slot_cap)
+		memset(w->chunk_slots, 0, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
+	for (uint32_t i = 0; i < n; i++)
+		slot_insert(w->chunk_slots, w->chunk_slot_cap, &w->chunks[i], i);
+	cache_clear(w);
+}
+
 void bp_chunks_init(bp_World *w)
 {
 	cache_clear(w);
@@ -443,7 +549,7 @@ static uint32_t slot_of(const bp_World *w, uint32_t ci)
 static void chunk_remove(bp_World *w, uint32_t ci)
 {
 	bp_Chunk *c = &w->chunks[ci];
-	bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	bp_ids_release(&w->mem, c->ids);
 	slot_delete(w, slot_of(w, ci));
 	const uint32_t last = w->nchunks - 1;
 	if (ci != last) {
@@ -474,7 +580,7 @@ static void chunk_changed(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 bp_Status bp_chunk_load(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
                         const unsigned char *data, uint32_t *bad)
 {
-	uint16_t *ids = bp_alloc(&w->mem, BP_CHUNK_VOLUME * sizeof *ids);
+	uint16_t *ids = bp_ids_new(&w->mem); /* a shared (copy-on-write) array of its own */
 	if (!ids)
 		return BP_ENOMEM;
 	/* Decode, then check every id before anything changes. A little-endian host takes
@@ -503,7 +609,7 @@ bp_Status bp_chunk_load(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
 		while (ids[i] < w->ntypes && ids[i] != forbidden)
 			i++;
 		*bad = i;
-		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids);
+		bp_ids_release(&w->mem, ids);
 		return BP_EINVAL;
 	}
 	if (w->has_liquid || w->has_touch) /* rare: most worlds skip this pass */
@@ -518,23 +624,23 @@ bp_Status bp_chunk_load(bp_World *w, int32_t cx, int32_t cy, int32_t cz,
 	if (found >= 0)
 		ci = (uint32_t)found;
 	else if (!differ && ids[0] == 0 && !w->unset_unloaded) {
-		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids); /* air where air is unset */
+		bp_ids_release(&w->mem, ids); /* air where air is unset */
 		return BP_OK;
 	} else if ((st = chunk_get(w, cx, cy, cz, &ci)) != BP_OK) {
-		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids);
+		bp_ids_release(&w->mem, ids);
 		return st;
 	}
 	bp_Chunk *c = &w->chunks[ci];
 	if (chunk_unloaded(w, found))
 		w->unloaded_chunks -= found >= 0;
 	chunk_uncount(w, c);
-	bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	bp_ids_release(&w->mem, c->ids);
 	if (differ) {
 		c->ids = ids;
 	} else { /* one id: no array, as fill stores it */
 		c->ids = NULL;
 		c->uniform = ids[0];
-		bp_free(&w->mem, ids, BP_CHUNK_VOLUME * sizeof *ids);
+		bp_ids_release(&w->mem, ids);
 	}
 	c->nonair = nonair;
 	c->liquid = liquid;
@@ -564,7 +670,7 @@ bp_Status bp_chunk_unload(bp_World *w, int32_t cx, int32_t cy, int32_t cz)
 		return st;
 	bp_Chunk *c = &w->chunks[ci];
 	chunk_uncount(w, c);
-	bp_free(&w->mem, c->ids, c->ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+	bp_ids_release(&w->mem, c->ids);
 	c->ids = NULL;
 	c->uniform = w->unloaded_id;
 	c->nonair = c->liquid = c->touch = 0;
@@ -601,7 +707,7 @@ int bp_chunk_read(bp_World *w, int32_t cx, int32_t cy, int32_t cz, unsigned char
 void bp_chunks_free(bp_World *w)
 {
 	for (uint32_t i = 0; i < w->nchunks; i++)
-		bp_free(&w->mem, w->chunks[i].ids, w->chunks[i].ids ? BP_CHUNK_VOLUME * sizeof(uint16_t) : 0);
+		bp_ids_release(&w->mem, w->chunks[i].ids);
 	bp_free(&w->mem, w->chunks, (size_t)w->chunks_cap * sizeof(bp_Chunk));
 	bp_free(&w->mem, w->chunk_slots, (size_t)w->chunk_slot_cap * sizeof(uint32_t));
 }

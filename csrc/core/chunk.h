@@ -44,4 +44,23 @@ bp_Status bp_chunk_unload(bp_World *w, int32_t cx, int32_t cy, int32_t cz);
  *  or return 0 (out untouched) when it is unloaded. Source: our own. */
 int bp_chunk_read(bp_World *w, int32_t cx, int32_t cy, int32_t cz, unsigned char *out);
 
+/** Chunk id arrays, shared copy-on-write by a world and its snapshots (snapshot.c):
+ *  bp_ids_new makes one with one holder (NULL on failure), bp_ids_acquire adds a
+ *  holder, bp_ids_release drops one (freeing the array with the last); each holder's
+ *  allocator counts the whole array. NULL is accepted and ignored. bp_ids_digest gives
+ *  digest(ids), cached in the array until its next write. Source: our own. */
+uint16_t *bp_ids_new(bp_Allocator *a);
+void bp_ids_acquire(bp_Allocator *a, const uint16_t *ids);
+void bp_ids_release(bp_Allocator *a, const uint16_t *ids);
+uint64_t bp_ids_digest(const uint16_t *ids, uint64_t (*digest)(const uint16_t *ids));
+uint32_t bp_ids_holders(const uint16_t *ids);
+
+/** Make room for n chunks (the chunk array and its hash slots), changing nothing
+ *  observable: what bp_chunks_set then needs. Source: our own. */
+bp_Status bp_chunks_reserve(bp_World *w, uint32_t n);
+
+/** Replace every chunk by the n chunks at c (after bp_chunks_reserve(w, n)): their id
+ *  arrays gain the world as holder, the old ones lose it; cannot fail. Source: our own. */
+void bp_chunks_set(bp_World *w, const bp_Chunk *c, uint32_t n);
+
 #endif

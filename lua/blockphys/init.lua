@@ -79,6 +79,16 @@ bp.World = core.constructors.World
 --   MC-CPP's collider document (docs/sources.md) (MC-CPP's Collider, the box of Beta's AxisAlignedBB).
 bp.Collider = core.constructors.Collider
 
+--- A snapshot from the bytes of `snap:encode()` (docs/rollback.md): nil and a message
+-- for anything truncated, corrupted or of an unknown version, never an error.
+-- @function decode_snapshot
+-- @tparam string bytes
+-- @treturn[1] Snapshot
+-- @treturn[2] nil
+-- @treturn[2] string message ("decode_snapshot: truncated", "decode_snapshot: corrupted: ...")
+-- @raise "not enough memory", a non-string argument. Source: our own.
+bp.decode_snapshot = core.constructors.decode_snapshot
+
 --- Rule presets. Each returns a complete rules table: every constant of the model
 -- as a named field, overridden by the fields of `overrides`. Unknown names raise.
 -- @section rules

@@ -606,6 +606,92 @@ static void test_sleeping(void **state)
 	bp_world_destroy(off);
 }
 
+/* Whole-world snapshots: a restore into a fresh world replays bit for bit, the image
+ * round-trips, every allocation failure of take, restore and decode is BP_ENOMEM with
+ * nothing leaked, and every truncation is refused. */
+static void test_world_snapshot(void **state)
+{
+	(void)state;
+	Budget b;
+	bp_World *w = floor_world(&b);
+	const bp_EntityId id = spawn_at(w, 0.5, 4, 0.5);
+	bp_entity_input(w, bp_world_entity(w, id))->forward = 1;
+	bp_world_step_hooks(w, 0.05, NULL);
+	bp_Snapshot *s = NULL;
+	assert_int_equal(bp_world_take_snapshot(w, budget_alloc, &b, &s), BP_OK);
+	const uint64_t h = bp_world_hash(w);
+	assert_true(bp_snapshot_hash(s) == h);
+	for (int t = 0; t < 10; t++)
+		bp_world_step_hooks(w, 0.05, NULL);
+	double moved[3];
+	bp_entity_position(bp_world_entity(w, id), moved);
+	Budget b2;
+	bp_World *fresh = new_world(&b2);
+	const char *why = NULL;
+	/* every allocation of a restore into a fresh world failing in turn */
+	for (long k = 1;; k++) {
+		b2.fail_at = k;
+		b2.count = 0;
+		bp_Status st = bp_world_restore_snapshot(fresh, s, 0, &why);
+		if (st == BP_OK)
+			break;
+		assert_int_equal(st, BP_ENOMEM);
+		assert_true(k < 100);
+	}
+	b2.fail_at = 0;
+	assert_true(bp_world_hash(fresh) == h);
+	for (int t = 0; t < 10; t++)
+		bp_world_step_hooks(fresh, 0.05, NULL);
+	double p[3];
+	bp_entity_position(bp_world_entity(fresh, id), p);
+	assert_memory_equal(p, moved, sizeof p);
+	/* the image: round trip, truncations, failures of decode */
+	const size_t n = bp_snapshot_encode(s, NULL, 0);
+	unsigned char *img = malloc(n);
+	assert_non_null(img);
+	assert_int_equal(bp_snapshot_encode(s, img, n), n);
+	Budget b3;
+	memset(&b3, 0, sizeof b3);
+	bp_Snapshot *d = NULL;
+	for (size_t k = 0; k < n; k += 7) {
+		assert_int_equal(bp_snapshot_decode(budget_alloc, &b3, img, k, &d, &why), BP_EINVAL);
+		assert_null(d);
+		assert_string_equal(why, "truncated");
+	}
+	for (long k = 1;; k++) {
+		b3.fail_at = k;
+		b3.count = 0;
+		bp_Status st = bp_snapshot_decode(budget_alloc, &b3, img, n, &d, &why);
+		if (st == BP_OK)
+			break;
+		assert_int_equal(st, BP_ENOMEM);
+		assert_int_equal(b3.held, 0);
+		assert_true(k < 100);
+	}
+	assert_true(bp_snapshot_hash(d) == h);
+	bp_snapshot_free(d);
+	assert_int_equal(b3.held, 0);
+	free(img);
+	/* every allocation of a take failing in turn leaves nothing allocated */
+	bp_snapshot_free(s);
+	Budget b4;
+	memset(&b4, 0, sizeof b4);
+	for (long k = 1;; k++) {
+		b4.fail_at = k;
+		b4.count = 0;
+		bp_Status st = bp_world_take_snapshot(w, budget_alloc, &b4, &s);
+		if (st == BP_OK)
+			break;
+		assert_int_equal(st, BP_ENOMEM);
+		assert_int_equal(b4.held, 0);
+		assert_true(k < 100);
+	}
+	bp_snapshot_free(s);
+	assert_int_equal(b4.held, 0);
+	bp_world_destroy(fresh);
+	bp_world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot),
 		cmocka_unit_test(test_locked_from_hook),
 		cmocka_unit_test(test_sleeping),
+		cmocka_unit_test(test_world_snapshot),
 	};
 	return cmocka_run_group_tests_name("blockphys C API", tests, NULL, NULL);
 }

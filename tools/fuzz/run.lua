@@ -13,7 +13,7 @@ assert(mode == "short" or mode == "full", "usage: run.lua [short|full]")
 local lua = os.getenv("LUA") or "lua5.4"
 -- FUZZ_GROUPS (space-separated) picks groups: CI runs the portable round2 under the
 -- other interpreters.
-local GROUPS = { "files", "misuse", "exhaust", "round2" }
+local GROUPS = { "files", "misuse", "exhaust", "round2", "snapshots" }
 if os.getenv("FUZZ_GROUPS") and os.getenv("FUZZ_GROUPS") ~= "" then
   GROUPS = {}
   for g in os.getenv("FUZZ_GROUPS"):gmatch("%S+") do GROUPS[#GROUPS + 1] = g end

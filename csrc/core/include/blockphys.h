@@ -251,6 +251,129 @@ bp_Status bp_world_remove(bp_World *w, bp_EntityId id);
 /** The number of live entities. Source: our own. */
 uint32_t bp_world_entity_count(const bp_World *w);
 
+/* --- snapshots, the state hash and entity hand-off (snapshot.c, snapcode.c, export.c) --- */
+
+/** A copy of a world's whole state (opaque): entity slots with their inputs, rules,
+ *  handles and creation order, block types, blocks (chunk id arrays shared copy-on-write
+ *  with the world, so that unchanged terrain costs nothing), static colliders,
+ *  triggers and their overlaps, the tick and the pending events, and BP_SNAPSHOT_HOST
+ *  doubles the host keeps there (bp_snapshot_host). Not captured: the Lua side of
+ *  hooks and filters (only their flags), the collider handle tag (handles are re-tagged
+ *  for the world restored into), caches (broadphase grid, gather caches). A snapshot
+ *  and the worlds it came from or went into belong to one thread. */
+typedef struct bp_Snapshot bp_Snapshot;
+
+/** The version of the byte image (bp_snapshot_encode, bp_entity_export): a decoder
+ *  refuses any other. */
+#define BP_SNAPSHOT_VERSION 1
+/** Doubles a snapshot keeps for its host (a binding's clock). */
+#define BP_SNAPSHOT_HOST 8
+
+/** Take a snapshot of w into *out (allocated through alloc/ud; free with
+ *  bp_snapshot_free). Linear in the entity slots, chunks, colliders, triggers and
+ *  events; copies no block ids: the chunk id arrays are shared, so alloc must free
+ *  blocks w's allocator made and the other way round (one underlying allocator), and
+ *  the same holds for every world the snapshot is restored into. BP_ENOMEM leaves
+ *  nothing allocated. Source: our own. */
+bp_Status bp_world_take_snapshot(bp_World *w, bp_AllocFn alloc, void *ud, bp_Snapshot **out);
+
+/** Take w's state into s, a snapshot taken before (of any world), reusing its memory:
+ *  arrays whose size is unchanged are not reallocated, so that a ring of snapshots
+ *  retaken every tick allocates nothing in the steady state. BP_ENOMEM leaves s empty
+ *  (a snapshot of nothing: no types, restores refuse it) but valid. Source: our own. */
+bp_Status bp_world_retake_snapshot(bp_World *w, bp_Snapshot *s);
+
+/** A collider or trigger handle without its world's tag (bits 48..62), and the same
+ *  handle with w's tag: what names the same slot in a world restored from a snapshot.
+ *  0 stays 0. Source: our own. */
+uint64_t bp_handle_untag(uint64_t handle);
+
+/** The id of the live entity in slot `slot` (0-based), or {0, 0} for a free slot or
+ *  one beyond the pool. Source: our own. */
+bp_EntityId bp_world_slot_id(const bp_World *w, uint32_t slot);
+uint64_t bp_world_retag_handle(const bp_World *w, uint64_t handle);
+
+/** Free a snapshot (NULL is accepted). Source: our own. */
+void bp_snapshot_free(bp_Snapshot *s);
+
+/** The snapshot's host values (BP_SNAPSHOT_HOST doubles, 0 unless set), written and
+ *  read by the host; coded with the snapshot, left out of hashes. Source: our own. */
+double *bp_snapshot_host(bp_Snapshot *s);
+
+/** The tick count (bp_World.tick) the snapshot was taken at. Source: our own. */
+uint64_t bp_snapshot_tick(const bp_Snapshot *s);
+
+/** Bytes the snapshot holds (shared chunk arrays counted whole). Source: our own. */
+size_t bp_snapshot_bytes(const bp_Snapshot *s);
+
+/** How many of the snapshot's chunk id arrays another holder (a world, another
+ *  snapshot) shares: what copy-on-write saved. Source: our own. */
+uint32_t bp_snapshot_shared_chunks(const bp_Snapshot *s);
+
+/** Whether w's live entities are the snapshot's (the same ids in the same slots), so
+ *  that a restore changes no entity's id: what a host keeps per slot stays right.
+ *  Source: our own. */
+int bp_world_same_ids(const bp_World *w, const bp_Snapshot *s);
+
+/** bp_world_restore_snapshot flag: clear the hook and filter flags of every entity
+ *  (the host cannot give their functions back, e.g. after a decode). */
+enum { BP_RESTORE_DROP_HOOKS = 1 };
+
+/** Put w back to the state of s exactly, whatever world s was taken from (the same
+ *  allocator; a different world's allocator copies nothing but the arrays are shared,
+ *  so both must use the same allocation function). The world's block types must be the
+ *  snapshot's first ones (same definitions, same ids): the missing ones are defined.
+ *  Entity ids of the snapshot name the same entities again; others name nothing. Then
+ *  the host re-attaches what it keeps per slot. BP_EINVAL with *why when the world is
+ *  locked or its types differ (nothing changed), BP_ENOMEM (the types defined so far
+ *  stay; nothing else changed). Source: our own. */
+bp_Status bp_world_restore_snapshot(bp_World *w, const bp_Snapshot *s, unsigned flags,
+                                    const char **why);
+
+/** Write the snapshot's byte image into buf if it holds cap bytes; returns the image's
+ *  size either way (buf NULL: only the size). Little-endian, the same on every build;
+ *  version BP_SNAPSHOT_VERSION, ending in a 64-bit digest of the rest. Source: our own. */
+size_t bp_snapshot_encode(const bp_Snapshot *s, void *buf, size_t cap);
+
+/** Decode a byte image of n bytes into *out (allocated with alloc/ud). BP_EINVAL with
+ *  *why ("truncated", "corrupted: ...", "unknown snapshot version", "not a blockphys
+ *  snapshot") for anything else than an image bp_snapshot_encode wrote, BP_ENOMEM.
+ *  Allocates at most about 215 n bytes + 64 KB whatever the input: every count is
+ *  checked against the bytes left first, and the densest case is a free entity slot,
+ *  coded in 5 bytes and given a whole slot (about 1 KB) in memory; a real image
+ *  decodes into about its own size. Source: our own. */
+bp_Status bp_snapshot_decode(bp_AllocFn alloc, void *ud, const void *bytes, size_t n,
+                             bp_Snapshot **out, const char **why);
+
+/** For fuzzers: make a changed snapshot or entity image of n bytes (n >= 24) pass the
+ *  length and checksum tests again (its body length and digest rewritten in place),
+ *  so that the decoder's own checks meet the change. Source: our own. */
+void bp_image_reseal(void *bytes, size_t n);
+
+/** A 64-bit digest of the world's simulation state: what a snapshot holds but the
+ *  host values, free entity slots' stale contents and caches; handles without the
+ *  world's tag; chunks as an order-free sum over the chunks holding blocks (each
+ *  chunk's digest cached until it changes); each entity's rules as the digest of their
+ *  coded bytes (shared by entities in a row with the same rules). Equal states give
+ *  equal hashes on every build. Linear in the entity slots. Source: our own. */
+uint64_t bp_world_hash(bp_World *w);
+
+/** The same digest of a snapshot's state (bp_world_hash of a world restored from it).
+ *  Source: our own. */
+uint64_t bp_snapshot_hash(const bp_Snapshot *s);
+
+/** Write entity id's state (box, velocity, flags, fall and camera state, rules, groups,
+ *  inputs) as a byte image into buf if it holds cap bytes; returns the size (0: no
+ *  such entity). Source: our own. */
+size_t bp_entity_export(bp_World *w, bp_EntityId id, void *buf, size_t cap);
+
+/** Make a new entity in w from an exported image, at its own position or at pos (feet,
+ *  blocks; NULL: its own), with its state but a new id and serial; its hook flags are
+ *  cleared (hooks are the exporter's functions). BP_EINVAL with *why for a bad image,
+ *  a locked world or a position out of range; BP_ENOMEM. Source: our own. */
+bp_Status bp_world_import(bp_World *w, const void *bytes, size_t n, const double *pos,
+                          bp_EntityId *id, const char **why);
+
 /* --- entity broadphase (broadphase.c) --- */
 
 /* --- resolvers --- */
