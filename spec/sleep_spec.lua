@@ -75,7 +75,15 @@ local function run(seed, ticks)
   local r = lcg(seed)
   local colliders = { {}, {} }
   local slept = 0
-  local function each(fn) for k = 1, 2 do fn(worlds[k], k) end end
+  -- An operation on both worlds: it succeeds or raises the same in each (an edit in
+  -- an unloaded chunk raises).
+  local function each(fn)
+    local ok1, err1 = pcall(fn, a, 1)
+    local ok2, err2 = pcall(fn, b, 2)
+    assert.are.equal(ok1, ok2)
+    assert.are.equal(tostring(err1), tostring(err2))
+  end
+  local unloaded = {}
   local function spawn()
     local def = {
       x = math.floor(r() * 30 - 15) + 0.5 + (r() < 0.5 and 0 or 0.3),
@@ -180,7 +188,17 @@ local function run(seed, ticks)
         end
         w:set_inputs(t)
       end)
-    elseif op < 0.61 then
+    elseif op < 0.615 then -- stream a chunk out (saved) and, later, back in
+      local cx, cz = math.floor(x / 16), math.floor(z / 16)
+      local data = a:chunk_data(cx, 0, cz)
+      if data then
+        unloaded[#unloaded + 1] = { cx, cz, data }
+        each(function(w) w:unload_chunk(cx, 0, cz) end)
+      end
+    elseif op < 0.63 and #unloaded > 0 then
+      local u = table.remove(unloaded, 1 + math.floor(r() * #unloaded))
+      each(function(w) w:load_chunk(u[1], 0, u[2], u[3]) end)
+    elseif op < 0.64 then
       local plain = r() < 0.5
       each(function(w)
         w:add_collider(bp.Collider(x, y + 1, z, x + 2, y + 1.25, z + 2),
