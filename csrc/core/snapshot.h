@@ -23,6 +23,11 @@ struct bp_Snapshot {
 	uint32_t *chunk_slots; /* the world's hash slots for them (NULL: rebuilt) */
 	uint32_t chunk_slot_cap;
 	uint64_t stored_blocks, liquid_blocks;
+	/* streaming (stream.c): the unloaded type's id (0: none yet) and whether space
+	 * holding no chunk is unloaded; unloaded_chunks is counted from the chunks */
+	uint16_t unloaded_id;
+	int unset_unloaded;
+	uint32_t unloaded_chunks;
 	/* static colliders */
 	bp_StaticCollider *colliders;
 	uint32_t ncolliders, live_colliders, colliders_free;
