@@ -450,6 +450,7 @@ static void restore_entities(bp_World *w, const bp_Snapshot *s, unsigned flags)
 		memset(p->asleep, 0, p->asleep_cap);
 	w->awake_dirty = 1;
 	w->nlate = w->late_next = 0;
+	w->spawn_seen = p->next_serial;
 }
 
 bp_Status bp_world_restore_snapshot(bp_World *w, const bp_Snapshot *s, unsigned flags,

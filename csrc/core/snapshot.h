@@ -2,9 +2,10 @@
  * snapshot.h - what a snapshot holds (snapshot.c takes and restores it, snapcode.c
  * encodes, decodes and hashes it). Opaque outside the core (blockphys.h).
  *
- * Adding state later (streamed chunks, entity sleeping, ...): a field here, its copy in
- * snapshot.c (take, restore), its coding in snapcode.c (the section it belongs to, at
- * the section's end), and BP_SNAPSHOT_VERSION + 1; the decoder refuses other versions.
+ * Adding state later: a field here, its copy in snapshot.c (take, restore), its coding
+ * in snapcode.c (the section it belongs to, at the section's end), the hash's view in
+ * snapimage.c, and BP_SNAPSHOT_VERSION + 1; the decoder refuses other versions.
+ * Sleeping is not state (results are the same asleep or awake): a restore wakes all.
  */
 #ifndef BP_CORE_SNAPSHOT_H
 #define BP_CORE_SNAPSHOT_H
