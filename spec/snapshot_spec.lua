@@ -662,6 +662,23 @@ describe("snapshots of streamed, sleeping, one-way and separating worlds", funct
     assert.is_true(asleep > 100)
   end)
 
+  it("refuses a snapshot taken before the world defined its unloaded type", function()
+    local w = bp.World()
+    w:define_block{ name = "stone" }
+    w:set_block(0, 0, 0, "stone")
+    local snap = w:snapshot()
+    local h = w:hash()
+    w:unload_chunk(4, 0, 4) -- defines the unloaded type
+    assert.error_matches(function() w:restore(snap) end,
+                         "restore: the world has block types the snapshot does not")
+    w.unset = "unloaded"
+    assert.is_true(w:hash() ~= h)
+    local w2 = bp.World() -- a fresh world takes it
+    w2:restore(snap)
+    assert.equal(h, w2:hash())
+    assert.equal("air", w2.unset)
+  end)
+
   it("keeps world.sleeping as the world had it (a setting, not state)", function()
     local w, es = streamed_scene()
     stream_run(w, es, 1, 20)
