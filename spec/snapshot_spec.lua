@@ -479,3 +479,216 @@ describe("world:snapshot(into)", function()
     assert.equal(other:hash(), ring[2]:hash())
   end)
 end)
+
+-- The features that came with or after snapshots, all in one run: streamed chunks with
+-- unset space unloaded (an entity walks into it and freezes, a chunk loads and frees
+-- it, another unloads under a resting crowd), sleeping on, a one-way platform jumped
+-- through and dropped through sneaking, a one-way collider, and separation with its
+-- own iterations and tolerance.
+describe("snapshots of streamed, sleeping, one-way and separating worlds", function()
+  local function chunk_bytes(f)
+    local t = {}
+    for i = 0, 4095 do
+      local x, z, y = i % 16, math.floor(i / 16) % 16, math.floor(i / 256)
+      local id = f(x, y, z)
+      t[i + 1] = string.char(id % 256, math.floor(id / 256))
+    end
+    return table.concat(t)
+  end
+
+  local function streamed_scene(w)
+    w = w or bp.World()
+    w.sleeping = true
+    w.unset = "unloaded"
+    local stone = w:define_block{ name = "stone" }
+    local plat = w:define_block{ name = "plat", boxes = { { 0, 0, 0, 1, 1 / 16, 1 } },
+                                 outline = { { 0, 0, 0, 1, 0.25, 1 } }, one_way = "up" }
+    -- chunks x -1..1, z -1..0 at y 0: a floor, the platform at y 1 in chunk (0, 0, 0)
+    for cx = -1, 1 do
+      for cz = -1, 0 do
+        w:load_chunk(cx, 0, cz, chunk_bytes(function(x, y, z)
+          if y == 0 then return stone end
+          if cx == 0 and cz == 0 and y == 1 and x >= 2 and x <= 5 and z >= 2 and z <= 5 then
+            return plat
+          end
+          return 0
+        end))
+      end
+    end
+    w:add_collider(bp.Collider(8, 2, 8, 11, 2.1, 11), { one_way = "up" })
+    local sep = { push = "separate", separate_iterations = 3, separate_tolerance = 0.02,
+                  drop_through_sneaking = true }
+    local es = {}
+    es[#es + 1] = w:spawn{ x = 45.5, y = 1, z = 4.5 }  -- walks +X into chunk 3 (unloaded)
+    es[#es + 1] = w:spawn{ x = 3.5, y = 1, z = 3.5, rules = bp.rules.beta173(sep) } -- jumps through
+    es[#es + 1] = w:spawn{ x = 9.5, y = 1, z = 9.5, rules = bp.rules.beta173(sep) } -- under the collider
+    for i = 0, 3 do -- a crowd that separates, then rests (and sleeps)
+      es[#es + 1] = w:spawn{ x = 12 + i * 0.2, y = 1, z = -6 + i * 0.1,
+                             rules = bp.rules.beta173(sep) }
+    end
+    for i = 0, 2 do -- idle mobs in chunk (-1, 0, -1): asleep, then frozen by an unload
+      es[#es + 1] = w:spawn{ x = -8.5 + i * 2, y = 1, z = -8.5 }
+    end
+    return w, es
+  end
+
+  local STREAM_DRIVE = function(w, es, t)
+    local walker, jumper, under = es[1], es[2], es[3]
+    walker.forward, walker.yaw = 1, -90
+    jumper.jumping = t % 14 < 2 and t < 60
+    jumper.sneaking = t >= 70 and t < 74
+    under.jumping = t % 10 == 0
+    local stone = w:block_id("stone")
+    local function floor(_, y) return y == 0 and stone or 0 end
+    if t == 60 then w:load_chunk(3, 0, 0, chunk_bytes(floor)) end
+    if t == 75 then w:unload_chunk(-1, 0, -1) end
+    if t == 90 then w:load_chunk(-1, 0, -1, chunk_bytes(floor)) end
+  end
+
+  local function stream_image(w)
+    local out = { "tick " .. w.tick }
+    for _, e in ipairs(w:entities()) do
+      out[#out + 1] = table.concat({ hex(e.x), hex(e.y), hex(e.z), hex(e.vx), hex(e.vy), hex(e.vz),
+        tostring(e.on_ground), tostring(e.frozen), hex(e.fall_distance) }, " ")
+    end
+    return table.concat(out, "\n") .. "\n" .. events_image(w) .. "\n" .. w:hash()
+  end
+
+  local function stream_run(w, es, from, to, log, seen)
+    for t = from, to do
+      STREAM_DRIVE(w, es, t)
+      w:step(0.05)
+      if log then log[#log + 1] = stream_image(w) end
+      if seen then
+        for _, e in ipairs(es) do
+          if e.frozen then seen.frozen = true end
+          if e.sleeping then seen.sleeping = true end
+        end
+        if es[2].y > 1 and es[2].on_ground then seen.on_platform = true end
+      end
+    end
+  end
+
+  it("replays bit for bit after a restore, in the same world and in a fresh one", function()
+    local w, es = streamed_scene()
+    stream_run(w, es, 1, 30)
+    local snap = w:snapshot()
+    local h0 = w:hash()
+    local bytes = snap:encode()
+    local first, seen = {}, {}
+    stream_run(w, es, 31, 110, first, seen)
+    -- the run used what it is meant to test
+    assert.same({ frozen = true, sleeping = true, on_platform = true }, seen)
+    w:restore(snap)
+    assert.equal(h0, w:hash())
+    local again = {}
+    stream_run(w, es, 31, 110, again)
+    for t = 1, #first do assert.equal(first[t], again[t], "tick " .. (30 + t)) end
+    -- decoded, into a fresh world
+    local w2 = bp.World()
+    w2:restore(assert(bp.decode_snapshot(bytes)))
+    assert.equal(h0, w2:hash())
+    assert.equal("unloaded", w2.unset)
+    local fresh = {}
+    stream_run(w2, w2:entities(), 31, 110, fresh)
+    for t = 1, #first do assert.equal(first[t], fresh[t], "fresh world, tick " .. (30 + t)) end
+  end)
+
+  it("restores the frozen flags and unloaded space, and wakes every sleeper", function()
+    local w, es = streamed_scene()
+    stream_run(w, es, 1, 80)
+    assert.is_true(es[8].frozen)
+    local snap = w:snapshot()
+    local h = w:hash()
+    stream_run(w, es, 81, 100)
+    assert.is_false(es[8].frozen)
+    w:restore(snap)
+    assert.equal(h, w:hash())
+    assert.is_true(es[8].frozen)
+    assert.is_nil(w:chunk_data(-1, 0, -1))
+    for _, e in ipairs(w:entities()) do assert.is_false(e.sleeping) end
+    -- through the bytes, into a fresh world: the flags as they were, before any step
+    local w2 = bp.World()
+    w2:restore(assert(bp.decode_snapshot(snap:encode())))
+    local frozen, want = {}, {}
+    for i, e in ipairs(w2:entities()) do frozen[i] = e.frozen end
+    for i, e in ipairs(w:entities()) do want[i] = e.frozen end
+    assert.same(want, frozen)
+    assert.is_false(frozen[2])
+    assert.is_nil(w2:chunk_data(-1, 0, -1))
+    assert.is_nil(w2:chunk_data(7, 0, 7)) -- unset space: unloaded there too
+  end)
+
+  it("hashes apart states that differ in one of the new fields", function()
+    local changes = {
+      function(w) w.unset = "air" end,
+      function(w) w:unload_chunk(1, 0, 0) end,
+      function(w) w:load_chunk(5, 0, 5, chunk_bytes(function() return 0 end)) end, -- loaded air
+      function(_, es) es[2].rules.separate_iterations = 4 end,
+      function(_, es) es[2].rules.separate_tolerance = 0.03 end,
+      function(_, es) es[2].rules.drop_through_sneaking = false end,
+      function(w) w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1)) end,
+      function(w) w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1), { one_way = "up" }) end,
+      function(w) w:add_collider(bp.Collider(0, 5, 0, 1, 6, 1), { one_way = "down" }) end,
+      function(w) w:define_block{ name = "new" } end,
+      function(w) w:define_block{ name = "new", one_way = "up" } end,
+      function(w) w:define_block{ name = "new", outline = { { 0, 0, 0, 1, 0.5, 1 } } } end,
+    }
+    local seen = {}
+    local w0, es0 = streamed_scene()
+    stream_run(w0, es0, 1, 5)
+    seen[w0:hash()] = 0
+    for i, change in ipairs(changes) do
+      local w, es = streamed_scene()
+      stream_run(w, es, 1, 5)
+      change(w, es)
+      local h = w:hash()
+      assert.is_nil(seen[h], "change " .. i .. " gives the hash of change " .. tostring(seen[h]))
+      seen[h] = i
+    end
+  end)
+
+  it("hashes a sleeping world as the same world awake, tick by tick", function()
+    local a, ea = streamed_scene()
+    local b, eb = streamed_scene()
+    b.sleeping = false
+    local asleep = 0
+    for t = 1, 100 do
+      STREAM_DRIVE(a, ea, t); STREAM_DRIVE(b, eb, t)
+      a:step(0.05); b:step(0.05)
+      assert.equal(a:hash(), b:hash(), "tick " .. t)
+      for _, e in ipairs(ea) do asleep = asleep + (e.sleeping and 1 or 0) end
+    end
+    assert.is_true(asleep > 100)
+  end)
+
+  it("refuses a snapshot taken before the world defined its unloaded type", function()
+    local w = bp.World()
+    w:define_block{ name = "stone" }
+    w:set_block(0, 0, 0, "stone")
+    local snap = w:snapshot()
+    local h = w:hash()
+    w:unload_chunk(4, 0, 4) -- defines the unloaded type
+    assert.error_matches(function() w:restore(snap) end,
+                         "restore: the world has block types the snapshot does not")
+    w.unset = "unloaded"
+    assert.is_true(w:hash() ~= h)
+    local w2 = bp.World() -- a fresh world takes it
+    w2:restore(snap)
+    assert.equal(h, w2:hash())
+    assert.equal("air", w2.unset)
+  end)
+
+  it("keeps world.sleeping as the world had it (a setting, not state)", function()
+    local w, es = streamed_scene()
+    stream_run(w, es, 1, 20)
+    local snap = w:snapshot()
+    w.sleeping = false
+    w:restore(snap)
+    assert.is_false(w.sleeping)
+    local w2 = bp.World()
+    w2.sleeping = false
+    w2:restore(snap)
+    assert.is_false(w2.sleeping)
+  end)
+end)

@@ -220,7 +220,7 @@ void bp_code_entity(bp_Coder *c, bp_Entity *o, bp_EntityInput *in)
 	    in->sneaking > 1 || in->flying > 1 || in->jump_latch > 1)
 		bp_code_fail(c, "corrupted: an entity's inputs are out of range");
 	if (o->solid > 1 || o->sensor > 1 || o->carry > 1 || (o->solid && o->sensor) ||
-	    o->has_filter > 1)
+	    o->has_filter > 1 || o->frozen > 1)
 		bp_code_fail(c, "corrupted: an entity's flags are out of range");
 }
 

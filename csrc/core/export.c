@@ -116,6 +116,7 @@ bp_Status bp_world_import(bp_World *w, const void *bytes, size_t n, const double
 	ne->sensed = 0;
 	ne->in_events = 0;
 	ne->carried = 0;
+	ne->frozen = 0; /* of the other world's unloaded space: this one's next step decides */
 	ne->has_filter = 0;
 	ne->rules.hook_heading = ne->rules.hook_jump = 0;
 	ne->gather.version = 0;

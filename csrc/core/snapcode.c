@@ -7,7 +7,8 @@
  *
  * Body, version 1 (all little-endian):
  *   sections in this order, each opened by its u32 tag:
- *   'TYPE' block types, 'BLKS' chunks, 'COLL' colliders, 'ENTS' entity slots,
+ *   'TYPE' block types, 'BLKS' chunks (then the unloaded type's id and the unset
+ *   space setting), 'COLL' colliders, 'ENTS' entity slots,
  *   'TRIG' triggers and overlaps, 'EVNT' clock and events, 'HOST' the host's values.
  * A new field goes at the end of its section, with BP_SNAPSHOT_VERSION + 1.
  * Source: our own.
@@ -180,13 +181,15 @@ static uint64_t ids_digest(const uint16_t *ids)
 }
 
 /* Hashing: the chunks as a sum of one digest per chunk that holds a block (coordinates
- * and ids), so that neither the order chunks were made in nor chunks of air count. */
+ * and ids), so that neither the order chunks were made in nor chunks of air count.
+ * With unset space unloaded (streaming) a stored chunk of air is loaded space, unlike
+ * no chunk: then every chunk counts. */
 static void hash_chunks(bp_Coder *c, const bp_Snapshot *s)
 {
 	uint64_t sum = 0;
 	for (uint32_t i = 0; i < s->nchunks; i++) {
 		const bp_Chunk *ch = &s->chunks[i];
-		if (!ch->ids && ch->uniform == 0)
+		if (!ch->ids && ch->uniform == 0 && !s->unset_unloaded)
 			continue;
 		uint64_t d = ch->ids ? bp_ids_digest(ch->ids, ids_digest) : ch->uniform;
 		uint8_t b[24];
@@ -209,6 +212,21 @@ static int cmp_chunk(const void *a, const void *b)
 	return x->cz < y->cz ? -1 : x->cz > y->cz;
 }
 
+/* Streaming's state, after the chunks: the unloaded type (0, or a type of that name)
+ * and whether unset space is unloaded (which needs the type). */
+static void code_streaming(bp_Coder *c, bp_Snapshot *s)
+{
+	bp_code_u16(c, &s->unloaded_id);
+	bp_code_int(c, &s->unset_unloaded);
+	if (!reading(c) || c->why)
+		return;
+	if (s->unloaded_id && (s->unloaded_id >= s->ntypes ||
+	                       strcmp(s->types[s->unloaded_id].name, BP_UNLOADED_NAME) != 0))
+		bp_code_fail(c, "corrupted: the unloaded block type");
+	if ((unsigned)s->unset_unloaded > 1 || (s->unset_unloaded && !s->unloaded_id))
+		bp_code_fail(c, "corrupted: the unset space setting");
+}
+
 /* READ: the counts of each chunk from its ids, and no chunk twice. */
 static void count_chunks(bp_Coder *c, bp_Snapshot *s)
 {
@@ -218,6 +236,8 @@ static void count_chunks(bp_Coder *c, bp_Snapshot *s)
 			uint16_t id = ch->ids ? ch->ids[k] : ch->uniform;
 			if (id >= s->ntypes)
 				{ bp_code_fail(c, "corrupted: a block id names no type"); return; }
+			if (ch->ids && s->unloaded_id && id == s->unloaded_id)
+				{ bp_code_fail(c, "corrupted: a chunk holds unloaded blocks"); return; }
 			uint32_t m = ch->ids ? 1 : BP_CHUNK_VOLUME;
 			ch->nonair += id ? m : 0;
 			ch->liquid += s->types[id].liquid ? m : 0;
@@ -225,6 +245,7 @@ static void count_chunks(bp_Coder *c, bp_Snapshot *s)
 		}
 		s->stored_blocks += ch->nonair;
 		s->liquid_blocks += ch->liquid;
+		s->unloaded_chunks += !ch->ids && s->unloaded_id && ch->uniform == s->unloaded_id;
 	}
 	if (s->nchunks < 2)
 		return;
@@ -243,8 +264,11 @@ static void count_chunks(bp_Coder *c, bp_Snapshot *s)
 static void code_chunks(bp_Coder *c, bp_Snapshot *s)
 {
 	code_tag(c, "BLKS");
-	if (c->mode == BP_CODE_HASH)
-		{ hash_chunks(c, s); return; }
+	if (c->mode == BP_CODE_HASH) {
+		hash_chunks(c, s);
+		code_streaming(c, s);
+		return;
+	}
 	uint32_t n = s->nchunks;
 	if (!code_count(c, &n, 15))
 		return;
@@ -285,6 +309,7 @@ static void code_chunks(bp_Coder *c, bp_Snapshot *s)
 				ch->ids[k] = (uint16_t)(b[2 * k] | b[2 * k + 1] << 8);
 		}
 	}
+	code_streaming(c, s);
 	if (reading(c) && !c->why)
 		count_chunks(c, s);
 }

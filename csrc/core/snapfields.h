@@ -83,10 +83,13 @@
 	X_D(lava_speed) \
 	X_D(lava_sink) \
 	X_D(lava_swim) \
-	X_D(breach_speed)
+	X_D(breach_speed) \
+	X_I(separate_iterations) \
+	X_D(separate_tolerance)
 
 /* The gather cache (bp_GatherCache) is left out: a cache of the blocks, emptied by a
- * restore. in_events is the binding's (userdata kept for events) and is coded too. */
+ * restore; so are the frozen test's cache (stream_seen, stream_span, stream_lo) and
+ * sleeping's step marks (quiet, disturbed, sleep_wait), reset by a restore. in_events is the binding's (userdata kept for events) and is coded too. */
 #define BP_ENTITY_FIELDS \
 	X_D3(box.lo) \
 	X_D3(box.hi) \
@@ -128,7 +131,8 @@
 	X_U32(mask) \
 	X_D(width) \
 	X_D(height) \
-	X_D3(adj)
+	X_D3(adj) \
+	X_U8(frozen)
 
 #define BP_INPUT_FIELDS \
 	X_D(forward) \

@@ -127,6 +127,8 @@ uint64_t bp_world_hash(bp_World *w)
 	v.ntypes = w->ntypes;
 	v.chunks = w->chunks;
 	v.nchunks = w->nchunks;
+	v.unloaded_id = w->unloaded_id;
+	v.unset_unloaded = w->unset_unloaded;
 	v.colliders = w->colliders;
 	v.ncolliders = w->ncolliders;
 	v.live_colliders = w->live_colliders;

@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "chunk.h"
 #include "entity.h"
+#include "sleep.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -272,6 +273,9 @@ static bp_Status take_into(bp_Snapshot *s, bp_World *w)
 	}
 	s->stored_blocks = w->stored_blocks;
 	s->liquid_blocks = w->liquid_blocks;
+	s->unloaded_id = w->unloaded_id;
+	s->unset_unloaded = w->unset_unloaded;
+	s->unloaded_chunks = w->unloaded_chunks;
 	s->live_colliders = w->live_colliders;
 	s->colliders_free = w->colliders_free;
 	s->next_serial = p->next_serial;
@@ -360,6 +364,10 @@ static bp_Status restore_types(bp_World *w, const bp_Snapshot *s, const char **w
 			return BP_EINVAL;
 		}
 	}
+	if (w->unloaded_id && w->unloaded_id != s->unloaded_id) {
+		*why = "the world's unloaded block type differs from the snapshot's";
+		return BP_EINVAL;
+	}
 	for (uint32_t i = w->ntypes; i < s->ntypes; i++) {
 		const bp_BlockDef d = def_of(&s->types[i]);
 		uint16_t id;
@@ -387,6 +395,11 @@ static bp_Status reserve(bp_World *w, const bp_Snapshot *s)
 	GROW(p->input, p->input_cap, n)
 	GROW(p->live, p->live_cap, n)
 	GROW(p->pos, p->pos_cap, n)
+	GROW(p->asleep, p->asleep_cap, n)
+	GROW(w->awake, w->awake_cap, s->norder)
+	GROW(w->late, w->late_cap, s->norder)
+	GROW(w->quiet_list, w->quiet_cap, s->norder)
+	GROW(w->disturbed_list, w->disturbed_cap, s->norder)
 	GROW(p->free_slots, p->free_cap, n)
 	GROW(p->order, p->order_cap, s->norder)
 	GROW(w->sensing.triggers, w->sensing.triggers_cap, s->ntriggers)
@@ -418,6 +431,8 @@ static void restore_entities(bp_World *w, const bp_Snapshot *s, unsigned flags)
 		bp_Entity *e = &p->items[i];
 		p->live[i] = e->alive ? e->generation : 0;
 		e->gather.version = 0; /* a cache of the blocks: refilled by the next move */
+		e->stream_seen = 0;    /* the frozen test's cache: never current (stream.c) */
+		e->quiet = e->disturbed = e->sleep_wait = 0; /* sleeping's marks (sleep.c) */
 		if (flags & BP_RESTORE_DROP_HOOKS) {
 			e->rules.hook_heading = e->rules.hook_jump = 0;
 			e->has_filter = 0;
@@ -431,6 +446,11 @@ static void restore_entities(bp_World *w, const bp_Snapshot *s, unsigned flags)
 	}
 	w->unstable = s->unstable;
 	w->rules_writes++;
+	if (p->asleep_cap)
+		memset(p->asleep, 0, p->asleep_cap);
+	w->awake_dirty = 1;
+	w->nlate = w->late_next = 0;
+	w->spawn_seen = p->next_serial;
 }
 
 bp_Status bp_world_restore_snapshot(bp_World *w, const bp_Snapshot *s, unsigned flags,
@@ -449,11 +469,19 @@ bp_Status bp_world_restore_snapshot(bp_World *w, const bp_Snapshot *s, unsigned 
 		*why = st == BP_ENOMEM ? "not enough memory" : "too large";
 	if (st != BP_OK)
 		return st;
-	/* Nothing below can fail. */
+	/* Nothing below can fail. Sleepers wake (sleeping is bit for bit the same as
+	 * stepping everyone): the entities that follow are awake. */
+	bp_sleep_wake_all(w);
+	bp_sleep_begin(w);
 	bp_chunks_set(w, s->chunks, s->nchunks);
 	w->stored_blocks = s->stored_blocks;
 	w->liquid_blocks = s->liquid_blocks;
+	w->unloaded_id = s->unloaded_id;
+	w->unloaded_chunk.uniform = s->unloaded_id;
+	w->unset_unloaded = s->unset_unloaded;
+	w->unloaded_chunks = s->unloaded_chunks;
 	w->block_version++;
+	w->stream_version++;
 	if (s->ncolliders)
 		memcpy(w->colliders, s->colliders, (size_t)s->ncolliders * sizeof *w->colliders);
 	w->ncolliders = s->ncolliders;

@@ -2,9 +2,10 @@
  * snapshot.h - what a snapshot holds (snapshot.c takes and restores it, snapcode.c
  * encodes, decodes and hashes it). Opaque outside the core (blockphys.h).
  *
- * Adding state later (streamed chunks, entity sleeping, ...): a field here, its copy in
- * snapshot.c (take, restore), its coding in snapcode.c (the section it belongs to, at
- * the section's end), and BP_SNAPSHOT_VERSION + 1; the decoder refuses other versions.
+ * Adding state later: a field here, its copy in snapshot.c (take, restore), its coding
+ * in snapcode.c (the section it belongs to, at the section's end), the hash's view in
+ * snapimage.c, and BP_SNAPSHOT_VERSION + 1; the decoder refuses other versions.
+ * Sleeping is not state (results are the same asleep or awake): a restore wakes all.
  */
 #ifndef BP_CORE_SNAPSHOT_H
 #define BP_CORE_SNAPSHOT_H
@@ -23,6 +24,11 @@ struct bp_Snapshot {
 	uint32_t *chunk_slots; /* the world's hash slots for them (NULL: rebuilt) */
 	uint32_t chunk_slot_cap;
 	uint64_t stored_blocks, liquid_blocks;
+	/* streaming (stream.c): the unloaded type's id (0: none yet) and whether space
+	 * holding no chunk is unloaded; unloaded_chunks is counted from the chunks */
+	uint16_t unloaded_id;
+	int unset_unloaded;
+	uint32_t unloaded_chunks;
 	/* static colliders */
 	bp_StaticCollider *colliders;
 	uint32_t ncolliders, live_colliders, colliders_free;

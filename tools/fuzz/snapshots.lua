@@ -26,7 +26,8 @@ end
 
 -- A small world with every section filled: types, chunks with arrays, colliders (one
 -- removed), entities of both models (one removed: a free slot), a trigger and a
--- sensor with overlaps, pending events.
+-- sensor with overlaps, pending events; streaming (unset space unloaded, an unloaded
+-- chunk, a frozen entity), a one-way collider, an outline shape, separation settings.
 -- `arrays` false: only uniform chunks (no 8 KB id array), so that random changes hit
 -- the structure rather than block ids.
 local function scene(arrays)
@@ -34,7 +35,7 @@ local function scene(arrays)
   w:define_block{ name = "stone" }
   w:define_block{ name = "slab", boxes = { { 0, 0, 0, 1, 0.5, 1 } } }
   w:define_block{ name = "water", boxes = {}, liquid = "water" }
-  w:define_block{ name = "plank", one_way = "up" }
+  w:define_block{ name = "plank", one_way = "up", outline = { { 0, 0, 0, 1, 0.5, 1 } } }
   w:fill(-16, -16, -16, 15, 0, 15, "stone")
   w:fill(-16, 1, -16, 15, 15, 15, "water")
   w:fill(-16, 1, -16, 15, 15, 15, "air") -- uniform chunks of air, kept
@@ -44,10 +45,16 @@ local function scene(arrays)
   end
   local gone = w:add_collider(bp.Collider(3, 1, 3, 4, 2, 4))
   w:add_collider(bp.Collider(-4, 1, 3, -3, 2, 4))
+  w:add_collider(bp.Collider(5, 1, 5, 7, 1.1, 7), { one_way = "up" })
+  w.unset = "unloaded"
+  w:unload_chunk(-1, 1, -1)
+  w:spawn{ x = 15.5, y = 1, z = 0.5 } -- touches unset space at x 16: frozen
   w:remove_collider(gone)
   w:add_trigger(bp.Collider(-1, 1, -1, 1, 3, 1), "t")
   local a = w:spawn{ x = 0.5, y = 3, z = 0.5 }
-  local b = w:spawn{ x = 2.5, y = 3, z = 0.5, rules = bp.rules.mccpp() }
+  local b = w:spawn{ x = 2.5, y = 3, z = 0.5,
+                     rules = bp.rules.mccpp{ push = "separate", separate_iterations = 3,
+                                             separate_tolerance = 0.05 } }
   w:spawn{ x = -0.5, y = 1, z = -0.5, width = 2, height = 2, sensor = true }
   local c = w:spawn{ x = -2.5, y = 1, z = 2.5 }
   w:remove(c)
