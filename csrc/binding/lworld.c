@@ -574,7 +574,9 @@ static int l_world_block_info(lua_State *L)
 {
 	bp_World *w = lbp_world_of(L, 1);
 	uint16_t id = check_block(L, w, 2);
-	bp_BlockDef def;
+	/* Filled by bp_world_block_def (id is defined: checked above); the defaults first
+	 * so that no path leaves a field unset (LTO's maybe-uninitialized). */
+	bp_BlockDef def = bp_default_block_def();
 	bp_world_block_def(w, id, &def);
 	push_block_info(L, &def, id);
 	return 1;
