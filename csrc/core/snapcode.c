@@ -130,22 +130,8 @@ static void code_type(bp_Coder *c, bp_Snapshot *s, bp_BlockType *t)
 		t->boxes = t->one_way ? NULL : t->shape;
 		t->nboxes = t->one_way ? 0 : t->nshape;
 		t->touch = t->web || t->velocity_factor != 1;
-		bp_BlockDef d = bp_default_block_def();
-		d.name = t->name;
-		d.boxes = t->shape;
-		d.nboxes = t->nshape;
-		d.slipperiness = t->slipperiness;
-		d.liquid = t->liquid;
-		d.climbable = t->climbable;
-		d.velocity_factor = t->velocity_factor;
-		d.web = t->web;
-		d.level = t->level;
-		d.solid = t->solid;
-		d.ice = t->ice;
-		d.normal_cube = t->normal_cube;
-		d.outline = shared ? NULL : t->outline;
-		d.noutline = shared ? -1 : t->noutline;
-		d.one_way = t->one_way;
+		/* (shared: t->outline is t->shape, so the definition leaves it to default) */
+		const bp_BlockDef d = bp_snap_type_def(t);
 		if (bp_block_def_error(&d) || t->climbable > 1 || t->web > 1 || t->solid > 1 ||
 		    t->ice > 1 || t->normal_cube > 1)
 			bp_code_fail(c, "corrupted: a block type's definition");

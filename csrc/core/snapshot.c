@@ -329,28 +329,6 @@ static int same_type(const bp_BlockType *a, const bp_BlockType *b)
 	       a->velocity_factor == b->velocity_factor && a->one_way == b->one_way;
 }
 
-/* The definition that makes a type like t again. */
-static bp_BlockDef def_of(const bp_BlockType *t)
-{
-	bp_BlockDef d = bp_default_block_def();
-	d.name = t->name;
-	d.boxes = t->shape;
-	d.nboxes = t->nshape;
-	d.slipperiness = t->slipperiness;
-	d.liquid = t->liquid;
-	d.climbable = t->climbable;
-	d.velocity_factor = t->velocity_factor;
-	d.web = t->web;
-	d.level = t->level;
-	d.solid = t->solid;
-	d.ice = t->ice;
-	d.normal_cube = t->normal_cube;
-	d.outline = t->outline == t->shape ? NULL : t->outline;
-	d.noutline = t->outline == t->shape ? -1 : t->noutline;
-	d.one_way = t->one_way;
-	return d;
-}
-
 /* The world's block types must be the snapshot's first ones; the rest are defined. */
 static bp_Status restore_types(bp_World *w, const bp_Snapshot *s, const char **why)
 {
@@ -369,7 +347,7 @@ static bp_Status restore_types(bp_World *w, const bp_Snapshot *s, const char **w
 		return BP_EINVAL;
 	}
 	for (uint32_t i = w->ntypes; i < s->ntypes; i++) {
-		const bp_BlockDef d = def_of(&s->types[i]);
+		const bp_BlockDef d = bp_snap_type_def(&s->types[i]);
 		uint16_t id;
 		bp_Status st = bp_world_define_block(w, &d, &id);
 		if (st != BP_OK) {

@@ -61,4 +61,27 @@ uint64_t bp_handle_retag(uint64_t h, uint32_t tag);
 /** Free what a decoded or taken snapshot owns (not s itself). Source: our own. */
 void bp_snapshot_release(bp_Snapshot *s);
 
+/** The definition that makes a type like t again (an outline that is the shape is
+ *  left to default): what a restore defines and a decode checks. Source: our own. */
+static inline bp_BlockDef bp_snap_type_def(const bp_BlockType *t)
+{
+	bp_BlockDef d = bp_default_block_def();
+	d.name = t->name;
+	d.boxes = t->shape;
+	d.nboxes = t->nshape;
+	d.slipperiness = t->slipperiness;
+	d.liquid = t->liquid;
+	d.climbable = t->climbable;
+	d.velocity_factor = t->velocity_factor;
+	d.web = t->web;
+	d.level = t->level;
+	d.solid = t->solid;
+	d.ice = t->ice;
+	d.normal_cube = t->normal_cube;
+	d.outline = t->outline == t->shape ? NULL : t->outline;
+	d.noutline = t->outline == t->shape ? -1 : t->noutline;
+	d.one_way = t->one_way;
+	return d;
+}
+
 #endif
