@@ -16,6 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A load hint for a line the code will read soon (no effect on results). */
+#if defined(__GNUC__)
+#define BP_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define BP_PREFETCH(p) ((void)(p))
+#endif
+
 /* Cells are clamped to +-2^30: beyond every entity (|coordinate| <= ~2^31 blocks, so
  * |cell| <= 2^30) and safe to convert. Clamping is monotone, so boxes that overlap
  * still share a cell after it. NaN maps to the low bound (and then overlaps nothing). */
@@ -393,6 +400,42 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 	return BP_OK;
 }
 
+/* The lines of entity `slot` that a neighbour's push or query reads: bp_Entity's
+ * first 96 bytes (box, serial, filters, flags, push model and model, velocity), two or
+ * three lines wherever the slot starts. */
+static inline void prefetch_entity(const bp_Entity *items, uint32_t slot)
+{
+	const char *at = (const char *)&items[slot];
+	BP_PREFETCH(at);
+	BP_PREFETCH(at + 48);
+	BP_PREFETCH(at + 95);
+}
+
+void bp_broadphase_prefetch(const bp_World *w, uint32_t slot)
+{
+	const bp_Broadphase *g = &w->broad;
+	if (!grid_current(w) || slot >= g->ents_cap || !g->ents[slot].listed)
+		return;
+	/* The cells it is listed in (the query's region is its box grown a little: its
+	 * neighbours are mostly listed there too), without computing a range. */
+	const bp_BroadEntry *en = &g->ents[slot];
+	if (range_cells(en->lo, en->hi) > 8)
+		return; /* a hint for a mob's neighbourhood, not for a giant's */
+	const bp_Entity *items = w->entities.items;
+	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
+	do {
+		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
+		if (!c)
+			continue;
+		const uint32_t *ents = cell_ents(c);
+		const uint32_t n = c->n < 8 ? c->n : 8;
+		for (uint32_t i = 0; i < n; i++) {
+			BP_PREFETCH(&g->ents[ents[i]]);
+			prefetch_entity(items, ents[i]);
+		}
+	} while (range_next(at, en->lo, en->hi));
+}
+
 int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_serial,
                               uint32_t limit, bp_EntityVisitor fn, void *ctx)
 {
@@ -412,6 +455,9 @@ int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_s
 	uint32_t end = g->nresults;
 	if (end - base > limit)
 		end = base + limit;
+	/* Their lines load together rather than one miss after another as fn meets them. */
+	for (uint32_t i = base; i < end; i++)
+		prefetch_entity(w->entities.items, (uint32_t)(g->results[i] & 0xFFFFFFFFu));
 	int stop = 0;
 	/* fn may query again: nested results go above g->nresults and are popped by
 	 * their own call; g->results may move, so it is indexed afresh each time. */

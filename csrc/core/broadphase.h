@@ -17,4 +17,23 @@ void bp_broadphase_free(bp_World *w);
 int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_serial,
                               uint32_t limit, bp_EntityVisitor fn, void *ctx);
 
+/** A hint, no effect on any result: start loading what entity `slot`'s push query will
+ *  read (the lists of the cells it is listed in, their entities' grid entries and the
+ *  lines of each entity a push reads), so that a step can ask a few turns before that
+ *  entity ticks and find its neighbourhood in cache. In a crowd larger than the cache
+ *  those reads are misses, one after another; asked early, they overlap with the ticks
+ *  between. Reads only; does nothing while the grid is not current. Source: our own
+ *  (software prefetching). */
+void bp_broadphase_prefetch(const bp_World *w, uint32_t slot);
+
+/** How many turns ahead a loop over entities asks for a neighbourhood: far enough for
+ *  the loads to arrive (a tick takes about 0.5 us, a miss about 0.1 us), near enough
+ *  that they are still in cache when that entity's turn comes. */
+#define BP_PREFETCH_AHEAD 4
+
+/** Entities a loop must visit before it asks ahead: below this a crowd's state (about
+ *  1.1 KB per entity) fits a desktop's last-level cache, and the asking would only
+ *  cost its instructions. */
+#define BP_PREFETCH_CROWD 32768
+
 #endif

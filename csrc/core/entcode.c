@@ -5,6 +5,7 @@
  * little-endian byte array. Source: our own.
  */
 #include "snapcode.h"
+#include "entity.h"
 
 #include <math.h>
 #include <string.h>
@@ -203,6 +204,7 @@ void bp_code_entity(bp_Coder *c, bp_Entity *o, bp_EntityInput *in)
 	}
 	BP_ENTITY_FIELDS
 	code_rules(c, &o->rules);
+	bp_entity_rules_copied(o);
 #undef OBJ
 #define OBJ in
 	BP_INPUT_FIELDS

@@ -102,6 +102,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 	e->group = def->group;
 	e->mask = def->mask;
 	e->rules = def->rules;
+	bp_entity_rules_copied(e);
 	e->alive = 1;
 	p->live[slot] = e->generation;
 	memset(&p->input[slot], 0, sizeof p->input[slot]);
@@ -125,6 +126,7 @@ bp_Status bp_world_spawn(bp_World *w, const bp_EntityDef *def, bp_EntityId *id)
 void bp_entity_set_rules(bp_World *w, bp_Entity *e, const bp_Rules *r)
 {
 	e->rules = *r; /* (the caller touched it first: bp_entity_touch) */
+	bp_entity_rules_copied(e);
 	if (r->model != BP_MODEL_BETA173)
 		e->in_web = 0; /* a Beta flag: other models neither set nor clear it */
 	w->rules_writes++;

@@ -20,6 +20,14 @@ bp_Status bp_entities_remove(bp_World *w, bp_EntityId id);
 /** Free the entity pool's arrays (bp_world_destroy). Source: our own. */
 void bp_entities_free(bp_World *w);
 
+/** After any write of e->rules: copy its push model and model to the front of the
+ *  entity, where a neighbour's push reads them (bp_Entity). Source: our own. */
+static inline void bp_entity_rules_copied(bp_Entity *e)
+{
+	e->push_model = (uint8_t)e->rules.push;
+	e->model = (uint8_t)e->rules.model;
+}
+
 /** The fall distance after a drop of `drop` blocks. Beta's fallDistance is a Java
  *  float, so for Beta-rules entities each sum is rounded to float (values beyond float
  *  range stay unrounded); other models keep doubles. Used by both resolvers.

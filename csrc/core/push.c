@@ -37,7 +37,7 @@ static int beta_one(void *ctx, uint32_t index)
 		return 0;
 	if (c->left-- <= 0)
 		return 1; /* max_pushes neighbours considered: stop */
-	if (o->rules.push == BP_PUSH_NONE)
+	if (o->push_model == BP_PUSH_NONE)
 		return 0; /* canBePushed: any entity with a push model */
 	if (!bp_pair_interacts(c->w, self, o))
 		return 0;
@@ -70,7 +70,7 @@ static int beta_one(void *ctx, uint32_t index)
 	self->vel[0] += dx;
 	self->vel[2] += dz;
 	/* self is clamped after its tick, which this ends */
-	bp_clamp_velocity(c->w->vel_limit[o->rules.model], o->vel);
+	bp_clamp_velocity(c->w->vel_limit[o->model], o->vel);
 	return 0;
 }
 
@@ -133,7 +133,7 @@ static int sep_one(void *ctx, uint32_t index)
 	SepPair *c = ctx;
 	bp_Entity *items = c->w->entities.items;
 	bp_Entity *e = &items[c->self], *o = &items[index];
-	if (o->rules.push != BP_PUSH_SEPARATE || o->serial <= e->serial)
+	if (o->push_model != BP_PUSH_SEPARATE || o->serial <= e->serial)
 		return 0; /* each pair once, from its earlier member */
 	double ep[3], op[3];
 	bp_entity_position(e, ep);
@@ -191,7 +191,7 @@ static int sep_more(void *ctx, uint32_t index)
 	SepPair *c = ctx;
 	bp_Entity *items = c->w->entities.items;
 	bp_Entity *e = &items[c->self], *o = &items[index];
-	if (index == c->self || o->rules.push != BP_PUSH_SEPARATE ||
+	if (index == c->self || o->push_model != BP_PUSH_SEPARATE ||
 	    o->rules.separate_iterations < c->pass)
 		return 0;
 	if ((o->pushed & PUSH_PREV) && o->serial < e->serial)
@@ -397,8 +397,11 @@ void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t no
 	}
 	if (!any)
 		return;
+	const int lookahead = norder >= BP_PREFETCH_CROWD;
 	for (uint32_t i = 0; i < norder && !w->hook_failed; i++) {
 		uint32_t index = order[i];
+		if (lookahead && i + BP_PREFETCH_AHEAD < norder) /* a hint (broadphase.h) */
+			bp_broadphase_prefetch(w, order[i + BP_PREFETCH_AHEAD]);
 		const bp_Entity *e = &p->items[index];
 		if (e->rules.push != BP_PUSH_SEPARATE)
 			continue;

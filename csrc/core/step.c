@@ -8,6 +8,7 @@
  */
 #include "bp_world.h"
 #include "beta173.h"
+#include "broadphase.h"
 #include "carry.h"
 #include "entity.h"
 #include "events.h"
@@ -19,6 +20,7 @@
 #include "sensor.h"
 #include "sleep.h"
 
+#include <assert.h>
 #include <math.h>
 
 double bp_world_max_displacement(bp_World *w, double dt, uint32_t *slot)
@@ -104,6 +106,7 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->sleep_dt = dt;
 	uint32_t n;
 	const uint32_t *list = bp_sleep_list(w, &n);
+	const int lookahead = n >= BP_PREFETCH_CROWD;
 	w->nlate = w->late_next = 0;
 	for (uint32_t i = 0;;) {
 		uint32_t index;
@@ -114,6 +117,11 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 			index = list[i++];
 		else
 			break;
+		/* The Beta push of the entity a few turns ahead: its neighbourhood, as a
+		 * hint (bp_broadphase_prefetch), once the crowd outgrows the cache. */
+		if (lookahead && i + BP_PREFETCH_AHEAD < n &&
+		    p->items[list[i + BP_PREFETCH_AHEAD]].push_model == BP_PUSH_BETA173)
+			bp_broadphase_prefetch(w, list[i + BP_PREFETCH_AHEAD]);
 		p->items[index].quiet = 0; /* (a failed step may have left it set) */
 		if (streaming || p->items[index].frozen) {
 			bp_Entity *f = &p->items[index];
@@ -139,6 +147,7 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 			bp_carry_tick_end(w, index);
 		separate |= p->items[index].rules.push == BP_PUSH_SEPARATE;
 		bp_Entity *e = &p->items[index];
+		assert(e->push_model == e->rules.push && e->model == e->rules.model);
 		bp_clamp_velocity(w->vel_limit[e->rules.model], e->vel); /* the next step can start */
 		bp_broadphase_moved(w, index);
 		if (rc || w->hook_failed)

@@ -34,9 +34,25 @@ typedef struct bp_GatherCache {
 /** An entity. The box is the ground truth; the position is derived from it:
  *  x, z = centre of the box, y = bottom of the box (docs/conventions.md). */
 typedef struct bp_Entity {
-	/* What every tick reads and writes comes first (then the gather cache and the
-	 * rules, whose hot fields lead too): fewer cache lines per entity-tick. */
+	/* What a neighbour's push or query reads of it comes first (its first 96 bytes): a
+	 * pushing entity touches two cache lines of each neighbour, and in a crowd larger
+	 * than the cache each line is a miss (bench/crowd.lua). Then what its own tick
+	 * reads and writes, then the gather cache and the rules, whose hot fields lead
+	 * too: fewer cache lines per entity-tick. */
 	bp_AABB box;
+	uint32_t serial;    /* creation order */
+	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
+	uint8_t alive;
+	uint8_t solid;      /* its box blocks other entities' moves (boats, minecarts) */
+	uint8_t sensor;     /* blocks, pushes and is pushed by nothing; reports what it overlaps */
+	uint8_t has_filter; /* a Lua filter function decides pairs */
+	uint8_t frozen;     /* its box touched unloaded space at its last step: not ticked */
+	uint8_t disturbed;  /* another entity changed its state this step (sleep.c) */
+	uint8_t stable;     /* separation push may change velocity (N64 article) */
+	uint8_t pushed;     /* separation touched it this step */
+	/* rules.push and rules.model, copied here by whatever sets the rules
+	 * (bp_entity_rules_copied): what a neighbour's push reads of its rules. */
+	uint8_t push_model, model;
 	double vel[3];      /* b/tick (Beta) or b/s (MC-CPP) */
 	double prev[3];     /* position at the start of the last step (for lerp) */
 	double fall_distance;
@@ -46,14 +62,9 @@ typedef struct bp_Entity {
 	double trig_yaw;    /* yaw whose table sine/cosine are cached below */
 	float trig_sin, trig_cos;
 	uint8_t trig_valid;
-	uint8_t alive;
 	uint8_t on_ground, coll_h, coll_v;
 	uint8_t in_water, in_lava;
 	uint8_t in_web;     /* touched a web in its last Beta move: the next one is slowed */
-	uint8_t solid;      /* its box blocks other entities' moves (boats, minecarts) */
-	uint8_t stable;     /* separation push may change velocity (N64 article) */
-	uint8_t has_filter; /* a Lua filter function decides pairs */
-	uint8_t pushed;     /* separation touched it this step */
 	/* What its last step did, over every move of it (a split MC-CPP step makes several):
 	 * the fields a script reads (contact.c). on_ground is the last move's. */
 	uint8_t out_coll_h, out_coll_v;
@@ -61,21 +72,16 @@ typedef struct bp_Entity {
 	 * of the last move, of the step so far, and of the step before (hit events). */
 	uint8_t move_stops, stops, prev_stops;
 	uint8_t in_events;  /* named by an event of the queue (the binding keeps its userdata) */
-	uint8_t sensor;     /* blocks, pushes and is pushed by nothing; reports what it overlaps */
 	uint8_t carry;      /* a solid platform that moves what stands on it (carry.c) */
 	uint8_t carried;    /* moved by a platform this step before its own tick (carry.c) */
+	uint8_t quiet;      /* its tick this step was a fixed point (sleep.c) */
+	uint8_t sleep_wait; /* quiet steps before it next looks whether it may sleep */
 	uint32_t sensed;    /* trigger and sensor overlaps it is part of (sensor.c) */
+	uint32_t generation;
 	double carried_d[3]; /* what platforms moved it this step before its tick (carry.c) */
 	double stop_reach;  /* the largest requested |displacement| on a stopped axis
 	                     * (blocks): the stopping boxes lie within it (contact.c) */
 	double out_landing; /* the fall distance a move of its last step landed with */
-	uint8_t frozen;     /* its box touched unloaded space at its last step: not ticked */
-	uint8_t quiet;      /* its tick this step was a fixed point (sleep.c) */
-	uint8_t disturbed;  /* another entity changed its state this step (sleep.c) */
-	uint8_t sleep_wait; /* quiet steps before it next looks whether it may sleep */
-	uint32_t generation;
-	uint32_t serial;    /* creation order */
-	uint32_t group, mask; /* collision filtering (who pushes / blocks whom) */
 	bp_GatherCache gather; /* the cells of its last move's gather */
 	bp_Rules rules;
 	double width, height;
