@@ -16,13 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A load hint for a line the code will read soon (no effect on results). */
-#if defined(__GNUC__)
-#define BP_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define BP_PREFETCH(p) ((void)(p))
-#endif
-
 /* Cells are clamped to +-2^30: beyond every entity (|coordinate| <= ~2^31 blocks, so
  * |cell| <= 2^30) and safe to convert. Clamping is monotone, so boxes that overlap
  * still share a cell after it. NaN maps to the low bound (and then overlaps nothing). */
@@ -406,9 +399,24 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 static inline void prefetch_entity(const bp_Entity *items, uint32_t slot)
 {
 	const char *at = (const char *)&items[slot];
-	BP_PREFETCH(at);
-	BP_PREFETCH(at + 48);
-	BP_PREFETCH(at + 95);
+	bp_prefetch(at);
+	bp_prefetch(at + 48);
+	bp_prefetch(at + 95);
+}
+
+void bp_broadphase_prefetch_cells(const bp_World *w, uint32_t slot)
+{
+	const bp_Broadphase *g = &w->broad;
+	if (!grid_current(w) || slot >= g->ents_cap || !g->ents[slot].listed)
+		return;
+	const bp_BroadEntry *en = &g->ents[slot];
+	if (range_cells(en->lo, en->hi) > 8)
+		return;
+	const uint32_t mask = g->cells_cap - 1;
+	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
+	do {
+		bp_prefetch(&g->cells[cell_hash(at[0], at[1], at[2]) & mask]);
+	} while (range_next(at, en->lo, en->hi));
 }
 
 void bp_broadphase_prefetch(const bp_World *w, uint32_t slot)
@@ -430,7 +438,7 @@ void bp_broadphase_prefetch(const bp_World *w, uint32_t slot)
 		const uint32_t *ents = cell_ents(c);
 		const uint32_t n = c->n < 8 ? c->n : 8;
 		for (uint32_t i = 0; i < n; i++) {
-			BP_PREFETCH(&g->ents[ents[i]]);
+			bp_prefetch(&g->ents[ents[i]]);
 			prefetch_entity(items, ents[i]);
 		}
 	} while (range_next(at, en->lo, en->hi));

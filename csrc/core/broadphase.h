@@ -17,6 +17,17 @@ void bp_broadphase_free(bp_World *w);
 int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_serial,
                               uint32_t limit, bp_EntityVisitor fn, void *ctx);
 
+/** A load hint for the cache line holding p, which the code will read soon: no effect
+ *  on any result (nothing where the compiler has no prefetch). */
+static inline void bp_prefetch(const void *p)
+{
+#if defined(__GNUC__)
+	__builtin_prefetch(p);
+#else
+	(void)p;
+#endif
+}
+
 /** A hint, no effect on any result: start loading what entity `slot`'s push query will
  *  read (the lists of the cells it is listed in, their entities' grid entries and the
  *  lines of each entity a push reads), so that a step can ask a few turns before that
@@ -25,6 +36,12 @@ int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_s
  *  between. Reads only; does nothing while the grid is not current. Source: our own
  *  (software prefetching). */
 void bp_broadphase_prefetch(const bp_World *w, uint32_t slot);
+
+/** The first stage of bp_broadphase_prefetch, asked some turns before it: start
+ *  loading the grid cells entity `slot` is listed in (their table slots), so that the
+ *  second stage reads their lists without waiting. A hint, no effect on any result.
+ *  Source: our own. */
+void bp_broadphase_prefetch_cells(const bp_World *w, uint32_t slot);
 
 /** How many turns ahead a loop over entities asks for a neighbourhood: far enough for
  *  the loads to arrive (a tick takes about 0.5 us, a miss about 0.1 us), near enough

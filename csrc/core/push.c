@@ -248,14 +248,16 @@ static int sep_more(void *ctx, uint32_t index)
 
 static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity);
 
-/* Sift slot a[i] down the max-heap a[0..n) ordered by serial. */
-static void sift(const bp_Entity *items, uint32_t *a, uint32_t i, uint32_t n)
+/* Sift slot a[i] down the max-heap a[0..n) ordered by place in the creation order
+ * (pos[slot], bp_EntityPool.pos: the same order as by serial, read from a small array
+ * rather than from the entities, which at 100,000 entities is a miss per compare). */
+static void sift(const uint32_t *pos, uint32_t *a, uint32_t i, uint32_t n)
 {
 	for (;;) {
 		uint32_t big = i, l = 2 * i + 1, r = l + 1;
-		if (l < n && items[a[l]].serial > items[a[big]].serial)
+		if (l < n && pos[a[l]] > pos[a[big]])
 			big = l;
-		if (r < n && items[a[r]].serial > items[a[big]].serial)
+		if (r < n && pos[a[r]] > pos[a[big]])
 			big = r;
 		if (big == i)
 			return;
@@ -266,16 +268,16 @@ static void sift(const bp_Entity *items, uint32_t *a, uint32_t i, uint32_t n)
 	}
 }
 
-/* Slots into creation order (serials are unique): a heapsort, in place, no memory. */
-static void sort_by_serial(const bp_Entity *items, uint32_t *a, uint32_t n)
+/* Slots into creation order (places are unique): a heapsort, in place, no memory. */
+static void sort_by_serial(const uint32_t *pos, uint32_t *a, uint32_t n)
 {
 	for (uint32_t i = n / 2; i-- > 0;)
-		sift(items, a, i, n);
+		sift(pos, a, i, n);
 	for (uint32_t end = n; end > 1; end--) {
 		uint32_t t = a[0];
 		a[0] = a[end - 1];
 		a[end - 1] = t;
-		sift(items, a, 0, end - 1);
+		sift(pos, a, 0, end - 1);
 	}
 }
 
@@ -319,7 +321,7 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 		if (!c.over || w->hook_failed)
 			return;
 		if (list) {
-			sort_by_serial(p->items, next, c.nnext);
+			sort_by_serial(p->pos, next, c.nnext);
 			for (uint32_t i = 0; i < c.nnext && !w->hook_failed; i++)
 				sep_apply(w, next[i], dt, 0);
 			uint32_t *t = list;
@@ -400,8 +402,10 @@ void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t no
 	const int lookahead = norder >= BP_PREFETCH_CROWD;
 	for (uint32_t i = 0; i < norder && !w->hook_failed; i++) {
 		uint32_t index = order[i];
-		if (lookahead && i + BP_PREFETCH_AHEAD < norder) /* a hint (broadphase.h) */
+		if (lookahead && i + 2 * BP_PREFETCH_AHEAD < norder) { /* hints (broadphase.h) */
+			bp_broadphase_prefetch_cells(w, order[i + 2 * BP_PREFETCH_AHEAD]);
 			bp_broadphase_prefetch(w, order[i + BP_PREFETCH_AHEAD]);
+		}
 		const bp_Entity *e = &p->items[index];
 		if (e->rules.push != BP_PUSH_SEPARATE)
 			continue;
