@@ -99,7 +99,27 @@ static int l_world_detached(lua_State *L)
 	return 1;
 }
 
+/***
+ * Internal, for the specs: set how many awake entities a step must have before its
+ * loops load ahead (prefetch hints; 32,768 by default), so that a small crowd can be
+ * stepped both ways and its results compared: they must be the same. Source: our own.
+ * @function World:_prefetch_crowd
+ * @tparam integer n entities, >= 0 (0 and 1: always)
+ * @treturn integer the previous value
+ * @raise "bad argument #1 to '_prefetch_crowd' (must be in [0, 4294967295])".
+ * @local
+ */
+static int l_world_prefetch_crowd(lua_State *L)
+{
+	bp_World *w = lbp_world_of(L, 1);
+	lua_Integer n = luaL_checkinteger(L, 2);
+	luaL_argcheck(L, n >= 0 && n <= (lua_Integer)UINT32_MAX, 2, "must be in [0, 4294967295]");
+	lua_pushinteger(L, (lua_Integer)bp_world_set_prefetch_crowd(w, (uint32_t)n));
+	return 1;
+}
+
 static const luaL_Reg testing_methods[] = {
+	{"_prefetch_crowd", l_world_prefetch_crowd},
 	{"_detached", l_world_detached}, {"_fail_alloc", l_world_fail_alloc}, {"_reuse_collider", l_world_reuse_collider},
 	{"_check_unlocked", l_world_check_unlocked}, {"_reseal", lbp_world_reseal}, {NULL, NULL}};
 

@@ -399,7 +399,7 @@ void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t no
 	}
 	if (!any)
 		return;
-	const int lookahead = norder >= BP_PREFETCH_CROWD;
+	const int lookahead = norder >= w->prefetch_crowd;
 	for (uint32_t i = 0; i < norder && !w->hook_failed; i++) {
 		uint32_t index = order[i];
 		if (lookahead && i + 2 * BP_PREFETCH_AHEAD < norder) { /* hints (broadphase.h) */

@@ -126,7 +126,7 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->sleep_dt = dt;
 	uint32_t n;
 	const uint32_t *list = bp_sleep_list(w, &n);
-	const int lookahead = n >= BP_PREFETCH_CROWD;
+	const int lookahead = n >= w->prefetch_crowd;
 	w->nlate = w->late_next = 0;
 	for (uint32_t i = 0;;) {
 		uint32_t index;

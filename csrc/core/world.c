@@ -25,6 +25,7 @@ bp_World *bp_world_create(bp_AllocFn alloc, void *ud)
 	w->mem.ud = ud;
 	w->mem.bytes = sizeof *w;
 	w->block_version = 1; /* 0 marks an empty bp_GatherCache */
+	w->prefetch_crowd = BP_PREFETCH_CROWD;
 	/* Sleeping stays off for a C host, which may write entity fields directly
 	 * (bp_world_set_sleeping; the Lua binding turns it on). */
 	bp_chunks_init(w);
@@ -64,6 +65,13 @@ void bp_world_destroy(bp_World *w)
 	bp_free(&w->mem, w->sep_list, (size_t)w->sep_cap * sizeof(uint32_t));
 	bp_sleep_free(w);
 	w->mem.fn(w->mem.ud, w, sizeof *w, 0);
+}
+
+uint32_t bp_world_set_prefetch_crowd(bp_World *w, uint32_t n)
+{
+	const uint32_t before = w->prefetch_crowd;
+	w->prefetch_crowd = n;
+	return before;
 }
 
 void bp_world_set_handle_tag(bp_World *w, uint32_t tag)

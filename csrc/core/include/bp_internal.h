@@ -59,6 +59,12 @@ void bp_world_set_collider_one_way(bp_World *w, uint32_t index1, int face);
  *  (removed, slot reused, never added, another world's). Source: our own. */
 uint32_t bp_world_collider_slot(const bp_World *w, uint64_t handle);
 
+/** Set how many entities a step must visit before its loops load ahead (prefetch
+ *  hints, which change no result; 32,768 by default, below which a crowd's state fits
+ *  a desktop's last-level cache). Returns the previous value. For the specs, which
+ *  compare results with and without. Source: our own. */
+uint32_t bp_world_set_prefetch_crowd(bp_World *w, uint32_t n);
+
 /** Remove a live collider (1-based slot from bp_world_collider_slot). The slot keeps
  *  its generation and is reused first, unless its generation has reached
  *  BP_MAX_COLLIDER_GEN (then it is retired for good). Moves, queries and rays still

@@ -198,6 +198,9 @@ struct bp_World {
 	uint32_t spawn_seen;  /* next_serial when the last step began: later ones are new */
 	bp_SleepMap sleep_map; /* where sleepers are, coarsely (sleep_map.c) */
 	double sleep_dt;
+	/* Entities from which a step's loops load ahead (BP_PREFETCH_CROWD, broadphase.h;
+	 * the specs lower it to compare results with and without: they must not differ). */
+	uint32_t prefetch_crowd;
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
