@@ -214,7 +214,8 @@ bench:
 	done
 
 # The suite under AddressSanitizer + UBSan: the module is built with the
-# sanitizers and the interpreter preloads the runtime, halting on any report.
+# sanitizers and the interpreter preloads the runtime, halting on any report. Every
+# world loads ahead as big crowds do (spec/helpers/look_ahead.lua).
 # GCC's runtimes by default; with clang (as CI runs it):
 #   make sanitize CC=clang SAN_BUILD=build-asan-clang SAN_LINK=-shared-libsan \
 #     SAN_PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so)"
@@ -228,7 +229,7 @@ sanitize:
 	$(call run_ctests,$(SAN_BUILD),LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
 	LD_PRELOAD="$(SAN_PRELOAD)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	$(BUSTED) --cpath='./$(SAN_BUILD)/?.so' -o spec/helpers/summary.lua spec
+	$(BUSTED) --cpath='./$(SAN_BUILD)/?.so' --helper=spec/helpers/look_ahead.lua -o spec/helpers/summary.lua spec
 
 # The suite under valgrind's memcheck (the module built -O1 -g): an invalid access, a
 # read of uninitialised memory or any block left allocated at exit fails it. The

@@ -16,7 +16,7 @@ end
 -- A walled 20 x 20 pen with a pillar, `n` mobs spawned in random order, most walking.
 local function run(ahead, rules_of, n, ticks)
   local world = bp.World()
-  assert(world:_prefetch_crowd(ahead and 0 or 4294967295) == 32768)
+  world:_prefetch_crowd(ahead and 0 or 4294967295)
   local stone = world:define_block{ name = "stone" }
   world:fill(-1, 63, -1, 20, 63, 20, stone)
   world:fill(-1, 64, -1, 20, 65, -1, stone)
@@ -94,6 +94,7 @@ describe("loading ahead in big crowds", function()
       "bad argument #1 to '_prefetch_crowd' (must be in [0, 4294967295])")
     assert.has_error(function() world:_prefetch_crowd(4294967296) end,
       "bad argument #1 to '_prefetch_crowd' (must be in [0, 4294967295])")
+    world:_prefetch_crowd(32768) -- (make sanitize starts every world at 0)
     assert.are.equal(32768, world:_prefetch_crowd(7))
     assert.are.equal(7, world:_prefetch_crowd(32768))
     world:destroy()

@@ -692,3 +692,37 @@ describe("snapshots of streamed, sleeping, one-way and separating worlds", funct
     assert.is_false(w2.sleeping)
   end)
 end)
+
+describe("a snapshot image's entity order", function()
+  -- Little-endian uint32, without string.pack (Lua 5.1 and LuaJIT).
+  local function le(v)
+    return string.char(v % 256, math.floor(v / 256) % 256, math.floor(v / 65536) % 256,
+                       math.floor(v / 16777216) % 256)
+  end
+
+  it("is refused when it is not the creation order (serials must rise)", function()
+    local w = bp.World()
+    local stone = w:define_block{ name = "stone" }
+    w:fill(-8, 63, -8, 8, 63, 8, stone)
+    for i = 1, 3 do
+      w:spawn{ x = i * 0.3, y = 64, z = 0, rules = bp.rules.beta173{ push = "separate" } }
+    end
+    local bytes = w:snapshot():encode()
+    -- the order section: 3 live, 0 free, slots 0, 1, 2
+    local pat = le(3) .. le(0) .. le(0) .. le(1) .. le(2)
+    local at = bytes:find(pat, 1, true)
+    assert.is_truthy(at)
+    assert.is_nil(bytes:find(pat, at + 1, true))
+    local function with_order(a, b, c)
+      return w:_reseal(bytes:sub(1, at - 1) .. le(3) .. le(0) .. le(a) .. le(b) .. le(c)
+                       .. bytes:sub(at + #pat))
+    end
+    assert.is_truthy(bp.decode_snapshot(with_order(0, 1, 2))) -- the same bytes, resealed
+    for _, o in ipairs{ { 2, 1, 0 }, { 0, 2, 1 }, { 1, 0, 2 } } do
+      local snap, why = bp.decode_snapshot(with_order(o[1], o[2], o[3]))
+      assert.is_nil(snap)
+      assert.equal("decode_snapshot: corrupted: the entity order or free list", why)
+    end
+    w:destroy()
+  end)
+end)

@@ -252,14 +252,14 @@ static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity);
  * (what sep_apply reads and writes). */
 enum { AHEAD_QUERY = 1, AHEAD_ENTITY = 2 };
 
-/* Hints for a pass over slots[0 .. n) at its i-th turn, in a crowd past
- * w->prefetch_crowd (broadphase.h): for AHEAD_QUERY the grid cells of the slot eight
- * turns ahead and the neighbourhood of the one four turns ahead, for AHEAD_ENTITY the
- * whole of that one. No effect on any result. */
+/* Hints for a pass over slots[0 .. n) at its i-th turn, in a step whose awake
+ * entities reach w->prefetch_crowd (w->looking_ahead, broadphase.h): for AHEAD_QUERY
+ * the grid cells of the slot eight turns ahead and the neighbourhood of the one four
+ * turns ahead, for AHEAD_ENTITY the whole of that one. No effect on any result. */
 static void ask_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_t n,
                       int what)
 {
-	if (w->entities.norder < w->prefetch_crowd || i + 2 * BP_PREFETCH_AHEAD >= n)
+	if (!w->looking_ahead || i + 2 * BP_PREFETCH_AHEAD >= n)
 		return;
 	const uint32_t near = slots[i + BP_PREFETCH_AHEAD];
 	if (what & AHEAD_QUERY) {
@@ -270,6 +270,7 @@ static void ask_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint
 		const char *e = (const char *)&w->entities.items[near];
 		for (size_t k = 0; k < sizeof(bp_Entity); k += 64)
 			bp_prefetch(e + k);
+		bp_prefetch(e + sizeof(bp_Entity) - 1); /* (slots are not line-aligned) */
 	}
 }
 
@@ -293,8 +294,9 @@ static void sift(const uint32_t *pos, uint32_t *a, uint32_t i, uint32_t n)
 	}
 }
 
-/* Slots into creation order (places are unique): a heapsort, in place, no memory. */
-static void sort_by_serial(const uint32_t *pos, uint32_t *a, uint32_t n)
+/* Slots into creation order (places are unique; the order list rises in serial, which
+ * the snapshot decoder checks): a heapsort, in place, no memory. */
+static void sort_by_creation(const uint32_t *pos, uint32_t *a, uint32_t n)
 {
 	for (uint32_t i = n / 2; i-- > 0;)
 		sift(pos, a, i, n);
@@ -347,7 +349,7 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 		if (!c.over || w->hook_failed)
 			return;
 		if (list) {
-			sort_by_serial(p->pos, next, c.nnext);
+			sort_by_creation(p->pos, next, c.nnext);
 			for (uint32_t i = 0; i < c.nnext && !w->hook_failed; i++) {
 				ask_ahead(w, next, i, c.nnext, AHEAD_ENTITY);
 				sep_apply(w, next[i], dt, 0);

@@ -361,6 +361,9 @@ static void code_colliders(bp_Coder *c, bp_Snapshot *s)
 		bp_code_fail(c, "corrupted: the colliders' free list");
 }
 
+/* The order list (alive) or the free list. The order is the creation order: its
+ * serials rise and stay below next_serial (the separation sorts by place in it, the
+ * step and queries walk it: another order would give other results). */
 static void code_slots(bp_Coder *c, bp_Snapshot *s, uint32_t *list, uint32_t n, int alive,
                        uint8_t *seen)
 {
@@ -368,7 +371,9 @@ static void code_slots(bp_Coder *c, bp_Snapshot *s, uint32_t *list, uint32_t n, 
 		bp_code_u32(c, &list[i]);
 		if (!reading(c))
 			continue;
-		if (list[i] >= s->count || seen[list[i]] || (s->items[list[i]].alive != 0) != alive)
+		if (list[i] >= s->count || seen[list[i]] || (s->items[list[i]].alive != 0) != alive ||
+		    (alive && (s->items[list[i]].serial >= s->next_serial ||
+		               (i && s->items[list[i]].serial <= s->items[list[i - 1]].serial))))
 			{ bp_code_fail(c, "corrupted: the entity order or free list"); return; }
 		seen[list[i]] = 1;
 	}

@@ -58,6 +58,7 @@ static int step_end(bp_World *w, int rc, bp_EventMark mark)
 	w->locked = 0;
 	w->ticking = 0;
 	w->tick_serial = 0;
+	w->looking_ahead = 0;
 	w->hooks = NULL;
 	w->hook_failed = 0; /* reported through rc: a later e:move must not see it */
 	return rc;
@@ -93,6 +94,7 @@ static void look_ahead(const bp_World *w, uint32_t near, uint32_t far)
 	const char *e = (const char *)&items[near];
 	for (size_t k = 0; k < sizeof(bp_Entity); k += 64)
 		bp_prefetch(e + k);
+	bp_prefetch(e + sizeof(bp_Entity) - 1); /* (slots are not line-aligned) */
 }
 
 int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
@@ -126,7 +128,7 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->sleep_dt = dt;
 	uint32_t n;
 	const uint32_t *list = bp_sleep_list(w, &n);
-	const int lookahead = n >= w->prefetch_crowd;
+	const int lookahead = w->looking_ahead = n >= w->prefetch_crowd;
 	w->nlate = w->late_next = 0;
 	for (uint32_t i = 0;;) {
 		uint32_t index;

@@ -201,6 +201,7 @@ struct bp_World {
 	/* Entities from which a step's loops load ahead (BP_PREFETCH_CROWD, broadphase.h;
 	 * the specs lower it to compare results with and without: they must not differ). */
 	uint32_t prefetch_crowd;
+	int looking_ahead; /* this step's awake entities reach prefetch_crowd */
 };
 
 /** Lua (or other) hooks that replace a stage of the rules. Each returns nonzero to
