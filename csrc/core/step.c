@@ -78,7 +78,8 @@ static void depenetrate(bp_World *w, uint32_t index)
 	bp_entity_depenetrate(w, index, e->rules.depenetrate_distance, d, &found);
 }
 
-/* Past BP_PREFETCH_CROWD entities their state outgrows the cache, and each tick would
+/* Past w->prefetch_crowd awake entities (BP_PREFETCH_CROWD unless a spec lowered it)
+ * their state outgrows the cache, and each tick would
  * wait for its entity's lines and, with the Beta push, for its neighbourhood's, one
  * miss after another. Hints, no effect on any result: the whole entity whose turn
  * comes in BP_PREFETCH_AHEAD turns (about 17 lines, loading while the ticks between
@@ -139,8 +140,8 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 			index = list[i++];
 		else
 			break;
-		/* The Beta push of the entity a few turns ahead: its neighbourhood, as a
-		 * hint (bp_broadphase_prefetch), once the crowd outgrows the cache. */
+		/* The turns to come, as hints (look_ahead), once the crowd outgrows the
+		 * cache. */
 		if (lookahead && i + 2 * BP_PREFETCH_AHEAD < n)
 			look_ahead(w, list[i + BP_PREFETCH_AHEAD], list[i + 2 * BP_PREFETCH_AHEAD]);
 		p->items[index].quiet = 0; /* (a failed step may have left it set) */
