@@ -79,12 +79,12 @@ static void depenetrate(bp_World *w, uint32_t index)
 }
 
 /* Past w->prefetch_crowd awake entities (BP_PREFETCH_CROWD unless a spec lowered it)
- * their state outgrows the cache, and each tick would
- * wait for its entity's lines and, with the Beta push, for its neighbourhood's, one
- * miss after another. Hints, no effect on any result: the whole entity whose turn
- * comes in BP_PREFETCH_AHEAD turns (about 17 lines, loading while the ticks between
- * run), the Beta push neighbourhood of that one, and the grid cells of the one after
- * (broadphase.h: the cells first, their entities a few turns later). */
+ * their state outgrows the cache, and each tick would wait for its entity's lines
+ * and, with the Beta push, for its neighbourhood's, one miss after another. Hints,
+ * no effect on any result: the whole entity whose turn comes in BP_PREFETCH_AHEAD
+ * turns (about 17 lines, loading while the ticks between run), the Beta push
+ * neighbourhood of that one, and the grid cells of the one after (broadphase.h: the
+ * cells first, their entities a few turns later). */
 static void look_ahead(const bp_World *w, uint32_t near, uint32_t far)
 {
 	const bp_Entity *items = w->entities.items;
