@@ -1,9 +1,10 @@
--- Loading ahead in big crowds (csrc/core/step.c look_ahead, broadphase.c
--- bp_broadphase_prefetch): from 32,768 awake entities a step's loops start loading the
--- entities and neighbourhoods of the turns to come. They are hints and must change no
--- result: small crowds stepped with the loading forced on (World:_prefetch_crowd(0))
--- and off end bit for bit the same, tick after tick, through removals (holes in the
--- creation order), spawns mid-run, sleepers waking and both push models.
+-- Loading ahead in big crowds (csrc/core/broadphase.c bp_look_ahead, asked by the
+-- step's and the separation's loops): from 32,768 awake entities those loops start
+-- loading the entities and neighbourhoods of the turns to come. They are hints and
+-- must change no result: small crowds stepped with the loading forced on
+-- (World:_prefetch_crowd(0)) and off end bit for bit the same, tick after tick,
+-- through removals (holes in the creation order), spawns mid-run, sleepers waking and
+-- both push models.
 local bp = require "blockphys"
 
 local function lcg(seed)

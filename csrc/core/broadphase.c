@@ -397,42 +397,64 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
 	return BP_OK;
 }
 
+/* A load hint for the cache line holding p: no effect on any result (nothing where
+ * the compiler has no prefetch). */
+static inline void prefetch(const void *p)
+{
+#if defined(__GNUC__)
+	__builtin_prefetch(p);
+#else
+	(void)p;
+#endif
+}
+
 /* The lines of entity `slot` that a neighbour's push or query reads: bp_Entity's
  * first 96 bytes (box, serial, filters, flags, push model and model, velocity), two or
  * three lines wherever the slot starts. */
 static inline void prefetch_entity(const bp_Entity *items, uint32_t slot)
 {
 	const char *at = (const char *)&items[slot];
-	bp_prefetch(at);
-	bp_prefetch(at + 48);
-	bp_prefetch(at + 95);
+	prefetch(at);
+	prefetch(at + 48);
+	prefetch(at + 95);
 }
 
-void bp_broadphase_prefetch_cells(const bp_World *w, uint32_t slot)
+/* The grid entry of entity `slot` when its cells are worth loading ahead: a current
+ * grid lists it in a mob-sized range of cells (a hint for a mob's neighbourhood, not
+ * for a giant's). NULL otherwise. */
+static const bp_BroadEntry *ahead_entry(const bp_World *w, uint32_t slot)
 {
 	const bp_Broadphase *g = &w->broad;
 	if (!grid_current(w) || slot >= g->ents_cap || !g->ents[slot].listed)
-		return;
+		return NULL;
 	const bp_BroadEntry *en = &g->ents[slot];
-	if (range_cells(en->lo, en->hi) > 8)
+	return range_cells(en->lo, en->hi) > 8 ? NULL : en;
+}
+
+/* First stage: the table slots of the grid cells entity `slot` is listed in, so that
+ * the second stage reads them without waiting. */
+static void prefetch_cells(const bp_World *w, uint32_t slot)
+{
+	const bp_Broadphase *g = &w->broad;
+	const bp_BroadEntry *en = ahead_entry(w, slot);
+	if (!en)
 		return;
 	const uint32_t mask = g->cells_cap - 1;
 	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
 	do {
-		bp_prefetch(&g->cells[cell_hash(at[0], at[1], at[2]) & mask]);
+		prefetch(&g->cells[cell_hash(at[0], at[1], at[2]) & mask]);
 	} while (range_next(at, en->lo, en->hi));
 }
 
-void bp_broadphase_prefetch(const bp_World *w, uint32_t slot)
+/* Second stage: the grid entries and entity lines of what those cells list (the
+ * query's region is the entity's box grown a little: its neighbours are mostly listed
+ * there too), without computing a range. */
+static void prefetch_neighbours(const bp_World *w, uint32_t slot)
 {
 	const bp_Broadphase *g = &w->broad;
-	if (!grid_current(w) || slot >= g->ents_cap || !g->ents[slot].listed)
+	const bp_BroadEntry *en = ahead_entry(w, slot);
+	if (!en)
 		return;
-	/* The cells it is listed in (the query's region is its box grown a little: its
-	 * neighbours are mostly listed there too), without computing a range. */
-	const bp_BroadEntry *en = &g->ents[slot];
-	if (range_cells(en->lo, en->hi) > 8)
-		return; /* a hint for a mob's neighbourhood, not for a giant's */
 	const bp_Entity *items = w->entities.items;
 	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
 	do {
@@ -442,10 +464,31 @@ void bp_broadphase_prefetch(const bp_World *w, uint32_t slot)
 		const uint32_t *ents = cell_ents(c);
 		const uint32_t n = c->n < 8 ? c->n : 8;
 		for (uint32_t i = 0; i < n; i++) {
-			bp_prefetch(&g->ents[ents[i]]);
+			prefetch(&g->ents[ents[i]]);
 			prefetch_entity(items, ents[i]);
 		}
 	} while (range_next(at, en->lo, en->hi));
+}
+
+void bp_look_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_t n,
+                   int push, int whole)
+{
+	if (!w->looking_ahead || i + 2 * BP_PREFETCH_AHEAD >= n)
+		return;
+	const bp_Entity *items = w->entities.items;
+	const uint32_t near = slots[i + BP_PREFETCH_AHEAD], far = slots[i + 2 * BP_PREFETCH_AHEAD];
+	if (push != BP_PUSH_NONE) {
+		if (items[far].push_model == push)
+			prefetch_cells(w, far);
+		if (items[near].push_model == push)
+			prefetch_neighbours(w, near);
+	}
+	if (whole) {
+		const char *e = (const char *)&items[near];
+		for (size_t k = 0; k < sizeof(bp_Entity); k += 64)
+			prefetch(e + k);
+		prefetch(e + sizeof(bp_Entity) - 1); /* (slots are not line-aligned) */
+	}
 }
 
 int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_serial,

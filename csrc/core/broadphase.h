@@ -17,40 +17,26 @@ void bp_broadphase_free(bp_World *w);
 int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_serial,
                               uint32_t limit, bp_EntityVisitor fn, void *ctx);
 
-/** A load hint for the cache line holding p, which the code will read soon: no effect
- *  on any result (nothing where the compiler has no prefetch). */
-static inline void bp_prefetch(const void *p)
-{
-#if defined(__GNUC__)
-	__builtin_prefetch(p);
-#else
-	(void)p;
-#endif
-}
-
-/** A hint, no effect on any result: start loading what entity `slot`'s push query will
- *  read (the lists of the cells it is listed in, their entities' grid entries and the
- *  lines of each entity a push reads), so that a step can ask a few turns before that
- *  entity ticks and find its neighbourhood in cache. In a crowd larger than the cache
- *  those reads are misses, one after another; asked early, they overlap with the ticks
- *  between. Reads only; does nothing while the grid is not current. Source: our own
- *  (software prefetching). */
-void bp_broadphase_prefetch(const bp_World *w, uint32_t slot);
-
-/** The first stage of bp_broadphase_prefetch, asked some turns before it: start
- *  loading the grid cells entity `slot` is listed in (their table slots), so that the
- *  second stage reads their lists without waiting. A hint, no effect on any result.
- *  Source: our own. */
-void bp_broadphase_prefetch_cells(const bp_World *w, uint32_t slot);
-
-/** How many turns ahead a loop over entities asks for a neighbourhood: far enough for
- *  the loads to arrive (a tick takes about 0.5 us, a miss about 0.1 us), near enough
- *  that they are still in cache when that entity's turn comes. */
+/** How many turns ahead a loop over entities asks for what a turn will read: far
+ *  enough for the loads to arrive (a tick takes about 0.5 us, a miss about 0.1 us),
+ *  near enough that they are still in cache when that entity's turn comes. */
 #define BP_PREFETCH_AHEAD 4
 
-/** Entities a loop must visit before it asks ahead: below this a crowd's state (about
- *  1.1 KB per entity) fits a desktop's last-level cache, and the asking would only
- *  cost its instructions. */
+/** Awake entities a step must have before its loops ask ahead (w->prefetch_crowd's
+ *  default): below this a crowd's state (about 1.1 KB per entity) fits a desktop's
+ *  last-level cache, and the asking would only cost its instructions. */
 #define BP_PREFETCH_CROWD 32768
+
+/** Hints for the i-th turn of a step's loop over slots[0 .. n), no effect on any
+ *  result, and nothing unless the step looks ahead (w->looking_ahead): in a crowd
+ *  larger than the cache each turn's reads are misses, one after another; asked a few
+ *  turns early, they overlap with the ticks between (software prefetching). With
+ *  `push` (a bp_PushModel other than none), for entities of that push model, the
+ *  neighbourhood their push query will read, in two stages: the grid cells they are
+ *  listed in, 2 x BP_PREFETCH_AHEAD turns ahead, then the cells' entities (their grid
+ *  entries and the lines a push reads) BP_PREFETCH_AHEAD turns ahead. With `whole`,
+ *  every line of the entity BP_PREFETCH_AHEAD turns ahead. Source: our own. */
+void bp_look_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_t n,
+                   int push, int whole);
 
 #endif

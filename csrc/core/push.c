@@ -248,32 +248,6 @@ static int sep_more(void *ctx, uint32_t index)
 
 static void sep_apply(bp_World *w, uint32_t index, double dt, int velocity);
 
-/* What ask_ahead loads: the neighbourhood a pair search will read, the whole entity
- * (what sep_apply reads and writes). */
-enum { AHEAD_QUERY = 1, AHEAD_ENTITY = 2 };
-
-/* Hints for a pass over slots[0 .. n) at its i-th turn, in a step whose awake
- * entities reach w->prefetch_crowd (w->looking_ahead, broadphase.h): for AHEAD_QUERY
- * the grid cells of the slot eight turns ahead and the neighbourhood of the one four
- * turns ahead, for AHEAD_ENTITY the whole of that one. No effect on any result. */
-static void ask_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_t n,
-                      int what)
-{
-	if (!w->looking_ahead || i + 2 * BP_PREFETCH_AHEAD >= n)
-		return;
-	const uint32_t near = slots[i + BP_PREFETCH_AHEAD];
-	if (what & AHEAD_QUERY) {
-		bp_broadphase_prefetch_cells(w, slots[i + 2 * BP_PREFETCH_AHEAD]);
-		bp_broadphase_prefetch(w, near);
-	}
-	if (what & AHEAD_ENTITY) {
-		const char *e = (const char *)&w->entities.items[near];
-		for (size_t k = 0; k < sizeof(bp_Entity); k += 64)
-			bp_prefetch(e + k);
-		bp_prefetch(e + sizeof(bp_Entity) - 1); /* (slots are not line-aligned) */
-	}
-}
-
 /* Sift slot a[i] down the max-heap a[0..n) ordered by place in the creation order
  * (pos[slot], bp_EntityPool.pos: the same order as by serial, read from a small array
  * rather than from the entities, which at 100,000 entities is a miss per compare). */
@@ -334,7 +308,7 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 			return;
 		SepPair c = {w, 0, pass, 0, next, 0};
 		for (uint32_t i = 0; i < count && !w->hook_failed; i++) {
-			ask_ahead(w, list ? list : order, i, count, AHEAD_QUERY);
+			bp_look_ahead(w, list ? list : order, i, count, BP_PUSH_SEPARATE, 0);
 			const uint32_t slot = list ? list[i] : order[i];
 			const bp_Entity *e = &p->items[slot];
 			if (!(e->pushed & PUSH_PREV) || e->rules.push != BP_PUSH_SEPARATE ||
@@ -351,7 +325,7 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 		if (list) {
 			sort_by_creation(p->pos, next, c.nnext);
 			for (uint32_t i = 0; i < c.nnext && !w->hook_failed; i++) {
-				ask_ahead(w, next, i, c.nnext, AHEAD_ENTITY);
+				bp_look_ahead(w, next, i, c.nnext, BP_PUSH_NONE, 1);
 				sep_apply(w, next[i], dt, 0);
 			}
 			uint32_t *t = list;
@@ -431,7 +405,7 @@ void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t no
 		return;
 	for (uint32_t i = 0; i < norder && !w->hook_failed; i++) {
 		uint32_t index = order[i];
-		ask_ahead(w, order, i, norder, AHEAD_QUERY);
+		bp_look_ahead(w, order, i, norder, BP_PUSH_SEPARATE, 0);
 		const bp_Entity *e = &p->items[index];
 		if (e->rules.push != BP_PUSH_SEPARATE)
 			continue;
@@ -451,7 +425,7 @@ void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t no
 	            sizeof(uint32_t)) == BP_OK)
 		list = w->sep_list;
 	for (uint32_t i = 0; i < norder; i++) {
-		ask_ahead(w, order, i, norder, AHEAD_ENTITY);
+		bp_look_ahead(w, order, i, norder, BP_PUSH_NONE, 1);
 		if (!p->items[order[i]].pushed)
 			continue;
 		sep_apply(w, order[i], dt, 1); /* bit 0 stays: moved by this pass */

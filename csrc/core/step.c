@@ -78,26 +78,6 @@ static void depenetrate(bp_World *w, uint32_t index)
 	bp_entity_depenetrate(w, index, e->rules.depenetrate_distance, d, &found);
 }
 
-/* Past w->prefetch_crowd awake entities (BP_PREFETCH_CROWD unless a spec lowered it)
- * their state outgrows the cache, and each tick would wait for its entity's lines
- * and, with the Beta push, for its neighbourhood's, one miss after another. Hints,
- * no effect on any result: the whole entity whose turn comes in BP_PREFETCH_AHEAD
- * turns (about 17 lines, loading while the ticks between run), the Beta push
- * neighbourhood of that one, and the grid cells of the one after (broadphase.h: the
- * cells first, their entities a few turns later). */
-static void look_ahead(const bp_World *w, uint32_t near, uint32_t far)
-{
-	const bp_Entity *items = w->entities.items;
-	if (items[far].push_model == BP_PUSH_BETA173)
-		bp_broadphase_prefetch_cells(w, far);
-	if (items[near].push_model == BP_PUSH_BETA173)
-		bp_broadphase_prefetch(w, near);
-	const char *e = (const char *)&items[near];
-	for (size_t k = 0; k < sizeof(bp_Entity); k += 64)
-		bp_prefetch(e + k);
-	bp_prefetch(e + sizeof(bp_Entity) - 1); /* (slots are not line-aligned) */
-}
-
 int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 {
 	bp_entities_compact(w); /* no spawn or remove while locked: no hole appears in it */
@@ -129,7 +109,9 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 	w->sleep_dt = dt;
 	uint32_t n;
 	const uint32_t *list = bp_sleep_list(w, &n);
-	const int lookahead = w->looking_ahead = n >= w->prefetch_crowd;
+	/* Past w->prefetch_crowd awake entities their state outgrows the cache: each turn
+	 * asks ahead for the whole entity and its Beta push neighbourhood (broadphase.h). */
+	w->looking_ahead = n >= w->prefetch_crowd;
 	w->nlate = w->late_next = 0;
 	for (uint32_t i = 0;;) {
 		uint32_t index;
@@ -140,10 +122,7 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 			index = list[i++];
 		else
 			break;
-		/* The turns to come, as hints (look_ahead), once the crowd outgrows the
-		 * cache. */
-		if (lookahead && i + 2 * BP_PREFETCH_AHEAD < n)
-			look_ahead(w, list[i + BP_PREFETCH_AHEAD], list[i + 2 * BP_PREFETCH_AHEAD]);
+		bp_look_ahead(w, list, i, n, BP_PUSH_BETA173, 1);
 		p->items[index].quiet = 0; /* (a failed step may have left it set) */
 		if (streaming || p->items[index].frozen) {
 			bp_Entity *f = &p->items[index];
