@@ -20,24 +20,9 @@ local largest = tonumber(arg and arg[1]) or SIZES[#SIZES]
 local PUSHES = { "beta173", "separate", false }
 local ORDERS = (arg and arg[2] == "quick") and { "random" } or { "random", "sorted" }
 
--- Deterministic LCG (no math.random: same crowd on every run, and on every Lua:
--- seed * 1103515245 in two parts, each exact on doubles).
-local function lcg(seed)
-  return function()
-    seed = ((seed * 16838) % 32768 * 65536 + seed * 20077 + 12345) % 2147483648
-    return seed / 2147483648
-  end
-end
-
--- A stone floor with a wall around a side x side pen.
-local function pen(world, side)
-  local stone = world:define_block{ name = "stone" }
-  world:fill(-1, 63, -1, side, 63, side, stone)
-  world:fill(-1, 64, -1, side, 65, -1, stone)
-  world:fill(-1, 64, side, side, 65, side, stone)
-  world:fill(-1, 64, -1, -1, 65, side, stone)
-  world:fill(side, 64, -1, side, 65, side, stone)
-end
+-- The crowd's LCG and its walled pen are the settle scene's (bench/settle.lua).
+local settle = require "settle"
+local lcg, pen = settle.lcg, settle.pen
 
 -- Spawn order "random": creation order unrelated to position (neighbours lie far
 -- apart in memory); "sorted": spawned in 8-block strips, as a game that spawns by
@@ -132,7 +117,6 @@ end
 -- The settle scene (issue 33): 1,500 mobs walked 10 s in a walled 48 x 48 pen, then
 -- 200 ticks at rest, with the default passes and with one pass (as before them).
 do
-  local settle = require "settle"
   for _, iters in ipairs{ false, 1 } do
     local t0 = os.clock()
     local r = settle.run{ n = 1500, side = 48, walk = 200, rest = 200,

@@ -7,12 +7,15 @@
 -- Used by bench/crowd.lua and spec/push_settle_spec.lua.
 local M = {}
 
+--- A deterministic LCG (no math.random: the same crowd on every run and every Lua;
+-- seed * 1103515245 in two parts, each exact on doubles): lcg(seed)() -> [0, 1).
 local function lcg(seed)
   return function()
     seed = ((seed * 16838) % 32768 * 65536 + seed * 20077 + 12345) % 2147483648
     return seed / 2147483648
   end
 end
+M.lcg = lcg
 
 --- A walled pen: a stone floor at y = 63 and 2-high walls around [0, side]^2.
 function M.pen(world, side)

@@ -7,25 +7,17 @@
 -- both push models.
 local bp = require "blockphys"
 
-local function lcg(seed)
-  return function()
-    seed = ((seed * 16838) % 32768 * 65536 + seed * 20077 + 12345) % 2147483648
-    return seed / 2147483648
-  end
-end
+local H = require "helpers.world"
+local settle = dofile("bench/settle.lua")
 
--- A walled 20 x 20 pen with a pillar, `n` mobs spawned in random order, most walking.
+-- A walled 20 x 20 pen (bench/settle.lua's) with a pillar, `n` mobs spawned in random order, most walking.
 local function run(ahead, rules_of, n, ticks)
   local world = bp.World()
   world:_prefetch_crowd(ahead and 0 or 4294967295)
-  local stone = world:define_block{ name = "stone" }
-  world:fill(-1, 63, -1, 20, 63, 20, stone)
-  world:fill(-1, 64, -1, 20, 65, -1, stone)
-  world:fill(-1, 64, 20, 20, 65, 20, stone)
-  world:fill(-1, 64, -1, -1, 65, 20, stone)
-  world:fill(20, 64, -1, 20, 65, 20, stone)
+  settle.pen(world, 20)
+  local stone = world:block_id("stone")
   world:fill(9, 64, 9, 10, 66, 10, stone)
-  local rnd = lcg(n)
+  local rnd = H.rng(n)
   local mobs = {}
   local function spawn(i)
     local e = world:spawn{ x = 0.4 + rnd() * 19.2, y = 64, z = 0.4 + rnd() * 19.2,
