@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * codec.c - little-endian coding of values into a buffer, a byte count or a digest,
- * and back (see codec.h). A leaf: it calls nothing else in the core.
+ * and back, and the frame around a byte image's body (see codec.h). A leaf: it calls
+ * nothing else in the core.
  */
 #include "codec.h"
 
@@ -199,4 +200,58 @@ uint64_t bp_digest_bytes(const void *p, size_t n)
 	bp_Coder c = bp_coder(BP_CODE_HASH, NULL, 0);
 	bp_code_bytes(&c, (void *)(uintptr_t)p, n);
 	return bp_code_digest(&c);
+}
+
+void bp_image_begin(bp_Coder *c, uint32_t magic, uint32_t version)
+{
+	uint64_t body = 0;
+	bp_code_u32(c, &magic);
+	bp_code_u32(c, &version);
+	bp_code_u64(c, &body);
+}
+
+void bp_image_seal(void *bytes, size_t n)
+{
+	uint64_t body = n - BP_IMAGE_HEAD - BP_IMAGE_TAIL;
+	bp_Coder h = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + 8, 8);
+	bp_code_u64(&h, &body);
+	uint64_t digest = bp_digest_bytes(bytes, n - BP_IMAGE_TAIL);
+	bp_Coder t = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + n - BP_IMAGE_TAIL, BP_IMAGE_TAIL);
+	bp_code_u64(&t, &digest);
+}
+
+size_t bp_image_end(bp_Coder *c)
+{
+	const size_t total = c->len + BP_IMAGE_TAIL;
+	if (c->buf && total <= c->cap)
+		bp_image_seal(c->buf, total);
+	return total;
+}
+
+const char *bp_image_open(bp_Coder *c, const void *bytes, size_t n, uint32_t magic,
+                          uint32_t version, const char *not_ours, const char *other_version)
+{
+	*c = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
+	uint32_t m = 0, v = 0;
+	uint64_t body = 0;
+	bp_code_u32(c, &m);
+	bp_code_u32(c, &v);
+	bp_code_u64(c, &body);
+	if (c->why)
+		return "truncated";
+	if (m != magic)
+		return not_ours;
+	if (v != version)
+		return other_version;
+	const size_t frame = BP_IMAGE_HEAD + BP_IMAGE_TAIL;
+	if (n < frame || body != n - frame)
+		return n < frame || body > n - frame ? "truncated" : "corrupted: trailing bytes";
+	bp_Coder t = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
+	t.len = n - BP_IMAGE_TAIL;
+	uint64_t sum = 0;
+	bp_code_u64(&t, &sum);
+	if (sum != bp_digest_bytes(bytes, n - BP_IMAGE_TAIL))
+		return "corrupted: checksum mismatch";
+	c->cap = n - BP_IMAGE_TAIL; /* the body ends at the digest */
+	return NULL;
 }

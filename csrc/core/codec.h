@@ -72,4 +72,29 @@ uint64_t bp_code_digest(const bp_Coder *c);
 /** The same digest of n bytes. Source: our own. */
 uint64_t bp_digest_bytes(const void *p, size_t n);
 
+/* The frame of a byte image (a snapshot, an exported entity): u32 magic, u32
+ * version, u64 body length, the body, u64 digest of everything before the digest. */
+#define BP_IMAGE_HEAD 16
+#define BP_IMAGE_TAIL 8
+
+/** Begin an image with a WRITE coder: its magic, version and a body length the end
+ *  fills in. Source: our own. */
+void bp_image_begin(bp_Coder *c, uint32_t magic, uint32_t version);
+
+/** End the image whose body c has just written: its length in bytes with the digest;
+ *  when it fits the coder's buffer, the body length and the digest are written too.
+ *  Source: our own. */
+size_t bp_image_end(bp_Coder *c);
+
+/** Write the body length and digest of the n-byte image at bytes (n at least
+ *  BP_IMAGE_HEAD + BP_IMAGE_TAIL). Source: our own. */
+void bp_image_seal(void *bytes, size_t n);
+
+/** Open the n-byte image at bytes for reading: *c reads its body (cap: where the
+ *  digest begins) when the result is NULL; else the problem: "truncated", `not_ours`
+ *  (another magic), `other_version`, "corrupted: trailing bytes" (a body length short
+ *  of n) or "corrupted: checksum mismatch". Source: our own. */
+const char *bp_image_open(bp_Coder *c, const void *bytes, size_t n, uint32_t magic,
+                          uint32_t version, const char *not_ours, const char *other_version);
+
 #endif

@@ -14,8 +14,6 @@
 #include <string.h>
 
 #define MAGIC 0x4E455042u /* "BPEN" */
-#define HEAD 16
-#define TAIL 8
 
 size_t bp_entity_export(bp_World *w, bp_EntityId id, void *buf, size_t cap)
 {
@@ -25,49 +23,21 @@ size_t bp_entity_export(bp_World *w, bp_EntityId id, void *buf, size_t cap)
 	bp_Entity copy = *e;
 	bp_EntityInput in = *bp_entity_input(w, e);
 	bp_Coder c = bp_coder(BP_CODE_WRITE, buf, buf ? cap : 0);
-	uint32_t magic = MAGIC, version = BP_SNAPSHOT_VERSION;
-	uint64_t body = 0;
-	bp_code_u32(&c, &magic);
-	bp_code_u32(&c, &version);
-	bp_code_u64(&c, &body);
+	bp_image_begin(&c, MAGIC, BP_SNAPSHOT_VERSION);
 	bp_code_entity(&c, &copy, &in);
-	const size_t total = c.len + TAIL;
-	if (!buf || total > cap)
-		return total;
-	body = c.len - HEAD;
-	bp_Coder h = bp_coder(BP_CODE_WRITE, (uint8_t *)buf + 8, 8);
-	bp_code_u64(&h, &body);
-	uint64_t digest = bp_digest_bytes(buf, c.len);
-	bp_code_u64(&c, &digest);
-	return total;
+	return bp_image_end(&c);
 }
 
 /* Read an exported entity into *e and *in (zeroed first); NULL, or the problem. */
 static const char *read_entity(const void *bytes, size_t n, bp_Entity *e, bp_EntityInput *in)
 {
-	bp_Coder c = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
-	uint32_t magic = 0, version = 0;
-	uint64_t body = 0;
-	bp_code_u32(&c, &magic);
-	bp_code_u32(&c, &version);
-	bp_code_u64(&c, &body);
-	if (c.why)
-		return "truncated";
-	if (magic != MAGIC)
-		return "not an exported blockphys entity";
-	if (version != BP_SNAPSHOT_VERSION)
-		return "unknown entity version";
-	if (n < HEAD + TAIL || body != n - HEAD - TAIL)
-		return n < HEAD + TAIL || body > n - HEAD - TAIL ? "truncated" : "corrupted: trailing bytes";
-	bp_Coder t = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
-	t.len = n - TAIL;
-	uint64_t sum = 0;
-	bp_code_u64(&t, &sum);
-	if (sum != bp_digest_bytes(bytes, n - TAIL))
-		return "corrupted: checksum mismatch";
+	bp_Coder c;
+	const char *why = bp_image_open(&c, bytes, n, MAGIC, BP_SNAPSHOT_VERSION,
+	                                "not an exported blockphys entity", "unknown entity version");
+	if (why)
+		return why;
 	memset(e, 0, sizeof *e);
 	memset(in, 0, sizeof *in);
-	c.cap = n - TAIL;
 	bp_code_entity(&c, e, in);
 	if (!c.why && c.len != c.cap)
 		return "corrupted: trailing bytes";

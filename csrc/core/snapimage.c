@@ -13,64 +13,24 @@
 #include <string.h>
 
 #define MAGIC 0x4E535042u /* "BPSN" */
-#define HEAD 16
-#define TAIL 8
 
 size_t bp_snapshot_encode(const bp_Snapshot *s, void *buf, size_t cap)
 {
 	bp_Coder c = bp_coder(BP_CODE_WRITE, buf, buf ? cap : 0);
-	uint32_t magic = MAGIC, version = BP_SNAPSHOT_VERSION;
-	uint64_t body = 0;
-	bp_code_u32(&c, &magic);
-	bp_code_u32(&c, &version);
-	bp_code_u64(&c, &body);
+	bp_image_begin(&c, MAGIC, BP_SNAPSHOT_VERSION);
 	bp_code_snapshot(&c, (bp_Snapshot *)(uintptr_t)s);
-	const size_t total = c.len + TAIL;
-	if (!buf || total > cap)
-		return total;
-	body = c.len - HEAD;
-	bp_Coder h = bp_coder(BP_CODE_WRITE, (uint8_t *)buf + 8, 8);
-	bp_code_u64(&h, &body);
-	uint64_t digest = bp_digest_bytes(buf, c.len);
-	bp_code_u64(&c, &digest);
-	return total;
+	return bp_image_end(&c);
 }
 
 bp_Status bp_snapshot_decode(bp_AllocFn alloc, void *ud, const void *bytes, size_t n,
                              bp_Snapshot **out, const char **why)
 {
 	*out = NULL;
-	*why = NULL;
-	bp_Coder c = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
-	uint32_t magic = 0, version = 0;
-	uint64_t body = 0;
-	bp_code_u32(&c, &magic);
-	bp_code_u32(&c, &version);
-	bp_code_u64(&c, &body);
-	if (c.why) {
-		*why = "truncated";
+	bp_Coder c;
+	*why = bp_image_open(&c, bytes, n, MAGIC, BP_SNAPSHOT_VERSION, "not a blockphys snapshot",
+	                     "unknown snapshot version");
+	if (*why)
 		return BP_EINVAL;
-	}
-	if (magic != MAGIC) {
-		*why = "not a blockphys snapshot";
-		return BP_EINVAL;
-	}
-	if (version != BP_SNAPSHOT_VERSION) {
-		*why = "unknown snapshot version";
-		return BP_EINVAL;
-	}
-	if (n < HEAD + TAIL || body != n - HEAD - TAIL) {
-		*why = n < HEAD + TAIL || body > n - HEAD - TAIL ? "truncated" : "corrupted: trailing bytes";
-		return BP_EINVAL;
-	}
-	bp_Coder t = bp_coder(BP_CODE_READ, (void *)(uintptr_t)bytes, n);
-	t.len = n - TAIL;
-	uint64_t sum = 0;
-	bp_code_u64(&t, &sum);
-	if (sum != bp_digest_bytes(bytes, n - TAIL)) {
-		*why = "corrupted: checksum mismatch";
-		return BP_EINVAL;
-	}
 	bp_Allocator a = {alloc, ud, 0};
 	bp_Snapshot *s = bp_alloc(&a, sizeof *s);
 	if (!s) {
@@ -79,7 +39,6 @@ bp_Status bp_snapshot_decode(bp_AllocFn alloc, void *ud, const void *bytes, size
 	}
 	memset(s, 0, sizeof *s);
 	s->mem = a;
-	c.cap = n - TAIL; /* the body ends at the checksum */
 	bp_code_snapshot(&c, s);
 	if (!c.why && c.len != c.cap)
 		bp_code_fail(&c, "corrupted: trailing bytes");
@@ -95,14 +54,8 @@ bp_Status bp_snapshot_decode(bp_AllocFn alloc, void *ud, const void *bytes, size
 
 void bp_image_reseal(void *bytes, size_t n)
 {
-	if (n < HEAD + TAIL)
-		return;
-	uint64_t body = n - HEAD - TAIL;
-	bp_Coder h = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + 8, 8);
-	bp_code_u64(&h, &body);
-	uint64_t digest = bp_digest_bytes(bytes, n - TAIL);
-	bp_Coder t = bp_coder(BP_CODE_WRITE, (uint8_t *)bytes + n - TAIL, TAIL);
-	bp_code_u64(&t, &digest);
+	if (n >= BP_IMAGE_HEAD + BP_IMAGE_TAIL)
+		bp_image_seal(bytes, n);
 }
 
 uint64_t bp_snapshot_hash(const bp_Snapshot *s)
