@@ -25,6 +25,7 @@ build = {
       sources = {
         "csrc/core/aabb.c", "csrc/core/alloc.c", "csrc/core/beta173.c",
         "csrc/core/beta173_flow.c", "csrc/core/beta173_push_out.c", "csrc/core/broadphase.c",
+        "csrc/core/broadlist.c",
         "csrc/core/chunk.c", "csrc/core/depenetrate.c", "csrc/core/entity.c",
         "csrc/core/mccpp.c", "csrc/core/mccpp_exact.c", "csrc/core/mccpp_stages.c",
         "csrc/core/move_axis.c", "csrc/core/move_limits.c", "csrc/core/move_swept.c",

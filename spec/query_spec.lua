@@ -117,6 +117,43 @@ describe("world:query", function()
     end
   end)
 
+  -- A cell keeps its listings in sorted runs of at most 64 (broadlist.c): 400 small
+  -- entities in the four cells around the origin fill each with several runs; then
+  -- they hop between those cells in an order unrelated to their creation, so listings
+  -- go into and out of the middle of full runs (splits), and the crowd thins out to 40
+  -- (runs shrink, empty and go); every query checked by brute force.
+  it("matches a brute-force scan while hundreds of entities hop between crowded cells", function()
+    local w = bp.World()
+    local rnd = H.rng(5)
+    local function spot() return rnd() * 3.6 - 1.8 end
+    local function check(x0, z0, x1, z1)
+      local box = bp.Collider(x0, 0, z0, x1, 1, z1)
+      assert.same(brute_query(w, box), w:query(box))
+    end
+    local es = {}
+    for i = 1, 400 do
+      es[i] = w:spawn{ x = spot(), y = 0.5, z = spot(), width = 0.2, height = 0.2, rules = STILL }
+    end
+    check(-2, -2, 2, 2)
+    check(-2, -2, 0, 0)
+    for round = 1, 1200 do
+      local e = es[(round * 97) % #es + 1]
+      if round % 300 == 0 then -- thin the crowd at random: runs shrink, empty and go
+        for _ = 1, 90 do -- (moved away, not removed: a remove rebuilds the grid)
+          table.remove(es, rnd(#es)):teleport(100 + spot(), 0.5, spot())
+        end
+      else
+        e:teleport(spot(), 0.5, spot())
+      end
+      if round % 10 == 0 then
+        local x, z = spot(), spot()
+        check(x, z, x + rnd() * 2, z + rnd() * 2)
+        check(-2, -2, 2, 2)
+      end
+    end
+    assert.equal(#es, #w:query(bp.Collider(-2, 0, -2, 2, 1, 2)))
+  end)
+
   -- Pins (mutation test) that the broadphase's cell table stays at most half full
   -- (cells_grow in grid_insert): 1024 entities in 1024 distinct 2-block cells would fill
   -- a table of 1024 slots, and looking up an empty cell would then never end.
@@ -145,9 +182,10 @@ describe("world:query", function()
     assert.equal(bytes, w:stats().bytes)
   end)
 
-  -- Pins (mutation test) the broadphase's node free list (node_alloc reuses
-  -- g->free_node): an entity that keeps changing cells re-lists itself in nodes it
-  -- freed, so the memory stays the same however long it moves.
+  -- An entity that keeps changing cells re-lists itself in the lists of cells it
+  -- left, which keep their arrays (broadphase.c), so the memory stays the same
+  -- however long it moves. The first round builds the grid (at its query), the
+  -- second lists the entity in both cells.
   it("holds no more memory while an entity moves back and forth between cells", function()
     local w = bp.World()
     local e = w:spawn{ x = 1, y = 0.5, z = 1, width = 0.5, height = 0.5, rules = STILL }
@@ -158,6 +196,7 @@ describe("world:query", function()
       assert.same({ e }, w:query(bp.Collider(0, 0, 0, 2, 2, 2)))
       assert.same({}, w:query(bp.Collider(2, 0, 0, 4, 2, 2)))
     end
+    pingpong(4)
     pingpong(4)
     local bytes = w:stats().bytes
     pingpong(1000)

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT
  * broadphase.c - the entity grid (bp_broadphase.h): a hash map of 2-block cells, each
- * with an array of the entities whose boxes touch it, sorted by serial. Queries gather
- * candidates from the covered cells, drop duplicates with a per-query stamp, keep
- * strict overlaps, and sort them by serial so that callers see creation order whatever
- * the hash order. Neighbour finding thus costs O(n) per step on average; a query that
- * wants only the first few (bp_broadphase_visit_first) takes at most that many from
- * each cell, so a pile of n entities on one cell costs O(n) per step too, not O(n^2).
+ * with the listings (slot, serial, box) of the entities whose boxes touch it, sorted
+ * by serial (broadlist.c keeps them). Queries read the listings of the covered cells,
+ * keep strict overlaps, report each entity from one cell only (the first the box and
+ * the query share), and sort them by serial so that callers see creation order
+ * whatever the hash order; they read no entity they do not return, which in a crowd
+ * larger than the cache, spawned in no spatial order, was a miss per candidate.
+ * Neighbour finding thus costs O(n) per step on average; a query that wants only the
+ * first few (bp_broadphase_visit_first) takes at most that many from each cell, so a
+ * pile of n entities on one cell costs O(n) per step too, not O(n^2).
  */
 #include "broadphase.h"
+#include "broadlist.h"
 #include "bp_world.h"
 #include "alloc.h"
 #include "entity.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +116,7 @@ static bp_Status cells_grow(bp_World *w)
 	memset(nc, 0, (size_t)ncap * sizeof *nc);
 	bp_BroadCell *old = g->cells;
 	uint32_t ocap = g->cells_cap;
+	g->table_gen = g->table_gen == UINT32_MAX ? 1 : g->table_gen + 1; /* hints are stale */
 	g->cells = nc;
 	g->cells_cap = ncap;
 	for (uint32_t i = 0; i < ocap; i++) {
@@ -121,55 +127,43 @@ static bp_Status cells_grow(bp_World *w)
 	return BP_OK;
 }
 
-/* The entity slots of cell c: inline while they fit, else an array of their own, so
- * that the cells of a sparse crowd (most cells: one or two entities) allocate nothing
- * as entities wander in and out. */
-static inline uint32_t *cell_ents(bp_BroadCell *c)
+/* The listing of entry en (slot `index`) in cell c and its place, or NULL. */
+static bp_BroadListing *cell_listing(const bp_BroadCell *c, const bp_BroadEntry *en,
+                                     uint32_t index, bp_ListPos *at)
 {
-	return c->cap > BP_BROAD_INLINE ? c->list.ents : c->list.in;
+	*at = bp_list_lower(c, en->serial);
+	bp_BroadListing *l = bp_list_at(c, *at);
+	return l && (l->slot & BP_BROAD_SLOT_MASK) == index ? l : NULL;
 }
 
-/* Room for `need` entities in cell c: the inline list, else an array (doubling). */
-static bp_Status cell_reserve(bp_World *w, bp_BroadCell *c, uint32_t need)
+/* The k-th cell (range order) of entry en, at `at`: through its hint while the table
+ * has not changed since it was written. */
+static bp_BroadCell *entry_cell(const bp_Broadphase *g, const bp_BroadEntry *en, uint32_t k,
+                                const int32_t at[3])
 {
-	if (need <= c->cap)
-		return BP_OK;
-	if (c->cap > BP_BROAD_INLINE)
-		return bp_grow(&w->mem, (void **)&c->list.ents, &c->cap, need, sizeof(uint32_t));
-	uint32_t held[BP_BROAD_INLINE], cap = 0;
-	uint32_t *ents = NULL;
-	memcpy(held, c->list.in, sizeof held);
-	bp_Status st = bp_grow(&w->mem, (void **)&ents, &cap, need, sizeof(uint32_t));
-	if (st != BP_OK)
-		return st;
-	memcpy(ents, held, (size_t)c->n * sizeof(uint32_t));
-	c->list.ents = ents;
-	c->cap = cap;
-	return BP_OK;
+	if (k < BP_BROAD_HINTS && en->table_gen == g->table_gen)
+		return &g->cells[en->cell[k]];
+	return cell_find(g, at[0], at[1], at[2]);
 }
 
-/* Back to the inline list once the cell is empty (not before: a dense cell that
- * shrinks and grows again would allocate each time). */
-static void cell_release(bp_World *w, bp_BroadCell *c)
+/* The listing of entry en (slot `index`) in its k-th cell c and its place, or NULL:
+ * first where it was last found (a cell's listings shift only when an earlier
+ * entity enters or leaves it), which is remembered. */
+static bp_BroadListing *entry_listing(const bp_BroadCell *c, bp_BroadEntry *en,
+                                      uint32_t index, uint32_t k, bp_ListPos *at)
 {
-	if (c->cap > BP_BROAD_INLINE)
-		bp_free(&w->mem, c->list.ents, (size_t)c->cap * sizeof(uint32_t));
-	c->cap = BP_BROAD_INLINE;
-}
-
-/* Position of the first entity of cell c whose serial is >= serial (binary search). */
-static uint32_t cell_lower(const bp_Broadphase *g, bp_BroadCell *c, uint32_t serial)
-{
-	const uint32_t *ents = cell_ents(c);
-	uint32_t lo = 0, hi = c->n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (g->ents[ents[mid]].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (k < BP_BROAD_HINTS && c->nruns == 1) {
+		const uint32_t i = en->at[k];
+		if (i < c->one->n && (c->one->at[i].slot & BP_BROAD_SLOT_MASK) == index) {
+			at->r = 0;
+			at->i = i;
+			return &c->one->at[i];
+		}
 	}
-	return lo;
+	bp_BroadListing *l = cell_listing(c, en, index, at);
+	if (l && k < BP_BROAD_HINTS && c->nruns == 1)
+		en->at[k] = (uint16_t)at->i; /* (a run holds at most 64) */
+	return l;
 }
 
 /* List slot `index` in every cell of its box, each list kept sorted by serial. On
@@ -178,10 +172,14 @@ static bp_Status grid_insert(bp_World *w, uint32_t index)
 {
 	bp_Broadphase *g = &w->broad;
 	bp_BroadEntry *en = &g->ents[index];
-	en->box = w->entities.items[index].box;
-	en->serial = w->entities.items[index].serial;
-	cell_range(&en->box, en->lo, en->hi);
+	const bp_Entity *e = &w->entities.items[index];
+	en->box = e->box;
+	en->serial = e->serial;
+	cell_range(&e->box, en->lo, en->hi);
 	en->listed = 1; /* set first: a failed insert is undone by the rebuild anyway */
+	en->table_gen = 0;
+	const uint32_t gen = g->table_gen;
+	uint32_t k = 0;
 	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
 	do {
 		if ((g->ncells + 1) * 2 > g->cells_cap && cells_grow(w) != BP_OK)
@@ -191,21 +189,27 @@ static bp_Status grid_insert(bp_World *w, uint32_t index)
 			memset(c, 0, sizeof *c);
 			c->used = 1;
 			c->c[0] = at[0], c->c[1] = at[1], c->c[2] = at[2];
-			c->cap = BP_BROAD_INLINE;
 			g->ncells++;
 		}
-		if (cell_reserve(w, c, c->n + 1) != BP_OK)
+		const bp_BroadListing l = {
+			.slot = index | (at[0] == en->lo[0] ? BP_BROAD_FIRST_X : 0) |
+			        (at[1] == en->lo[1] ? BP_BROAD_FIRST_Y : 0) |
+			        (at[2] == en->lo[2] ? BP_BROAD_FIRST_Z : 0),
+			.serial = en->serial,
+			.box = e->box,
+		};
+		bp_ListPos p;
+		if (bp_list_insert(&w->mem, c, &l, &p) != BP_OK)
 			return BP_ENOMEM;
-		uint32_t *ents = cell_ents(c);
-		/* Appending is the common case: a build lists entities in creation order. */
-		uint32_t at_pos = c->n && g->ents[ents[c->n - 1]].serial > en->serial
-		                      ? cell_lower(g, c, en->serial)
-		                      : c->n;
-		memmove(ents + at_pos + 1, ents + at_pos, (c->n - at_pos) * sizeof(uint32_t));
-		ents[at_pos] = index;
-		c->n++;
 		g->listings++;
+		if (k < BP_BROAD_HINTS) {
+			en->cell[k] = (uint32_t)(c - g->cells);
+			en->at[k] = c->nruns == 1 ? (uint16_t)p.i : UINT16_MAX;
+		}
+		k++;
 	} while (range_next(at, en->lo, en->hi));
+	if (g->table_gen == gen) /* (a grow on the way moved the cells hinted before it) */
+		en->table_gen = gen;
 	return BP_OK;
 }
 
@@ -214,20 +218,38 @@ static void grid_remove(bp_World *w, uint32_t index)
 {
 	bp_Broadphase *g = &w->broad;
 	bp_BroadEntry *en = &g->ents[index];
+	uint32_t k = 0;
 	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
 	do {
-		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
-		uint32_t i = c ? cell_lower(g, c, en->serial) : 0;
-		uint32_t *ents = c ? cell_ents(c) : NULL;
-		if (c && i < c->n && ents[i] == index) {
-			memmove(ents + i, ents + i + 1, (c->n - i - 1) * sizeof(uint32_t));
-			c->n--;
+		bp_BroadCell *c = entry_cell(g, en, k, at);
+		bp_ListPos p;
+		if (c && entry_listing(c, en, index, k, &p)) {
+			bp_list_remove(&w->mem, c, p);
 			g->listings--;
-			if (!c->n) /* a wanderer's old cells hold no memory */
-				cell_release(w, c);
 		}
+		k++;
 	} while (range_next(at, en->lo, en->hi));
 	en->listed = 0;
+}
+
+/* The box of slot `index` in the listings of the cells it is listed in (it moved
+ * within them). */
+static void grid_update(bp_World *w, uint32_t index)
+{
+	bp_Broadphase *g = &w->broad;
+	bp_BroadEntry *en = &g->ents[index];
+	const bp_AABB *box = &w->entities.items[index].box;
+	en->box = *box;
+	uint32_t k = 0;
+	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
+	do {
+		const bp_BroadCell *c = entry_cell(g, en, k, at);
+		bp_ListPos p;
+		bp_BroadListing *l = c ? entry_listing(c, en, index, k, &p) : NULL;
+		if (l)
+			l->box = *box;
+		k++;
+	} while (range_next(at, en->lo, en->hi));
 }
 
 /* Free every cell's list (the table itself stays). */
@@ -237,7 +259,7 @@ static void free_lists(bp_World *w)
 	for (uint32_t i = 0; i < g->cells_cap; i++) {
 		bp_BroadCell *c = &g->cells[i];
 		if (c->used)
-			cell_release(w, c);
+			bp_list_free(&w->mem, c);
 	}
 }
 
@@ -256,19 +278,19 @@ static bp_Status grid_build(bp_World *w)
 	bp_entities_compact(w);
 	const bp_EntityPool *p = &w->entities;
 	g->valid = 0;
-	uint32_t old_cap = g->ents_cap;
+	if (p->count > BP_BROAD_SLOT_MASK) /* slots the listings cannot name: scan instead */
+		return BP_ELIMIT;
 	bp_Status st = bp_grow(&w->mem, (void **)&g->ents, &g->ents_cap, p->count ? p->count : 1,
 	                       sizeof(bp_BroadEntry));
 	if (st != BP_OK)
 		return st;
-	if (g->ents_cap != old_cap) /* new entries: stamps must start below the counter */
-		memset(g->ents, 0, (size_t)g->ents_cap * sizeof *g->ents);
 	for (uint32_t i = 0; i < g->ents_cap; i++)
 		g->ents[i].listed = 0;
 	if (g->cells) {
 		free_lists(w);
 		memset(g->cells, 0, (size_t)g->cells_cap * sizeof *g->cells);
 	}
+	g->table_gen = g->table_gen == UINT32_MAX ? 1 : g->table_gen + 1;
 	g->ncells = 0;
 	g->listings = 0;
 	for (uint32_t i = 0; i < p->norder; i++) {
@@ -287,11 +309,15 @@ void bp_broadphase_moved(bp_World *w, uint32_t index)
 	if (!grid_current(w) || index >= g->ents_cap || !g->ents[index].listed)
 		return; /* rebuilt on the next query anyway */
 	int32_t lo[3], hi[3];
-	bp_BroadEntry *en = &g->ents[index];
-	en->box = w->entities.items[index].box;
-	cell_range(&en->box, lo, hi);
-	if (!memcmp(lo, en->lo, sizeof lo) && !memcmp(hi, en->hi, sizeof hi))
-		return; /* same cells: only the box copy changes */
+	const bp_BroadEntry *en = &g->ents[index];
+	const bp_AABB *box = &w->entities.items[index].box;
+	if (!memcmp(box, &en->box, sizeof *box))
+		return; /* not moved since its listings were written */
+	cell_range(box, lo, hi);
+	if (!memcmp(lo, en->lo, sizeof lo) && !memcmp(hi, en->hi, sizeof hi)) {
+		grid_update(w, index); /* same cells: only the box copies change */
+		return;
+	}
 	grid_remove(w, index);
 	if (grid_insert(w, index) != BP_OK)
 		g->valid = 0;
@@ -342,39 +368,39 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static uint32_t next_stamp(bp_Broadphase *g)
-{
-	if (++g->stamp == 0) { /* wrapped: old stamps could collide */
-		for (uint32_t i = 0; i < g->ents_cap; i++)
-			g->ents[i].stamp = 0;
-		g->stamp = 1;
-	}
-	return g->stamp;
-}
-
 /* Push the first `limit` entities of one cell (from serial min_serial on) that overlap
- * the region onto the results stack, once each. The first `limit` of the whole region
- * are among these of its cells: those before one of them in its cells are fewer. */
-static bp_Status gather_cell(bp_World *w, bp_BroadCell *c, const bp_AABB *region,
-                             uint32_t stamp, uint32_t min_serial, uint32_t limit)
+ * the region onto the results stack, each from one cell only: the cell that is, on
+ * every axis, the first of the cells both its box and the region cover (first[a]: this
+ * cell is the region's first on axis a). The first `limit` of the whole region are
+ * among these of its cells: those before one of them in its cells are fewer. */
+static bp_Status gather_cell(bp_World *w, const bp_BroadCell *c, const bp_AABB *region,
+                             const int32_t lo[3], uint32_t min_serial, uint32_t limit)
 {
 	bp_Broadphase *g = &w->broad;
-	const uint32_t *ents = cell_ents(c);
+	/* An entity's listing here reports it when, on each axis, this cell is the first
+	 * of its box's cells or the first of the region's. */
+	const uint32_t first = (c->c[0] == lo[0] ? BP_BROAD_FIRST_X : 0) |
+	                       (c->c[1] == lo[1] ? BP_BROAD_FIRST_Y : 0) |
+	                       (c->c[2] == lo[2] ? BP_BROAD_FIRST_Z : 0);
+	const uint32_t all = BP_BROAD_FIRST_X | BP_BROAD_FIRST_Y | BP_BROAD_FIRST_Z;
 	uint32_t taken = 0;
-	for (uint32_t i = min_serial ? cell_lower(g, c, min_serial) : 0; i < c->n && taken < limit;
-	     i++) {
-		uint32_t index = ents[i];
-		bp_BroadEntry *en = &g->ents[index];
-		if (!bp_aabb_overlaps(&en->box, region))
-			continue;
-		taken++;
-		if (en->stamp == stamp)
-			continue;
-		en->stamp = stamp;
-		if (bp_grow(&w->mem, (void **)&g->results, &g->results_cap, g->nresults + 1,
-		            sizeof(uint64_t)) != BP_OK)
-			return BP_ENOMEM;
-		g->results[g->nresults++] = (uint64_t)en->serial << 32 | index;
+	bp_BroadRun *const *runs = bp_list_runs(c);
+	const bp_ListPos from = min_serial ? bp_list_lower(c, min_serial) : (bp_ListPos){0, 0};
+	for (uint32_t r = from.r; r < c->nruns && taken < limit; r++) {
+		const bp_BroadRun *run = runs[r];
+		for (uint32_t i = r == from.r ? from.i : 0; i < run->n && taken < limit; i++) {
+			const bp_BroadListing *l = &run->at[i];
+			if (!bp_aabb_overlaps(&l->box, region))
+				continue;
+			taken++;
+			if (((l->slot | first) & all) != all)
+				continue; /* reported from another cell */
+			if (bp_grow(&w->mem, (void **)&g->results, &g->results_cap, g->nresults + 1,
+			            sizeof(uint64_t)) != BP_OK)
+				return BP_ENOMEM;
+			g->results[g->nresults++] =
+			    (uint64_t)l->serial << 32 | (l->slot & BP_BROAD_SLOT_MASK);
+		}
 	}
 	return BP_OK;
 }
@@ -385,11 +411,10 @@ static bp_Status gather(bp_World *w, const bp_AABB *region, const int32_t lo[3],
                         uint32_t limit)
 {
 	bp_Broadphase *g = &w->broad;
-	uint32_t stamp = next_stamp(g);
 	int32_t at[3] = {lo[0], lo[1], lo[2]};
 	do {
-		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
-		if (c && gather_cell(w, c, region, stamp, min_serial, limit) != BP_OK)
+		const bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
+		if (c && gather_cell(w, c, region, lo, min_serial, limit) != BP_OK)
 			return BP_ENOMEM;
 	} while (range_next(at, lo, hi));
 	if (g->nresults - base > 1) /* also keeps a NULL (never grown) array out of qsort */
@@ -432,7 +457,7 @@ static const bp_BroadEntry *ahead_entry(const bp_World *w, uint32_t slot)
 }
 
 /* First stage: the table slots of the grid cells entity `slot` is listed in, so that
- * the second stage reads them without waiting. */
+ * the second stage finds them without waiting. */
 static void prefetch_cells(const bp_World *w, uint32_t slot)
 {
 	const bp_Broadphase *g = &w->broad;
@@ -446,45 +471,83 @@ static void prefetch_cells(const bp_World *w, uint32_t slot)
 	} while (range_next(at, en->lo, en->hi));
 }
 
-/* Second stage: the grid entries and entity lines of what those cells list (the
- * query's region is the entity's box grown a little: its neighbours are mostly listed
- * there too), without computing a range. */
+/* Listings a hint loads from one cell: a crowd's cells list a handful. */
+#define AHEAD_LISTINGS 8
+
+/* Second stage: those cells' lists (their first AHEAD_LISTINGS listings), so that the
+ * third stage and the query read them without waiting. */
+static void prefetch_lists(const bp_World *w, uint32_t slot)
+{
+	const bp_Broadphase *g = &w->broad;
+	const bp_BroadEntry *en = ahead_entry(w, slot);
+	if (!en)
+		return;
+	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
+	do {
+		const bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
+		if (!c || !c->n || c->nruns > 1)
+			continue; /* (a pile's cell: its runs are not worth the wait) */
+		/* From the cell alone: reading the run's count here would wait for it. */
+		const char *from = (const char *)c->one;
+		const uint32_t n = c->n < AHEAD_LISTINGS ? c->n : AHEAD_LISTINGS;
+		const size_t bytes = sizeof(bp_BroadRun) + n * sizeof(bp_BroadListing);
+		for (size_t k = 0; k < bytes; k += 64)
+			prefetch(from + k);
+		prefetch(from + bytes - 1);
+	} while (range_next(at, en->lo, en->hi));
+}
+
+/* Third stage: the lines of the entities listed in those cells near entity `slot`
+ * (within half a block of its box: what its push will visit), which the push reads. */
 static void prefetch_neighbours(const bp_World *w, uint32_t slot)
 {
 	const bp_Broadphase *g = &w->broad;
 	const bp_BroadEntry *en = ahead_entry(w, slot);
 	if (!en)
 		return;
+	const bp_AABB near = bp_aabb_expand(&en->box, 0.5, 0.5, 0.5);
 	const bp_Entity *items = w->entities.items;
 	int32_t at[3] = {en->lo[0], en->lo[1], en->lo[2]};
 	do {
-		bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
-		if (!c)
+		const bp_BroadCell *c = cell_find(g, at[0], at[1], at[2]);
+		if (!c || !c->n || c->nruns > 1)
 			continue;
-		const uint32_t *ents = cell_ents(c);
-		const uint32_t n = c->n < 8 ? c->n : 8;
+		const bp_BroadRun *run = c->one;
+		const uint32_t n = run->n < AHEAD_LISTINGS ? run->n : AHEAD_LISTINGS;
 		for (uint32_t i = 0; i < n; i++) {
-			prefetch(&g->ents[ents[i]]);
-			prefetch_entity(items, ents[i]);
+			if (bp_aabb_overlaps(&run->at[i].box, &near))
+				prefetch_entity(items, run->at[i].slot & BP_BROAD_SLOT_MASK);
 		}
 	} while (range_next(at, en->lo, en->hi));
 }
 
 void bp_look_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_t n,
-                   int push, int whole)
+                   int push, unsigned what)
 {
-	if (!w->looking_ahead || i + 2 * BP_PREFETCH_AHEAD >= n)
+	if (!w->looking_ahead || i + 3 * BP_PREFETCH_AHEAD >= n)
 		return;
 	const bp_Entity *items = w->entities.items;
-	const uint32_t near = slots[i + BP_PREFETCH_AHEAD], far = slots[i + 2 * BP_PREFETCH_AHEAD];
-	if (push != BP_PUSH_NONE) {
-		if (items[far].push_model == push)
-			prefetch_cells(w, far);
-		if (items[near].push_model == push)
-			prefetch_neighbours(w, near);
+	const uint32_t near = slots[i + BP_PREFETCH_AHEAD], mid = slots[i + 2 * BP_PREFETCH_AHEAD],
+	               far = slots[i + 3 * BP_PREFETCH_AHEAD];
+	/* The grid entry the first stage reads, a stage before it. */
+	const bp_Broadphase *g = &w->broad;
+	if (i + 4 * BP_PREFETCH_AHEAD < n && (push != BP_PUSH_NONE || (what & BP_AHEAD_LISTINGS))) {
+		const uint32_t first = slots[i + 4 * BP_PREFETCH_AHEAD];
+		if (first < g->ents_cap) {
+			prefetch((const char *)&g->ents[first] + offsetof(bp_BroadEntry, lo));
+			prefetch((const char *)&g->ents[first + 1] - 1);
+		}
 	}
-	if (whole) {
-		const char *e = (const char *)&items[near];
+	/* The first two stages read no entity (a miss each, this far ahead): they ask for
+	 * every entity, the third only for those of the push model (loaded by then). */
+	if (push != BP_PUSH_NONE || (what & BP_AHEAD_LISTINGS)) {
+		prefetch_cells(w, far);
+		prefetch_lists(w, mid);
+	}
+	if (push != BP_PUSH_NONE && items[near].push_model == push)
+		prefetch_neighbours(w, near);
+	if (what & BP_AHEAD_WHOLE) {
+		const char *e = (const char *)&items[mid];
 		for (size_t k = 0; k < sizeof(bp_Entity); k += 64)
 			prefetch(e + k);
 		prefetch(e + sizeof(bp_Entity) - 1); /* (slots are not line-aligned) */

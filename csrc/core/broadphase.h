@@ -27,16 +27,24 @@ int bp_broadphase_visit_first(bp_World *w, const bp_AABB *region, uint32_t min_s
  *  last-level cache, and the asking would only cost its instructions. */
 #define BP_PREFETCH_CROWD 32768
 
+/** What bp_look_ahead loads besides a push's neighbourhood: every line of the entity
+ *  (its tick or move reads them), and its grid cells and their lists (its move
+ *  rewrites its listings there). */
+#define BP_AHEAD_WHOLE 1u
+#define BP_AHEAD_LISTINGS 2u
+
 /** Hints for the i-th turn of a step's loop over slots[0 .. n), no effect on any
  *  result, and nothing unless the step looks ahead (w->looking_ahead): in a crowd
  *  larger than the cache each turn's reads are misses, one after another; asked a few
  *  turns early, they overlap with the ticks between (software prefetching). With
  *  `push` (a bp_PushModel other than none), for entities of that push model, the
- *  neighbourhood their push query will read, in two stages: the grid cells they are
- *  listed in, 2 x BP_PREFETCH_AHEAD turns ahead, then the cells' entities (their grid
- *  entries and the lines a push reads) BP_PREFETCH_AHEAD turns ahead. With `whole`,
- *  every line of the entity BP_PREFETCH_AHEAD turns ahead. Source: our own. */
+ *  neighbourhood their push query will read, in three stages: the table slots of the
+ *  grid cells they are listed in, 3 x BP_PREFETCH_AHEAD turns ahead, the cells' lists
+ *  2 x BP_PREFETCH_AHEAD turns ahead (these two for every entity, also with
+ *  BP_AHEAD_LISTINGS in `what`), then the entities the lists place near them
+ *  BP_PREFETCH_AHEAD turns ahead. With BP_AHEAD_WHOLE, every line of the entity
+ *  2 x BP_PREFETCH_AHEAD turns ahead. Source: our own. */
 void bp_look_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_t n,
-                   int push, int whole);
+                   int push, unsigned what);
 
 #endif

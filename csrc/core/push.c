@@ -325,7 +325,8 @@ static void extra_passes(bp_World *w, double dt, int max_passes, uint32_t *list,
 		if (list) {
 			sort_by_creation(p->pos, next, c.nnext);
 			for (uint32_t i = 0; i < c.nnext && !w->hook_failed; i++) {
-				bp_look_ahead(w, next, i, c.nnext, BP_PUSH_NONE, 1);
+				bp_look_ahead(w, next, i, c.nnext, BP_PUSH_NONE,
+				              BP_AHEAD_WHOLE | BP_AHEAD_LISTINGS);
 				sep_apply(w, next[i], dt, 0);
 			}
 			uint32_t *t = list;
@@ -425,7 +426,7 @@ void bp_push_separate(bp_World *w, double dt, const uint32_t *order, uint32_t no
 	            sizeof(uint32_t)) == BP_OK)
 		list = w->sep_list;
 	for (uint32_t i = 0; i < norder; i++) {
-		bp_look_ahead(w, order, i, norder, BP_PUSH_NONE, 1);
+		bp_look_ahead(w, order, i, norder, BP_PUSH_NONE, BP_AHEAD_WHOLE | BP_AHEAD_LISTINGS);
 		if (!p->items[order[i]].pushed)
 			continue;
 		sep_apply(w, order[i], dt, 1); /* bit 0 stays: moved by this pass */

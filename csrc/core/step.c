@@ -122,7 +122,7 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 			index = list[i++];
 		else
 			break;
-		bp_look_ahead(w, list, i, n, BP_PUSH_BETA173, 1);
+		bp_look_ahead(w, list, i, n, BP_PUSH_BETA173, BP_AHEAD_WHOLE);
 		p->items[index].quiet = 0; /* (a failed step may have left it set) */
 		if (streaming || p->items[index].frozen) {
 			bp_Entity *f = &p->items[index];
