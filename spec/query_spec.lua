@@ -154,6 +154,39 @@ describe("world:query", function()
     assert.equal(#es, #w:query(bp.Collider(-2, 0, -2, 2, 1, 2)))
   end)
 
+  -- A run of a cell with several must go as soon as it empties, whatever its
+  -- neighbours hold: a binary search over the runs reads each one's last listing, and
+  -- an insert appends to an empty last run whatever its serial. Entities 0.2 wide
+  -- brought into the cell [0, 2)^3 and sent back out, in orders that leave a middle
+  -- run or the last run empty between fuller ones (found by review: a crash, and a
+  -- listing left behind that a query returned).
+  it("keeps a crowded cell's listings exact when one of its runs empties", function()
+    for _, middle in ipairs{ false, true } do
+      local w = bp.World()
+      local es = {}
+      local function home(i) return 100 + 3 * i, 0.5, 0.5 end
+      for i = 1, 200 do
+        es[i] = w:spawn{ x = 100 + 3 * i, y = 0.5, z = 0.5, width = 0.2, height = 0.2,
+                         rules = STILL }
+      end
+      local cell = bp.Collider(0, 0, 0, 2, 2, 2)
+      local function check() assert.same(brute_query(w, cell), w:query(cell)) end
+      check()
+      local last = middle and 194 or 130 -- runs of 32 and 33, or 32, 32 and 33
+      for i = 2, last, 2 do es[i]:teleport(1, 0.5, 1) end
+      for i = 1, 15, 2 do es[i]:teleport(1, 0.5, 1) end -- the first run: 40
+      if middle then
+        for i = 131, 145, 2 do es[i]:teleport(1, 0.5, 1) end -- the last run: 41
+      end
+      for i = 66, middle and 128 or 130, 2 do es[i]:teleport(home(i)) end -- one run empties
+      check()
+      es[17]:teleport(1, 0.5, 1)
+      check()
+      es[17]:teleport(home(17))
+      check()
+    end
+  end)
+
   -- Pins (mutation test) that the broadphase's cell table stays at most half full
   -- (cells_grow in grid_insert): 1024 entities in 1024 distinct 2-block cells would fill
   -- a table of 1024 slots, and looking up an empty cell would then never end.

@@ -2,11 +2,11 @@
  * broadlist.c - a grid cell's listings (broadlist.h), sorted by serial in runs of at
  * most BP_BROAD_RUN_MAX. A crowd's cell has one run of a few listings, reached from
  * the cell itself (c->one); a pile's cell has many, reached through c->runs. A full
- * run splits in two halves; two neighbouring runs that hold half a run together merge
- * (a cell's only run stays, even empty: a cell that an entity leaves and re-enters
- * then allocates nothing), and a run shrinks when it is three-quarters empty, so a
+ * run splits in two halves; a run that empties goes, two neighbouring runs that hold
+ * half a run together merge, and a run shrinks when it is three-quarters empty, so a
  * cell never holds much more than its listings, and a pile that spreads out leaves
- * cells of one run again.
+ * cells of one run again. A cell's only run stays, even empty: a cell that an entity
+ * leaves and re-enters then allocates nothing.
  */
 #include "broadlist.h"
 #include "alloc.h"
@@ -161,8 +161,16 @@ void bp_list_remove(bp_Allocator *a, bp_BroadCell *c, bp_ListPos p)
 	run->n--;
 	c->n--;
 	const uint32_t half = BP_BROAD_RUN_MAX / 2;
-	if (c->nruns > 1 && p.r + 1 < c->nruns && run->n + c->runs[p.r + 1]->n <= half)
-		merge(a, c, p.r); /* (an empty run goes this way or the next) */
+	if (c->nruns > 1 && !run->n) {
+		/* Runs of a cell with several are never empty (bp_list_lower_runs reads
+		 * their last listing): an empty one goes, whatever its neighbours hold. */
+		bp_free(a, run, run_bytes(run->cap));
+		memmove(c->runs + p.r, c->runs + p.r + 1,
+		        (size_t)(c->nruns - p.r - 1) * sizeof *c->runs);
+		if (--c->nruns == 1)
+			c->one = c->runs[0];
+	} else if (c->nruns > 1 && p.r + 1 < c->nruns && run->n + c->runs[p.r + 1]->n <= half)
+		merge(a, c, p.r);
 	else if (c->nruns > 1 && p.r > 0 && c->runs[p.r - 1]->n + run->n <= half)
 		merge(a, c, p.r - 1);
 	else if (run->cap > 4 && run->n <= run->cap / 4) {
