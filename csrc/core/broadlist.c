@@ -135,6 +135,16 @@ bp_Status bp_list_insert(bp_Allocator *a, bp_BroadCell *c, const bp_BroadListing
 	return BP_OK;
 }
 
+/* Free run r of a cell with several and close its gap in c->runs (back to c->one when
+ * one run is left). */
+static void drop_run(bp_Allocator *a, bp_BroadCell *c, uint32_t r)
+{
+	bp_free(a, c->runs[r], run_bytes(c->runs[r]->cap));
+	memmove(c->runs + r, c->runs + r + 1, (size_t)(c->nruns - r - 1) * sizeof *c->runs);
+	if (--c->nruns == 1)
+		c->one = c->runs[0];
+}
+
 /* Take run r + 1 into run r (together at most BP_BROAD_RUN_MAX / 2 listings, so that
  * a split and a merge are far apart); nothing if out of memory. */
 static void merge(bp_Allocator *a, bp_BroadCell *c, uint32_t r)
@@ -148,10 +158,7 @@ static void merge(bp_Allocator *a, bp_BroadCell *c, uint32_t r)
 	c->runs[r] = x;
 	memcpy(x->at + x->n, y->at, (size_t)y->n * sizeof *y->at);
 	x->n += y->n;
-	bp_free(a, y, run_bytes(y->cap));
-	memmove(c->runs + r + 1, c->runs + r + 2, (size_t)(c->nruns - r - 2) * sizeof *c->runs);
-	if (--c->nruns == 1)
-		c->one = c->runs[0];
+	drop_run(a, c, r + 1);
 }
 
 void bp_list_remove(bp_Allocator *a, bp_BroadCell *c, bp_ListPos p)
@@ -164,11 +171,7 @@ void bp_list_remove(bp_Allocator *a, bp_BroadCell *c, bp_ListPos p)
 	if (c->nruns > 1 && !run->n) {
 		/* Runs of a cell with several are never empty (bp_list_lower_runs reads
 		 * their last listing): an empty one goes, whatever its neighbours hold. */
-		bp_free(a, run, run_bytes(run->cap));
-		memmove(c->runs + p.r, c->runs + p.r + 1,
-		        (size_t)(c->nruns - p.r - 1) * sizeof *c->runs);
-		if (--c->nruns == 1)
-			c->one = c->runs[0];
+		drop_run(a, c, p.r);
 	} else if (c->nruns > 1 && p.r + 1 < c->nruns && run->n + c->runs[p.r + 1]->n <= half)
 		merge(a, c, p.r);
 	else if (c->nruns > 1 && p.r > 0 && c->runs[p.r - 1]->n + run->n <= half)

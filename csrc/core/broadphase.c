@@ -103,6 +103,12 @@ static bp_BroadCell *cell_find(const bp_Broadphase *g, int32_t x, int32_t y, int
 	return c->used ? c : NULL;
 }
 
+/* Cells moved in the table (a grow, a build): the entries' hints to them are stale. */
+static void table_moved(bp_Broadphase *g)
+{
+	g->table_gen = g->table_gen == UINT32_MAX ? 1 : g->table_gen + 1; /* (0: no hint) */
+}
+
 /* Double the cell table (kept at most half full) and rehash the used slots. */
 static bp_Status cells_grow(bp_World *w)
 {
@@ -116,7 +122,7 @@ static bp_Status cells_grow(bp_World *w)
 	memset(nc, 0, (size_t)ncap * sizeof *nc);
 	bp_BroadCell *old = g->cells;
 	uint32_t ocap = g->cells_cap;
-	g->table_gen = g->table_gen == UINT32_MAX ? 1 : g->table_gen + 1; /* hints are stale */
+	table_moved(g);
 	g->cells = nc;
 	g->cells_cap = ncap;
 	for (uint32_t i = 0; i < ocap; i++) {
@@ -290,7 +296,7 @@ static bp_Status grid_build(bp_World *w)
 		free_lists(w);
 		memset(g->cells, 0, (size_t)g->cells_cap * sizeof *g->cells);
 	}
-	g->table_gen = g->table_gen == UINT32_MAX ? 1 : g->table_gen + 1;
+	table_moved(g);
 	g->ncells = 0;
 	g->listings = 0;
 	for (uint32_t i = 0; i < p->norder; i++) {
@@ -529,9 +535,10 @@ void bp_look_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_
 	const bp_Entity *items = w->entities.items;
 	const uint32_t near = slots[i + BP_PREFETCH_AHEAD], mid = slots[i + 2 * BP_PREFETCH_AHEAD],
 	               far = slots[i + 3 * BP_PREFETCH_AHEAD];
+	const int listings = push != BP_PUSH_NONE || (what & BP_AHEAD_LISTINGS);
 	/* The grid entry the first stage reads, a stage before it. */
 	const bp_Broadphase *g = &w->broad;
-	if (i + 4 * BP_PREFETCH_AHEAD < n && (push != BP_PUSH_NONE || (what & BP_AHEAD_LISTINGS))) {
+	if (listings && i + 4 * BP_PREFETCH_AHEAD < n) {
 		const uint32_t first = slots[i + 4 * BP_PREFETCH_AHEAD];
 		if (first < g->ents_cap) {
 			prefetch((const char *)&g->ents[first] + offsetof(bp_BroadEntry, lo));
@@ -540,7 +547,7 @@ void bp_look_ahead(const bp_World *w, const uint32_t *slots, uint32_t i, uint32_
 	}
 	/* The first two stages read no entity (a miss each, this far ahead): they ask for
 	 * every entity, the third only for those of the push model (loaded by then). */
-	if (push != BP_PUSH_NONE || (what & BP_AHEAD_LISTINGS)) {
+	if (listings) {
 		prefetch_cells(w, far);
 		prefetch_lists(w, mid);
 	}

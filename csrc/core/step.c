@@ -110,7 +110,8 @@ int bp_world_step_hooks(bp_World *w, double dt, const bp_Hooks *hooks)
 	uint32_t n;
 	const uint32_t *list = bp_sleep_list(w, &n);
 	/* Past w->prefetch_crowd awake entities their state outgrows the cache: each turn
-	 * asks ahead for the whole entity and its Beta push neighbourhood (broadphase.h). */
+	 * asks ahead for the whole entity, its grid cells and lists (its move rewrites
+	 * its listings) and its Beta push neighbourhood (broadphase.h). */
 	w->looking_ahead = n >= w->prefetch_crowd;
 	w->nlate = w->late_next = 0;
 	for (uint32_t i = 0;;) {
